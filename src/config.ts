@@ -1,0 +1,106 @@
+// Every environment variable Hearth reads, validated once at start-up.
+// Anything invalid stops the process with a message that names the variable and what it accepts.
+import { Type, type Static } from 'typebox'
+import { Value } from 'typebox/value'
+import path from 'node:path'
+
+const Port = Type.Integer({ minimum: 0, maximum: 65535 })
+
+const ConfigSchema = Type.Object({
+  host: Type.String({ minLength: 1 }),
+  port: Port,
+  embedPort: Port,
+  dataDir: Type.String({ minLength: 1 }),
+  databaseUrl: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  databasePoolMax: Type.Integer({ minimum: 1, maximum: 200 }),
+  production: Type.Boolean(),
+  demo: Type.Boolean(),
+  rateLimitMax: Type.Integer({ minimum: 1 }),
+  rateLimitWindowSeconds: Type.Integer({ minimum: 1, maximum: 86_400 }),
+  householdsSunset: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}' })),
+  trustProxy: Type.Boolean(),
+  logLevel: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
+})
+export type Config = Static<typeof ConfigSchema>
+
+/** Names of the environment variables, their meaning and default, for errors and the README. */
+export const ENVIRONMENT = {
+  HOST: 'address both listeners bind to (default 127.0.0.1)',
+  PORT: 'API port (default 3000)',
+  HEARTH_EMBED_PORT: 'embed origin port (default 3001)',
+  HEARTH_DATA_DIR: 'embedded database directory (default ./data)',
+  DATABASE_URL: 'postgres://… to use PostgreSQL instead of the embedded database',
+  HEARTH_DB_POOL_MAX: 'PostgreSQL connections per process (default 10)',
+  NODE_ENV: '"production" turns the demo off',
+  HEARTH_DEMO: '0 turns the demo organization and key off (default on outside production)',
+  HEARTH_RATE_LIMIT_MAX: 'requests per credential per window (default 600)',
+  HEARTH_RATE_LIMIT_WINDOW: 'rate-limit window in seconds (default 60)',
+  HEARTH_HOUSEHOLDS_SUNSET: 'YYYY-MM-DD sunset date of the legacy /api/v1/households paths (sends a Sunset header)',
+  HEARTH_TRUST_PROXY: '1 to take the client address from X-Forwarded-For (behind a load balancer)',
+  HEARTH_LOG_LEVEL: 'fatal|error|warn|info|debug|trace|silent (default info)',
+} as const
+
+type Env = Record<string, string | undefined>
+type EnvName = keyof typeof ENVIRONMENT
+
+/** Which environment variable sets each field, so a validation error can name it. */
+const SOURCE: Record<keyof Config, EnvName> = {
+  host: 'HOST',
+  port: 'PORT',
+  embedPort: 'HEARTH_EMBED_PORT',
+  dataDir: 'HEARTH_DATA_DIR',
+  databaseUrl: 'DATABASE_URL',
+  databasePoolMax: 'HEARTH_DB_POOL_MAX',
+  production: 'NODE_ENV',
+  demo: 'HEARTH_DEMO',
+  rateLimitMax: 'HEARTH_RATE_LIMIT_MAX',
+  rateLimitWindowSeconds: 'HEARTH_RATE_LIMIT_WINDOW',
+  householdsSunset: 'HEARTH_HOUSEHOLDS_SUNSET',
+  trustProxy: 'HEARTH_TRUST_PROXY',
+  logLevel: 'HEARTH_LOG_LEVEL',
+}
+
+export class ConfigError extends Error {}
+
+function integer(env: Env, name: EnvName, fallback: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name}=${raw} is not a whole number: ${ENVIRONMENT[name]}`)
+  return Number(raw)
+}
+
+function flag(env: Env, name: EnvName, fallback: boolean): boolean {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true
+  if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false
+  throw new ConfigError(`${name}=${raw} must be 1 or 0: ${ENVIRONMENT[name]}`)
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const production = env.NODE_ENV === 'production'
+  const config: Config = {
+    host: env.HOST || '127.0.0.1',
+    port: integer(env, 'PORT', 3000),
+    embedPort: integer(env, 'HEARTH_EMBED_PORT', 3001),
+    dataDir: path.resolve(env.HEARTH_DATA_DIR || './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    databasePoolMax: integer(env, 'HEARTH_DB_POOL_MAX', 10),
+    production,
+    demo: !production && flag(env, 'HEARTH_DEMO', true),
+    rateLimitMax: integer(env, 'HEARTH_RATE_LIMIT_MAX', 600),
+    rateLimitWindowSeconds: integer(env, 'HEARTH_RATE_LIMIT_WINDOW', 60),
+    householdsSunset: env.HEARTH_HOUSEHOLDS_SUNSET || undefined,
+    trustProxy: flag(env, 'HEARTH_TRUST_PROXY', false),
+    logLevel: (env.HEARTH_LOG_LEVEL || 'info') as Config['logLevel'],
+  }
+  if (!Value.Check(ConfigSchema, config)) {
+    const first = [...Value.Errors(ConfigSchema, config)][0]
+    const name = SOURCE[(first?.instancePath.slice(1) ?? 'host') as keyof Config]
+    throw new ConfigError(`${name}=${env[name] ?? ''} is not valid (${first?.message ?? 'unknown problem'}): ${ENVIRONMENT[name]}`)
+  }
+  if (config.householdsSunset && Number.isNaN(Date.parse(config.householdsSunset))) {
+    throw new ConfigError(`HEARTH_HOUSEHOLDS_SUNSET=${config.householdsSunset} is not a date: ${ENVIRONMENT.HEARTH_HOUSEHOLDS_SUNSET}`)
+  }
+  return config
+}

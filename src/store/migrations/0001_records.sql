@@ -1,0 +1,230 @@
+-- Organizations, households (wire name of "relationships"), their members and advisors,
+-- API keys, embed frame origins, idempotency records and per-key usage.
+--
+-- Derived values (per-org household counts, per-household member/assignment counts and the
+-- search text) are kept by statement-level triggers, so that every write path — API, CLI,
+-- bulk loads, a later migration — keeps them correct inside its own transaction, and a bulk
+-- insert costs one counter update per statement rather than one per row.
+
+CREATE EXTENSION IF NOT EXISTS pg_trgm;
+
+CREATE TABLE orgs (
+  id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+  name text NOT NULL,
+  is_demo boolean NOT NULL DEFAULT false,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  -- Maintained by households_count_* triggers; an unfiltered list reads its total from here.
+  household_count integer NOT NULL DEFAULT 0,
+  sample_household_count integer NOT NULL DEFAULT 0
+);
+
+-- Advisors and other people of an organization (assignments point at them; sign-in comes later).
+CREATE TABLE users (
+  id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+  org_id uuid NOT NULL REFERENCES orgs (id) ON DELETE CASCADE,
+  email text NOT NULL,
+  name text NOT NULL,
+  role text NOT NULL CHECK (role IN ('admin', 'advisor', 'viewer')),
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE UNIQUE INDEX users_org_email ON users (org_id, lower(email));
+
+CREATE TABLE households (
+  id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+  org_id uuid NOT NULL REFERENCES orgs (id) ON DELETE CASCADE,
+  name text NOT NULL,
+  is_sample boolean NOT NULL DEFAULT false,
+  dsue_received numeric(15, 2),
+  deceased_spouse_name text,
+  dsue_date_of_death date,
+  metadata jsonb,
+  primary_client_as_donor boolean,
+  co_client_as_donor boolean,
+  -- Maintained by triggers (see below).
+  member_count integer NOT NULL DEFAULT 0,
+  assignment_count integer NOT NULL DEFAULT 0,
+  search_text text NOT NULL DEFAULT '',
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+-- One index per sort key; each ends in id, the tie-breaker, so pages never overlap.
+CREATE INDEX households_org_created ON households (org_id, created_at, id);
+CREATE INDEX households_org_name ON households (org_id, (lower(name) COLLATE "C"), id);
+CREATE INDEX households_org_members ON households (org_id, member_count, id);
+-- Substring search over names (household, members, deceased spouse).
+CREATE INDEX households_search ON households USING gin (search_text gin_trgm_ops);
+
+CREATE TABLE members (
+  id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+  household_id uuid NOT NULL REFERENCES households (id) ON DELETE CASCADE,
+  name text NOT NULL,
+  role text NOT NULL CHECK (role IN ('primaryClient', 'coClient', 'child', 'grandchild', 'parent', 'sibling', 'other')),
+  birth_date date,
+  death_date date,
+  email text,
+  position integer NOT NULL DEFAULT 0,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX members_household ON members (household_id, position, id);
+CREATE UNIQUE INDEX members_one_primary_client ON members (household_id) WHERE role = 'primaryClient';
+CREATE UNIQUE INDEX members_one_co_client ON members (household_id) WHERE role = 'coClient';
+
+CREATE TABLE assignments (
+  household_id uuid NOT NULL REFERENCES households (id) ON DELETE CASCADE,
+  user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  role text NOT NULL CHECK (role IN ('leadAdvisor', 'advisor', 'paraplanner', 'serviceAssociate')),
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (household_id, user_id)
+);
+CREATE INDEX assignments_user ON assignments (user_id);
+
+CREATE TABLE api_keys (
+  id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+  org_id uuid NOT NULL REFERENCES orgs (id) ON DELETE CASCADE,
+  name text NOT NULL,
+  -- The first characters of the key, shown in listings so people can tell keys apart.
+  prefix text NOT NULL,
+  -- SHA-256 of the whole key, hex. The key itself is never stored.
+  secret_hash text NOT NULL UNIQUE,
+  permissions text[] NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  expires_at timestamptz,
+  revoked_at timestamptz,
+  last_used_at timestamptz
+);
+CREATE INDEX api_keys_org ON api_keys (org_id, created_at);
+
+-- Calls per key per UTC day, split by legacy (/api/v1/households) and current paths.
+CREATE TABLE api_key_usage (
+  key_id uuid NOT NULL REFERENCES api_keys (id) ON DELETE CASCADE,
+  day date NOT NULL,
+  legacy boolean NOT NULL,
+  calls integer NOT NULL DEFAULT 0,
+  PRIMARY KEY (key_id, day, legacy)
+);
+
+CREATE TABLE frame_origins (
+  org_id uuid NOT NULL REFERENCES orgs (id) ON DELETE CASCADE,
+  origin text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (org_id, origin)
+);
+
+-- Responses to creates made with an Idempotency-Key, replayed for 24 hours.
+CREATE TABLE idempotency_keys (
+  org_id uuid NOT NULL REFERENCES orgs (id) ON DELETE CASCADE,
+  key text NOT NULL,
+  request_hash text NOT NULL,
+  status_code integer NOT NULL,
+  response jsonb NOT NULL,
+  location text,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (org_id, key)
+);
+CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
+
+-- Search text: lower-cased names of the household, its deceased spouse and its members.
+CREATE FUNCTION household_search_text(household households) RETURNS text
+LANGUAGE sql STABLE AS $$
+  SELECT lower(concat_ws(' ', household.name, household.deceased_spouse_name,
+    (SELECT string_agg(m.name, ' ' ORDER BY m.position, m.id) FROM members m WHERE m.household_id = household.id)))
+$$;
+
+CREATE FUNCTION households_refresh_search_text() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.search_text := household_search_text(NEW);
+  RETURN NEW;
+END $$;
+
+CREATE TRIGGER households_search_text BEFORE INSERT OR UPDATE ON households
+  FOR EACH ROW EXECUTE FUNCTION households_refresh_search_text();
+
+-- Per-org counts. Transition tables make a bulk insert or delete one UPDATE per org.
+CREATE FUNCTION households_count_changes() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    UPDATE orgs o SET household_count = o.household_count + d.n, sample_household_count = o.sample_household_count + d.s
+    FROM (SELECT org_id, count(*)::int AS n, (count(*) FILTER (WHERE is_sample))::int AS s FROM new_rows GROUP BY org_id) d
+    WHERE o.id = d.org_id;
+  ELSIF TG_OP = 'DELETE' THEN
+    UPDATE orgs o SET household_count = o.household_count - d.n, sample_household_count = o.sample_household_count - d.s
+    FROM (SELECT org_id, count(*)::int AS n, (count(*) FILTER (WHERE is_sample))::int AS s FROM old_rows GROUP BY org_id) d
+    WHERE o.id = d.org_id;
+  ELSE
+    -- Only a flip of is_sample changes a count; other updates touch no org row (no contention).
+    UPDATE orgs o SET sample_household_count = o.sample_household_count + d.s
+    FROM (SELECT n.org_id, sum(CASE WHEN n.is_sample THEN 1 ELSE -1 END)::int AS s
+          FROM new_rows n JOIN old_rows p ON p.id = n.id
+          WHERE n.is_sample <> p.is_sample GROUP BY n.org_id) d
+    WHERE o.id = d.org_id;
+  END IF;
+  RETURN NULL;
+END $$;
+
+-- A household never moves between organizations.
+CREATE FUNCTION households_keep_org() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.org_id <> OLD.org_id THEN
+    RAISE EXCEPTION 'a household cannot move to another organization';
+  END IF;
+  RETURN NEW;
+END $$;
+
+CREATE TRIGGER households_keep_org BEFORE UPDATE OF org_id ON households
+  FOR EACH ROW EXECUTE FUNCTION households_keep_org();
+CREATE TRIGGER households_count_insert AFTER INSERT ON households
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION households_count_changes();
+CREATE TRIGGER households_count_delete AFTER DELETE ON households
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION households_count_changes();
+CREATE TRIGGER households_count_update AFTER UPDATE ON households
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION households_count_changes();
+
+-- Member and assignment counts (and, through the BEFORE UPDATE trigger, the search text).
+CREATE FUNCTION members_refresh_households() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    UPDATE households h SET member_count = (SELECT count(*) FROM members m WHERE m.household_id = h.id)
+    WHERE h.id IN (SELECT household_id FROM new_rows);
+  ELSIF TG_OP = 'DELETE' THEN
+    UPDATE households h SET member_count = (SELECT count(*) FROM members m WHERE m.household_id = h.id)
+    WHERE h.id IN (SELECT household_id FROM old_rows);
+  ELSE
+    UPDATE households h SET member_count = (SELECT count(*) FROM members m WHERE m.household_id = h.id)
+    WHERE h.id IN (SELECT household_id FROM new_rows UNION SELECT household_id FROM old_rows);
+  END IF;
+  RETURN NULL;
+END $$;
+
+CREATE TRIGGER members_refresh_insert AFTER INSERT ON members
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION members_refresh_households();
+CREATE TRIGGER members_refresh_delete AFTER DELETE ON members
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION members_refresh_households();
+CREATE TRIGGER members_refresh_update AFTER UPDATE ON members
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION members_refresh_households();
+
+CREATE FUNCTION assignments_refresh_households() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    UPDATE households h SET assignment_count = (SELECT count(*) FROM assignments a WHERE a.household_id = h.id)
+    WHERE h.id IN (SELECT household_id FROM new_rows);
+  ELSIF TG_OP = 'DELETE' THEN
+    UPDATE households h SET assignment_count = (SELECT count(*) FROM assignments a WHERE a.household_id = h.id)
+    WHERE h.id IN (SELECT household_id FROM old_rows);
+  ELSE
+    UPDATE households h SET assignment_count = (SELECT count(*) FROM assignments a WHERE a.household_id = h.id)
+    WHERE h.id IN (SELECT household_id FROM new_rows UNION SELECT household_id FROM old_rows);
+  END IF;
+  RETURN NULL;
+END $$;
+
+CREATE TRIGGER assignments_refresh_insert AFTER INSERT ON assignments
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION assignments_refresh_households();
+CREATE TRIGGER assignments_refresh_delete AFTER DELETE ON assignments
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION assignments_refresh_households();
+CREATE TRIGGER assignments_refresh_update AFTER UPDATE ON assignments
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION assignments_refresh_households();

@@ -1,0 +1,110 @@
+// Row types of every table, as Kysely sees them. Columns with defaults are Generated.
+import type { ColumnType, Generated } from 'kysely'
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
+type CreatedAt = ColumnType<Date, never, never>
+/** `date` columns come back as 'YYYY-MM-DD' strings from both stores (see db.ts parsers). */
+type DateOnly = string
+
+export interface OrgsTable {
+  id: Generated<string>
+  name: string
+  is_demo: Generated<boolean>
+  created_at: CreatedAt
+  household_count: ColumnType<number, never, never>
+  sample_household_count: ColumnType<number, never, never>
+}
+
+export interface UsersTable {
+  id: Generated<string>
+  org_id: string
+  email: string
+  name: string
+  role: 'admin' | 'advisor' | 'viewer'
+  created_at: CreatedAt
+}
+
+export interface HouseholdsTable {
+  id: Generated<string>
+  org_id: string
+  name: string
+  is_sample: Generated<boolean>
+  dsue_received: number | null
+  deceased_spouse_name: string | null
+  dsue_date_of_death: DateOnly | null
+  metadata: ColumnType<Record<string, unknown> | null, string | null, string | null>
+  primary_client_as_donor: boolean | null
+  co_client_as_donor: boolean | null
+  member_count: ColumnType<number, never, never>
+  assignment_count: ColumnType<number, never, never>
+  search_text: ColumnType<string, never, never>
+  created_at: CreatedAt
+  updated_at: Timestamp
+}
+
+export interface MembersTable {
+  id: Generated<string>
+  household_id: string
+  name: string
+  role: string
+  birth_date: DateOnly | null
+  death_date: DateOnly | null
+  email: string | null
+  position: number
+  created_at: CreatedAt
+}
+
+export interface AssignmentsTable {
+  household_id: string
+  user_id: string
+  role: string
+  created_at: CreatedAt
+}
+
+export interface ApiKeysTable {
+  id: Generated<string>
+  org_id: string
+  name: string
+  prefix: string
+  secret_hash: string
+  permissions: string[]
+  created_at: CreatedAt
+  expires_at: Date | null
+  revoked_at: Date | null
+  last_used_at: Date | null
+}
+
+export interface ApiKeyUsageTable {
+  key_id: string
+  day: DateOnly
+  legacy: boolean
+  calls: number
+}
+
+export interface FrameOriginsTable {
+  org_id: string
+  origin: string
+  created_at: CreatedAt
+}
+
+export interface IdempotencyKeysTable {
+  org_id: string
+  key: string
+  request_hash: string
+  status_code: number
+  response: ColumnType<unknown, string, string>
+  location: string | null
+  created_at: CreatedAt
+}
+
+export interface Database {
+  orgs: OrgsTable
+  users: UsersTable
+  households: HouseholdsTable
+  members: MembersTable
+  assignments: AssignmentsTable
+  api_keys: ApiKeysTable
+  api_key_usage: ApiKeyUsageTable
+  frame_origins: FrameOriginsTable
+  idempotency_keys: IdempotencyKeysTable
+}
