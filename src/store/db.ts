@@ -6,7 +6,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import pg from 'pg'
 import type { Database } from './tables.ts'
-import { migrate, type MigrationSession } from './migrate.ts'
+import { migrate, type MigrationReport, type MigrationSession } from './migrate.ts'
 
 export type StoreKind = 'pglite' | 'postgres'
 
@@ -20,6 +20,8 @@ export interface StoreOptions {
 export interface Store {
   kind: StoreKind
   db: Kysely<Database>
+  /** What opening the store migrated. */
+  migrations: MigrationReport
   close(): Promise<void>
 }
 
@@ -48,14 +50,20 @@ async function openPostgres(connectionString: string, max: number): Promise<Stor
   const pool = new pg.Pool({ connectionString, max, types })
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {})
-  const client = await pool.connect()
+  let migrations: MigrationReport
   try {
-    await migrate(postgresSession(client))
-  } finally {
-    client.release()
+    const client = await pool.connect()
+    try {
+      migrations = await migrate(postgresSession(client))
+    } finally {
+      client.release()
+    }
+  } catch (error) {
+    await pool.end()
+    throw error
   }
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
-  return { kind: 'postgres', db, close: () => db.destroy() }
+  return { kind: 'postgres', db, migrations, close: () => db.destroy() }
 }
 
 function postgresSession(client: pg.PoolClient): MigrationSession {
@@ -69,12 +77,12 @@ function postgresSession(client: pg.PoolClient): MigrationSession {
 
 async function openPglite(dataDir: string): Promise<Store> {
   const pglite = await PGlite.create({ dataDir, extensions: { pg_trgm }, parsers })
-  await migrate({
+  const migrations = await migrate({
     exec: async (sql) => {
       await pglite.exec(sql)
     },
     query: async <R>(sql: string, params: unknown[] = []) => (await pglite.query<R>(sql, params)).rows,
   })
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) })
-  return { kind: 'pglite', db, close: () => db.destroy() }
+  return { kind: 'pglite', db, migrations, close: () => db.destroy() }
 }

@@ -1,0 +1,71 @@
+// Builds the API application from its plugins and routes. It does not listen: main.ts and the
+// tests do, so tests run exactly the app that production runs.
+import { randomUUID } from 'node:crypto'
+import Fastify, { LogController } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { Ajv } from 'ajv'
+import addFormats from 'ajv-formats'
+import type { Kysely } from 'kysely'
+import type { Database } from './store/tables.ts'
+import type { Config } from './config.ts'
+import { RateLimiter } from './rate-limit/limiter.ts'
+import type { RateLimitStore } from './rate-limit/store.ts'
+import { KeyUsageRecorder } from './auth/key-usage.ts'
+import { registerErrorHandling } from './http/plugins/errors.ts'
+import { registerAuthentication } from './http/plugins/authenticate.ts'
+import { registerResponseHeaders } from './http/plugins/response-headers.ts'
+import { registerOpenApi } from './http/plugins/openapi.ts'
+import { registerRelationshipRoutes } from './http/routes/relationships.ts'
+import type { App } from './http/types.ts'
+
+export const BODY_LIMIT_BYTES = 1024 * 1024
+
+export interface AppDependencies {
+  db: Kysely<Database>
+  config: Pick<Config, 'rateLimitMax' | 'rateLimitWindowSeconds' | 'householdsSunset' | 'trustProxy' | 'logLevel'>
+  rateLimitStore: RateLimitStore
+}
+
+/**
+ * Query strings arrive as text: their validator coerces ("2" → 2, one value → [value]).
+ * Bodies are JSON: theirs does not, so "true" is not a boolean and "12" is not a number.
+ */
+function validators() {
+  const common = { removeAdditional: false, useDefaults: false, allErrors: false, verbose: true } as const
+  const coercing = new Ajv({ ...common, coerceTypes: 'array' })
+  const strict = new Ajv({ ...common, coerceTypes: false })
+  addFormats.default(coercing)
+  addFormats.default(strict)
+  return { coercing, strict }
+}
+
+export async function buildApp(deps: AppDependencies): Promise<App> {
+  const app = Fastify({
+    logger: { level: deps.config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: deps.config.trustProxy,
+    genReqId: () => randomUUID(),
+    // Per-request log lines cost throughput; failures are logged by the error handler.
+    logController: new LogController({ disableRequestLogging: true }),
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  const { coercing, strict } = validators()
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema))
+  // JSON only: a text/plain body is 415, not a string handed to the handler.
+  app.removeContentTypeParser('text/plain')
+
+  const limiter = new RateLimiter(deps.rateLimitStore, deps.config.rateLimitMax, deps.config.rateLimitWindowSeconds)
+  const usage = new KeyUsageRecorder(deps.db, (error) => app.log.error({ err: error }, 'could not record key usage'))
+  app.addHook('onClose', async () => {
+    await usage.close()
+    await limiter.close()
+  })
+
+  registerErrorHandling(app)
+  registerResponseHeaders(app, { householdsSunset: deps.config.householdsSunset })
+  registerAuthentication(app, { db: deps.db, limiter, usage })
+  await registerOpenApi(app)
+  registerRelationshipRoutes(app, deps.db, false)
+  registerRelationshipRoutes(app, deps.db, true)
+  return app
+}

@@ -1,0 +1,275 @@
+// `hearth`: the admin CLI. Each command turns its arguments into an admin request (exit 2 with a
+// one-line explanation when they are wrong), runs it (see run-admin.ts), and prints the result
+// for people, or with --json as exactly one JSON object on the last line of standard output.
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { ConfigError, loadConfig } from '../config.ts'
+import { PERMISSIONS } from '../domain/permissions.ts'
+import { ORIGIN_RULE } from '../domain/origins.ts'
+import { AdminError, MAX_KEY_DAYS, validateAdminRequest, type AdminRequest } from '../admin/operations.ts'
+import { CliError, runAdminRequest } from './run-admin.ts'
+import { serveCommand } from './serve-command.ts'
+
+type Options = NonNullable<ParseArgsConfig['options']>
+type Values = Record<string, string | boolean | undefined>
+
+interface Command {
+  words: [string] | [string, string]
+  summary: string
+  usage: string
+  options: Options
+  positionals?: string[]
+  /** Admin commands build a request; serve runs itself. */
+  request?: (values: Values, positionals: string[]) => AdminRequest
+  print?: (result: never) => string
+  run?: (values: Values) => Promise<number>
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const org = { org: { type: 'string' } } as const
+const origin = { origin: { type: 'string' } } as const
+
+function usageError(message: string): never {
+  throw new CliError(message, 2)
+}
+
+function required(values: Values, name: string, what: string): string {
+  const value = values[name]
+  if (typeof value !== 'string' || value.trim() === '') usageError(`--${name} is required: ${what}`)
+  return value.trim()
+}
+
+function orgId(values: Values): string {
+  const id = required(values, 'org', 'an organization id (hearth orgs list shows them)')
+  if (!UUID.test(id)) usageError(`--org must be an organization id (a UUID), got "${id}"; hearth orgs list shows them`)
+  return id
+}
+
+const table = (rows: string[][]): string => {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length))) ?? []
+  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n')
+}
+const when = (value: unknown): string => (value ? new Date(value as string).toISOString().replace('.000Z', 'Z') : '-')
+
+const COMMANDS: Command[] = [
+  {
+    words: ['serve'],
+    summary: 'start the API and embed servers (what npm start runs)',
+    usage: 'hearth serve [--only api|embed]',
+    options: { only: { type: 'string' } },
+    run: (values) => {
+      const only = values.only
+      if (only !== undefined && only !== 'api' && only !== 'embed') usageError(`--only must be api or embed, got "${String(only)}"`)
+      return serveCommand(only)
+    },
+  },
+  {
+    words: ['migrate'],
+    summary: 'apply database migrations (servers also do this at start)',
+    usage: 'hearth migrate',
+    options: {},
+    request: () => ({ op: 'migrate' }),
+    print: (result: { applied: string[]; current: number }) =>
+      result.applied.length ? `Applied ${result.applied.join(', ')}; the schema is at version ${result.current}.` : `Nothing to apply; the schema is at version ${result.current}.`,
+  },
+  {
+    words: ['orgs', 'create'],
+    summary: 'create an organization',
+    usage: 'hearth orgs create --name <name>',
+    options: { name: { type: 'string' } },
+    request: (values) => ({ op: 'orgs.create', name: required(values, 'name', 'the organization\'s name') }),
+    print: (result: { id: string; name: string }) => `Created organization "${result.name}" with id ${result.id}`,
+  },
+  {
+    words: ['orgs', 'list'],
+    summary: 'list organizations',
+    usage: 'hearth orgs list',
+    options: {},
+    request: () => ({ op: 'orgs.list' }),
+    print: (result: { orgs: Array<{ id: string; name: string; households: number }> }) =>
+      result.orgs.length ? table([['ID', 'NAME', 'HOUSEHOLDS'], ...result.orgs.map((o) => [o.id, o.name, String(o.households)])]) : 'No organizations yet: hearth orgs create --name <name>',
+  },
+  {
+    words: ['keys', 'create'],
+    summary: 'create an API key (shown once)',
+    usage: `hearth keys create --org <orgId> --permissions <p1,p2,…> [--name <label>] [--expires-in-days <n>]\n  permissions: ${PERMISSIONS.join(', ')}`,
+    options: { ...org, permissions: { type: 'string' }, name: { type: 'string' }, 'expires-in-days': { type: 'string' } },
+    request: (values) => {
+      const permissions = required(values, 'permissions', `a comma-separated list of ${PERMISSIONS.join(', ')}`)
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)
+      const days = values['expires-in-days']
+      if (days !== undefined && (typeof days !== 'string' || !/^\d+$/.test(days))) {
+        usageError(`--expires-in-days must be a whole number of days from 1 to ${MAX_KEY_DAYS}`)
+      }
+      return {
+        op: 'keys.create',
+        orgId: orgId(values),
+        permissions,
+        ...(typeof values.name === 'string' ? { name: values.name } : {}),
+        ...(days !== undefined ? { expiresInDays: Number(days) } : {}),
+      }
+    },
+    print: (result: { id: string; key: string; name: string; permissions: string[]; expiresAt: string | null }) =>
+      `Created API key "${result.name}" (id ${result.id}) with ${result.permissions.join(', ')}` +
+      `${result.expiresAt ? `, expiring ${when(result.expiresAt)}` : ''}.\nCopy it now: it is not shown again.\n\n  ${result.key}\n`,
+  },
+  {
+    words: ['keys', 'list'],
+    summary: 'list an organization\'s API keys (never the keys themselves)',
+    usage: 'hearth keys list --org <orgId>',
+    options: { ...org },
+    request: (values) => ({ op: 'keys.list', orgId: orgId(values) }),
+    print: (result: { keys: Array<Record<string, unknown>> }) =>
+      result.keys.length
+        ? table([
+            ['ID', 'PREFIX', 'NAME', 'PERMISSIONS', 'LAST USED', 'EXPIRES', 'REVOKED'],
+            ...result.keys.map((k) => [String(k.id), `${String(k.prefix)}…`, String(k.name), (k.permissions as string[]).join(','), when(k.lastUsedAt), when(k.expiresAt), when(k.revokedAt)]),
+          ])
+        : 'No API keys yet: hearth keys create --org <orgId> --permissions relationships:read',
+  },
+  {
+    words: ['keys', 'revoke'],
+    summary: 'revoke an API key at once',
+    usage: 'hearth keys revoke <keyId>',
+    options: {},
+    positionals: ['keyId'],
+    request: (_values, positionals) => {
+      const keyId = positionals[0] ?? ''
+      if (!UUID.test(keyId)) usageError(`give the id of the key to revoke (a UUID from hearth keys list), got "${keyId}"`)
+      return { op: 'keys.revoke', keyId }
+    },
+    print: (result: { id: string; revokedAt: string }) => `Revoked API key ${result.id} at ${when(result.revokedAt)}`,
+  },
+  {
+    words: ['origins', 'add'],
+    summary: 'allow an origin to frame the embedded chart',
+    usage: `hearth origins add --org <orgId> --origin <origin>\n  origin: ${ORIGIN_RULE}`,
+    options: { ...org, ...origin },
+    request: (values) => ({ op: 'origins.add', orgId: orgId(values), origin: required(values, 'origin', ORIGIN_RULE) }),
+    print: (result: { origin: string; added: boolean }) => (result.added ? `Added frame origin ${result.origin}` : `${result.origin} was already registered`),
+  },
+  {
+    words: ['origins', 'remove'],
+    summary: 'stop an origin from framing the embedded chart',
+    usage: 'hearth origins remove --org <orgId> --origin <origin>',
+    options: { ...org, ...origin },
+    request: (values) => ({ op: 'origins.remove', orgId: orgId(values), origin: required(values, 'origin', ORIGIN_RULE) }),
+    print: (result: { origin: string; removed: boolean }) => (result.removed ? `Removed frame origin ${result.origin}` : `${result.origin} was not registered`),
+  },
+  {
+    words: ['origins', 'list'],
+    summary: 'list the frame origins of an organization',
+    usage: 'hearth origins list --org <orgId>',
+    options: { ...org },
+    request: (values) => ({ op: 'origins.list', orgId: orgId(values) }),
+    print: (result: { origins: string[] }) => (result.origins.length ? result.origins.join('\n') : 'No frame origins yet: hearth origins add --org <orgId> --origin <origin>'),
+  },
+  {
+    words: ['samples', 'add'],
+    summary: 'add the sample households (skips those already there)',
+    usage: 'hearth samples add --org <orgId>',
+    options: { ...org },
+    request: (values) => ({ op: 'samples.add', orgId: orgId(values) }),
+    print: (result: { added: number; skipped: number }) => `Added ${result.added} sample households (${result.skipped} were already there)`,
+  },
+]
+
+const COMMON: Options = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }
+
+function overview(): string {
+  const lines = COMMANDS.map((c) => `  ${c.words.join(' ').padEnd(16)} ${c.summary}`)
+  return `hearth — run and administer Hearth
+
+Usage: hearth <command> [options]   (npx hearth … from the project folder)
+
+Commands:
+${lines.join('\n')}
+
+Options for every command:
+  --json           print the result as one JSON object on the last line
+  -h, --help       help for a command, e.g. hearth keys create --help
+
+Environment: the same variables as the server (DATABASE_URL, HEARTH_DATA_DIR, …; see the README).
+On the embedded database, commands are handed to the running server, so they are safe while it runs.`
+}
+
+function help(command: Command): string {
+  return `${command.summary}\n\nUsage: ${command.usage}\n\nAlso: --json, --help`
+}
+
+function findCommand(args: string[]): { command?: Command; rest: string[]; group?: string } {
+  const [first, second] = args
+  const two = COMMANDS.find((c) => c.words.length === 2 && c.words[0] === first && c.words[1] === second)
+  if (two) return { command: two, rest: args.slice(2) }
+  const one = COMMANDS.find((c) => c.words.length === 1 && c.words[0] === first)
+  if (one) return { command: one, rest: args.slice(1) }
+  const group = COMMANDS.some((c) => c.words[0] === first) ? first : undefined
+  return group ? { rest: args.slice(1), group } : { rest: args }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const { command, rest, group } = findCommand(argv)
+  if (!command) {
+    if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+      console.log(overview())
+      return 0
+    }
+    if (group) {
+      const subs = COMMANDS.filter((c) => c.words[0] === group)
+      const wanted = rest.includes('--help') || rest.includes('-h') || rest.length === 0
+      const lines = subs.map((c) => `  ${c.usage.split('\n')[0]}`).join('\n')
+      if (wanted) {
+        console.log(`hearth ${group} commands:\n${lines}`)
+        return rest.length === 0 ? 2 : 0
+      }
+      console.error(`hearth: unknown command "${group} ${rest[0]}"; the ${group} commands are: ${subs.map((c) => c.words[1]).join(', ')}`)
+      return 2
+    }
+    console.error(`hearth: unknown command "${argv[0]}"; the commands are: ${[...new Set(COMMANDS.map((c) => c.words[0]))].join(', ')} (hearth --help)`)
+    return 2
+  }
+
+  const name = `hearth ${command.words.join(' ')}`
+  let values: Values
+  let positionals: string[]
+  try {
+    const parsed = parseArgs({ args: rest, options: { ...COMMON, ...command.options }, allowPositionals: true, strict: true })
+    values = parsed.values as Values
+    positionals = parsed.positionals
+  } catch (error) {
+    console.error(`${name}: ${(error as Error).message.split('\n')[0]}; see ${name} --help`)
+    return 2
+  }
+  if (values.help) {
+    console.log(help(command))
+    return 0
+  }
+  if (positionals.length > (command.positionals?.length ?? 0)) {
+    console.error(`${name}: unexpected argument "${positionals[command.positionals?.length ?? 0]}"; usage: ${command.usage.split('\n')[0]}`)
+    return 2
+  }
+
+  try {
+    if (command.run) return await command.run(values)
+    const request = command.request?.(values, positionals)
+    if (!request) throw new Error(`${name} has nothing to run`)
+    validateAdminRequest(request)
+    const config = loadConfig()
+    const result = await runAdminRequest(config, request)
+    if (values.json) console.log(JSON.stringify(result))
+    else console.log(command.print ? command.print(result as never) : JSON.stringify(result, null, 2))
+    return 0
+  } catch (error) {
+    if (error instanceof CliError) {
+      console.error(`${name}: ${error.message}`)
+      return error.exitCode
+    }
+    if (error instanceof ConfigError || error instanceof AdminError) {
+      console.error(`${name}: ${error.message}`)
+      return 2
+    }
+    console.error(`${name} failed: ${(error as Error).message}`)
+    return 1
+  }
+}

@@ -1,0 +1,62 @@
+// Carries out an admin request from the CLI without ever opening an embedded database that a
+// server holds: on PostgreSQL it connects directly (the database handles concurrency); on the
+// embedded database it asks the running server over its control socket, or, when no server
+// runs, takes the data directory's lock for the duration of the command.
+import type { Config } from '../config.ts'
+import { openStore } from '../store/db.ts'
+import { acquireDataDirLock, currentHolder, DataDirBusyError } from '../admin/data-dir-lock.ts'
+import { sendControlRequest } from '../admin/control-socket.ts'
+import { AdminError, runAdmin, type AdminRequest } from '../admin/operations.ts'
+
+/** Thrown for failures the user can fix; the CLI exits with this code. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message)
+  }
+}
+
+/** How long a command waits for another hearth command that holds the embedded database. */
+const LOCK_WAIT_MS = 15_000
+
+export async function runAdminRequest(config: Config, request: AdminRequest): Promise<unknown> {
+  if (config.databaseUrl) return runDirect(config, request)
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const holder = currentHolder(config.dataDir)
+    if (holder?.role === 'server' && holder.socket) {
+      const response = await sendControlRequest(holder.socket, request).catch((error: Error) => {
+        throw new CliError(`the running server (pid ${holder.pid}) did not take the command: ${error.message}`, 1)
+      })
+      if (!response.ok) throw new CliError(response.error, response.exitCode)
+      return response.result
+    }
+    try {
+      const lock = await acquireDataDirLock(config.dataDir, 'cli', { waitMs: LOCK_WAIT_MS })
+      try {
+        return await runDirect(config, request)
+      } finally {
+        lock.release()
+      }
+    } catch (error) {
+      // A server started between our look and our lock: go round once more and ask it.
+      if (error instanceof DataDirBusyError && error.holder.role === 'server' && attempt === 0) continue
+      if (error instanceof DataDirBusyError) throw new CliError(error.message, 1)
+      throw error
+    }
+  }
+  throw new CliError('the embedded database is busy; try again', 1)
+}
+
+async function runDirect(config: Config, request: AdminRequest): Promise<unknown> {
+  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2 })
+  try {
+    return await runAdmin(store.db, request, store.migrations)
+  } catch (error) {
+    if (error instanceof AdminError) throw new CliError(error.message, 2)
+    throw error
+  } finally {
+    await store.close()
+  }
+}

@@ -1,0 +1,42 @@
+// The demo a newcomer sees on `npm start`: on an empty database, a demo organization with the
+// sample households; on every start, a fresh demo key (valid 30 days) for the printed curl line.
+// Off in production and with HEARTH_DEMO=0.
+import type { Kysely } from 'kysely'
+import type { Database } from './store/tables.ts'
+import { countOrgs, createOrg, findDemoOrg, type Org } from './store/orgs.ts'
+import { addSampleHouseholds } from './store/samples.ts'
+import { insertApiKey } from './store/api-keys.ts'
+import { generateApiKey } from './auth/api-keys.ts'
+import { PERMISSIONS } from './domain/permissions.ts'
+
+export const DEMO_ORG_NAME = 'Demo Wealth Partners'
+const DEMO_KEY_DAYS = 30
+
+export interface Demo {
+  org: Org
+  key: string
+  /** True when this start created the demo organization. */
+  created: boolean
+}
+
+export async function prepareDemo(db: Kysely<Database>): Promise<Demo | undefined> {
+  let org = await findDemoOrg(db)
+  let created = false
+  if (!org) {
+    // Only an empty database gets a demo organization; an operator's real data is left alone.
+    if ((await countOrgs(db)) > 0) return undefined
+    org = await createOrg(db, DEMO_ORG_NAME, true)
+    await addSampleHouseholds(db, org.id)
+    created = true
+  }
+  const generated = generateApiKey()
+  await insertApiKey(db, {
+    orgId: org.id,
+    name: 'demo key (made at start-up)',
+    prefix: generated.prefix,
+    hash: generated.hash,
+    permissions: [...PERMISSIONS],
+    expiresAt: new Date(Date.now() + DEMO_KEY_DAYS * 86_400_000),
+  })
+  return { org, key: generated.key, created }
+}

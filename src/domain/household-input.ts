@@ -1,0 +1,91 @@
+// Rules for household fields beyond what the JSON Schema checks: trimming, cents, real dates,
+// and the size and depth of metadata. Returns the cleaned values or the first problem.
+import { LIMITS, type CreateHouseholdBody } from '../schemas/relationship.ts'
+
+export interface HouseholdFields {
+  name: string
+  dsueReceived: number | null
+  deceasedSpouseName: string | null
+  dsueDateOfDeath: string | null
+  metadata: Record<string, unknown> | null
+  primaryClientAsDonor: boolean | null
+  coClientAsDonor: boolean | null
+}
+
+export type FieldsResult = { ok: true; fields: HouseholdFields } | { ok: false; message: string }
+
+// Control characters have no place in a name and break CSV exports and terminals.
+const CONTROL = /[\u0000-\u001f\u007f]/
+
+export function cleanName(field: string, value: string): { ok: true; value: string } | { ok: false; message: string } {
+  const trimmed = value.trim()
+  if (trimmed.length === 0) return { ok: false, message: `${field} must not be blank` }
+  if (trimmed.length > LIMITS.NAME_MAX) return { ok: false, message: `${field} must be at most ${LIMITS.NAME_MAX} characters, got ${trimmed.length}` }
+  if (CONTROL.test(trimmed)) return { ok: false, message: `${field} must not contain control characters` }
+  return { ok: true, value: trimmed }
+}
+
+/** Amounts are dollars with at most 2 decimals; String() gives the shortest exact decimal form. */
+export function hasAtMostTwoDecimals(amount: number): boolean {
+  return /^\d+(\.\d{1,2})?$/.test(String(amount))
+}
+
+/** A real calendar date that is not after today anywhere on Earth (UTC+14). */
+export function isPastCalendarDate(date: string, now = new Date()): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date)
+  if (!match) return false
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
+  const parsed = new Date(Date.UTC(year, month - 1, day))
+  const real = parsed.getUTCFullYear() === year && parsed.getUTCMonth() === month - 1 && parsed.getUTCDate() === day
+  const latestToday = new Date(now.getTime() + 14 * 3600_000).toISOString().slice(0, 10)
+  return real && year >= 1800 && date <= latestToday
+}
+
+export function jsonDepth(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0
+  const children = Array.isArray(value) ? value : Object.values(value)
+  let deepest = 0
+  for (const child of children) deepest = Math.max(deepest, jsonDepth(child))
+  return 1 + deepest
+}
+
+export function checkCreateBody(body: CreateHouseholdBody): FieldsResult {
+  const name = cleanName('name', body.name)
+  if (!name.ok) return name
+  let deceasedSpouseName: string | null = null
+  if (body.deceasedSpouseName != null) {
+    const cleaned = cleanName('deceasedSpouseName', body.deceasedSpouseName)
+    if (!cleaned.ok) return cleaned
+    deceasedSpouseName = cleaned.value
+  }
+  const dsueReceived = body.dsueReceived ?? null
+  if (dsueReceived !== null && !hasAtMostTwoDecimals(dsueReceived)) {
+    return { ok: false, message: `dsueReceived must have at most 2 decimals, got ${dsueReceived}` }
+  }
+  const dsueDateOfDeath = body.dsueDateOfDeath ?? null
+  if (dsueDateOfDeath !== null && !isPastCalendarDate(dsueDateOfDeath)) {
+    return { ok: false, message: `dsueDateOfDeath must be a real calendar date (YYYY-MM-DD) from 1800 to today, got ${dsueDateOfDeath}` }
+  }
+  const metadata = body.metadata ?? null
+  if (metadata !== null) {
+    const bytes = Buffer.byteLength(JSON.stringify(metadata))
+    if (bytes > LIMITS.METADATA_MAX_BYTES) {
+      return { ok: false, message: `metadata must be at most ${LIMITS.METADATA_MAX_BYTES} bytes as JSON, got ${bytes}` }
+    }
+    if (jsonDepth(metadata) > LIMITS.METADATA_MAX_DEPTH) {
+      return { ok: false, message: `metadata must be at most ${LIMITS.METADATA_MAX_DEPTH} levels deep` }
+    }
+  }
+  return {
+    ok: true,
+    fields: {
+      name: name.value,
+      dsueReceived,
+      deceasedSpouseName,
+      dsueDateOfDeath,
+      metadata,
+      primaryClientAsDonor: body.primaryClientAsDonor ?? null,
+      coClientAsDonor: body.coClientAsDonor ?? null,
+    },
+  }
+}

@@ -1,0 +1,55 @@
+// Turns the validated query string into the listing model the store runs, and says what is
+// wrong with combinations JSON Schema cannot express.
+import type { ListQuery } from '../schemas/relationship.ts'
+
+export type SortKey = 'name' | 'members' | 'createdAt'
+export type SampleFilter = 'any' | 'only' | 'exclude'
+
+export interface Listing {
+  page: number
+  pageSize: number
+  sortBy: SortKey
+  sortOrder: 'asc' | 'desc'
+  sample: SampleFilter
+  /** Already trimmed; absent when empty. Matched literally (no wildcards). */
+  search?: string
+  /** Lower-cased, de-duplicated UUIDs. */
+  ids?: string[]
+}
+
+export const LIST_DEFAULTS = { page: 1, pageSize: 50, sortBy: 'createdAt', sortOrder: 'desc' } as const
+export const MAX_IDS = 1000
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+export type ListingResult = { ok: true; listing: Listing } | { ok: false; message: string }
+
+export function toListing(query: ListQuery): ListingResult {
+  if (query.isSample === true && query.excludeSample === true) {
+    return { ok: false, message: 'isSample=true and excludeSample=true contradict each other; send one of them' }
+  }
+  const listing: Listing = {
+    page: query.page ?? LIST_DEFAULTS.page,
+    pageSize: query.pageSize ?? LIST_DEFAULTS.pageSize,
+    sortBy: query.sortBy ?? LIST_DEFAULTS.sortBy,
+    sortOrder: query.sortOrder ?? LIST_DEFAULTS.sortOrder,
+    sample: query.isSample === true ? 'only' : query.isSample === false || query.excludeSample === true ? 'exclude' : 'any',
+  }
+  const search = query.search?.trim()
+  if (search) listing.search = search
+  if (query.ids !== undefined) {
+    const ids = new Set<string>()
+    for (const piece of query.ids.flatMap((value) => value.split(','))) {
+      const id = piece.trim()
+      if (!UUID.test(id)) return { ok: false, message: `ids: "${id.slice(0, 60)}" is not a household UUID` }
+      ids.add(id.toLowerCase())
+    }
+    if (ids.size > MAX_IDS) return { ok: false, message: `ids: at most ${MAX_IDS} distinct ids, got ${ids.size}` }
+    listing.ids = [...ids]
+  }
+  return { ok: true, listing }
+}
+
+/** Escapes LIKE wildcards so that the search text is matched literally. */
+export function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`)
+}

@@ -1,0 +1,33 @@
+// The permissions an API key can carry. households:* are the legacy names of relationships:*
+// and grant exactly the same access on both the new and the legacy paths.
+export const PERMISSIONS = [
+  'relationships:read',
+  'relationships:write',
+  'households:read',
+  'households:write',
+  'embed:chart',
+] as const
+export type Permission = (typeof PERMISSIONS)[number]
+
+/** What a route asks for; the legacy names are accepted on keys, never required by routes. */
+export type RequiredPermission = 'relationships:read' | 'relationships:write' | 'embed:chart'
+
+const EQUIVALENT: Record<RequiredPermission, readonly Permission[]> = {
+  'relationships:read': ['relationships:read', 'households:read'],
+  'relationships:write': ['relationships:write', 'households:write'],
+  'embed:chart': ['embed:chart'],
+}
+
+export function isPermission(value: string): value is Permission {
+  return (PERMISSIONS as readonly string[]).includes(value)
+}
+
+export function grants(held: readonly string[], required: RequiredPermission): boolean {
+  return EQUIVALENT[required].some((permission) => held.includes(permission))
+}
+
+/** "relationships:read (or households:read)", for error messages. */
+export function describeRequirement(required: RequiredPermission): string {
+  const [canonical, ...aliases] = EQUIVALENT[required]
+  return aliases.length ? `${canonical} (or ${aliases.join(', ')})` : String(canonical)
+}

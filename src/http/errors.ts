@@ -1,0 +1,37 @@
+// Every error the API answers with: one stable code each, its status, and what it means.
+// The table is also published in the OpenAPI description, so partners can branch on codes.
+
+export const ERRORS = {
+  invalid_query: { status: 400, meaning: 'A query parameter has an invalid value.' },
+  invalid_body: { status: 400, meaning: 'The request body does not match the schema or its rules.' },
+  invalid_json: { status: 400, meaning: 'The request body is not valid JSON.' },
+  invalid_header: { status: 400, meaning: 'A request header has an invalid value (for example Idempotency-Key).' },
+  missing_credentials: { status: 401, meaning: 'No API key in the Authorization header.' },
+  invalid_credentials: { status: 401, meaning: 'The Authorization header is malformed or the API key is unknown.' },
+  api_key_revoked: { status: 401, meaning: 'The API key was revoked.' },
+  api_key_expired: { status: 401, meaning: 'The API key has expired.' },
+  missing_permission: { status: 403, meaning: 'The credential is valid but lacks the permission this operation needs.' },
+  not_found: { status: 404, meaning: 'No such route or resource.' },
+  idempotency_key_reused: { status: 409, meaning: 'The Idempotency-Key was already used with a different request body.' },
+  body_too_large: { status: 413, meaning: 'The request body is larger than 1 MB.' },
+  unsupported_media_type: { status: 415, meaning: 'The request body is not application/json.' },
+  rate_limited: { status: 429, meaning: 'The credential (or client address, for failed sign-ins) used up its budget for this window.' },
+  internal_error: { status: 500, meaning: 'Something failed on our side; the details are in our logs under the requestId.' },
+} as const
+
+export type ErrorCode = keyof typeof ERRORS
+
+export class ApiError extends Error {
+  readonly status: number
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Extra fields of the error body, such as resetAt. */
+    readonly extra: Record<string, string> = {},
+    /** Extra response headers, such as WWW-Authenticate or Retry-After. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message)
+    this.status = ERRORS[code].status
+  }
+}

@@ -1,0 +1,75 @@
+// One error handler for the whole API: every failure becomes {error, code, requestId} with
+// the status of its code; validation errors say which field is wrong and what is allowed;
+// 5xx never leak internals (the details go to the log under the request id).
+import type { FastifyError } from 'fastify'
+import type { ErrorObject } from 'ajv'
+import { ApiError, ERRORS, type ErrorCode } from '../errors.ts'
+import type { App } from '../types.ts'
+
+/** Fastify's own error codes that are the client's fault, and what we call them. */
+const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'body_too_large', message: 'The request body is larger than 1 MB.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'unsupported_media_type',
+    message: 'Send the body as JSON with Content-Type: application/json.',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'invalid_header', message: 'Content-Length does not match the body.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'invalid_json', message: 'The body is empty; send a JSON object.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_json', message: 'The body is not valid JSON.' },
+}
+
+function describe(error: ErrorObject, part: string): string {
+  const field = error.instancePath ? error.instancePath.slice(1).replaceAll('/', '.') : part
+  const params = error.params as Record<string, unknown>
+  switch (error.keyword) {
+    case 'required':
+      return `${params.missingProperty} is required`
+    case 'additionalProperties': {
+      const allowed = Object.keys((error.parentSchema?.properties as object | undefined) ?? {})
+      return `unknown field "${params.additionalProperty}"${allowed.length ? `; the fields are: ${allowed.join(', ')}` : ''}`
+    }
+    case 'enum':
+      return `${field} must be one of: ${(params.allowedValues as unknown[]).join(', ')}`
+    case 'type': {
+      const types = String(params.type).split(',').map((t) => (t === 'null' ? 'null' : `a ${t === 'integer' ? 'whole number' : t}`))
+      return `${field} must be ${types.join(' or ')}`
+    }
+    default:
+      return `${field} ${error.message ?? 'is invalid'}`
+  }
+}
+
+export function registerErrorHandling(app: App): void {
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    const send = (status: number, code: ErrorCode, message: string, extra: Record<string, string> = {}) =>
+      reply.status(status).send({ error: message, code, requestId: request.id, ...extra })
+
+    if (error instanceof ApiError) {
+      reply.headers(error.headers)
+      return send(error.status, error.code, error.message, error.extra)
+    }
+    if (error.validation) {
+      const part = error.validationContext ?? 'request'
+      const code: ErrorCode = part === 'querystring' ? 'invalid_query' : part === 'headers' ? 'invalid_header' : 'invalid_body'
+      const first = error.validation[0] as ErrorObject | undefined
+      return send(400, code, first ? describe(first, part) : `the ${part} is invalid`)
+    }
+    const known = error.code ? FASTIFY_CODES[error.code] : undefined
+    if (known) return send(ERRORS[known.code].status, known.code, known.message)
+    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+      // Some other client error from Fastify (for example a malformed URL). Say what it said.
+      request.log.info({ err: error }, 'client error')
+      return send(400, 'invalid_query', error.message)
+    }
+    request.log.error({ err: error }, 'request failed')
+    return send(500, 'internal_error', `Something went wrong on our side. Quote request id ${request.id} if you report it.`)
+  })
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({
+      error: `There is no ${request.method} ${request.url.split('?')[0]}. The API is described at /api/v1/openapi.json.`,
+      code: 'not_found',
+      requestId: request.id,
+    })
+  })
+}

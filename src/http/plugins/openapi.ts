@@ -1,0 +1,61 @@
+// The OpenAPI 3.1 document, generated from the route schemas that also validate requests,
+// served at /api/v1/openapi.json, and a readable reference page at /docs.
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import { ERRORS } from '../errors.ts'
+import { LIST_DEFAULTS } from '../../domain/listing.ts'
+import type { App } from '../types.ts'
+
+const errorTable = Object.entries(ERRORS)
+  .map(([code, { status, meaning }]) => `| ${status} | \`${code}\` | ${meaning} |`)
+  .join('\n')
+
+const description = `Household records for wealth and estate planning. "Relationships" were formerly called
+"households": the /api/v1/households paths are deprecated aliases of /api/v1/relationships during the soak
+period, and the JSON keeps the names household, households and householdId.
+
+**Authentication.** \`Authorization: Bearer idx_…\` with an API key (never in the query string or a cookie),
+or the \`idp-session\` cookie of the web app. Permissions: \`relationships:read\` ≡ \`households:read\`,
+\`relationships:write\` ≡ \`households:write\`, on both the new and the legacy paths.
+
+**Rate limits.** Each credential has a budget per fixed window (600 requests per 60 s unless the operator
+changed it). Every response carries \`RateLimit-Policy\` and \`RateLimit\` headers (IETF httpapi draft); a
+refusal is 429 with \`Retry-After\` and \`{error, code, resetAt}\`. Failed authentications are limited per
+client address.
+
+**Listing defaults.** page=${LIST_DEFAULTS.page}, pageSize=${LIST_DEFAULTS.pageSize}, sortBy=${LIST_DEFAULTS.sortBy},
+sortOrder=${LIST_DEFAULTS.sortOrder}; ties are broken by id, so pages never overlap. Unknown query parameters are
+ignored; an invalid value of a known one is 400. \`total\` is always exact.
+
+**Idempotency.** Send \`Idempotency-Key\` (1–255 visible ASCII characters) on create: the same key with the same
+body within 24 hours replays the first response (with \`Idempotent-Replayed: true\`); the same key with another
+body is 409.
+
+**Errors.** Every error body is \`{error, code, requestId}\`: \`error\` is a sentence for people, \`code\` is stable.
+
+| Status | code | Meaning |
+|---|---|---|
+${errorTable}
+`
+
+export async function registerOpenApi(app: App): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Hearth household records API', version: '1.0.0', description },
+      servers: [{ url: '/' }],
+      tags: [
+        { name: 'relationships', description: 'Relationships (households): list and create.' },
+        { name: 'households (deprecated)', description: 'Legacy aliases of the relationship paths.' },
+      ],
+      components: {
+        securitySchemes: {
+          BearerAuth: { type: 'http', scheme: 'bearer', description: 'API key: idx_ followed by 38 characters.' },
+          SessionAuth: { type: 'apiKey', in: 'cookie', name: 'idp-session', description: 'Web app session.' },
+        },
+      },
+    },
+  })
+  app.get('/api/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger())
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/api/v1/openapi.json' } })
+}

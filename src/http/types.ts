@@ -1,0 +1,27 @@
+// What routes declare about themselves, and what the hooks attach to a request.
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { Principal } from '../auth/principal.ts'
+import type { RequiredPermission } from '../domain/permissions.ts'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The permission a route needs. Every /api route must set this or `public: true`. */
+    permission?: RequiredPermission
+    /** Reachable without credentials (the OpenAPI document, the reference page). */
+    public?: boolean
+    /** Served on a legacy /api/v1/households path: adds deprecation headers, counted apart. */
+    legacy?: boolean
+  }
+  interface FastifyRequest {
+    principal: Principal | null
+  }
+}
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>

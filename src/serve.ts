@@ -1,0 +1,92 @@
+// Starts Hearth: the store (taking the embedded database's lock and control socket when there is
+// no DATABASE_URL), the API origin, the embed origin and the demo. close() drains in-flight
+// requests, then closes the store and gives the data directory back.
+import type { FastifyInstance } from 'fastify'
+import type { Server } from 'node:net'
+import type { Config } from './config.ts'
+import { openStore, type Store } from './store/db.ts'
+import { buildApp } from './app.ts'
+import { buildEmbedApp } from './embed/server.ts'
+import { MemoryRateLimitStore } from './rate-limit/memory-store.ts'
+import { acquireDataDirLock, type DataDirLock } from './admin/data-dir-lock.ts'
+import { socketPathOf, startControlSocket, type ControlResponse } from './admin/control-socket.ts'
+import { AdminError, isAdminRequest, runAdmin } from './admin/operations.ts'
+import { prepareDemo, type Demo } from './demo.ts'
+
+export interface RunningService {
+  store: Store
+  apiUrl?: string
+  embedUrl?: string
+  demo?: Demo
+  close(): Promise<void>
+}
+
+export type Listener = 'api' | 'embed'
+
+/** How long a starting server waits for a hearth command that holds the embedded database. */
+const LOCK_WAIT_MS = 15_000
+
+export async function serve(config: Config, only?: Listener): Promise<RunningService> {
+  const cleanups: Array<() => Promise<void> | void> = []
+  const close = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup()
+    cleanups.length = 0
+  }
+  try {
+    let lock: DataDirLock | undefined
+    const socket = socketPathOf(config.dataDir)
+    if (!config.databaseUrl) {
+      lock = await acquireDataDirLock(config.dataDir, 'server', { socket, waitMs: LOCK_WAIT_MS })
+      const held = lock
+      cleanups.push(() => held.release())
+    }
+    const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax })
+    cleanups.push(() => store.close())
+    if (lock) {
+      const control = await startControlSocket(socket, (request) => handleControl(store, request))
+      cleanups.push(() => closeServer(control))
+    }
+    const service: RunningService = { store, close }
+    if (config.demo) {
+      const demo = await prepareDemo(store.db)
+      if (demo) service.demo = demo
+    }
+    if (only !== 'embed') {
+      const api = await buildApp({ db: store.db, config, rateLimitStore: new MemoryRateLimitStore() })
+      cleanups.push(() => api.close())
+      service.apiUrl = await listen(api, config.host, config.port)
+    }
+    if (only !== 'api') {
+      const embed = buildEmbedApp()
+      cleanups.push(() => embed.close())
+      service.embedUrl = await listen(embed, config.host, config.embedPort)
+    }
+    return service
+  } catch (error) {
+    await close()
+    throw error
+  }
+}
+
+async function listen(app: FastifyInstance, host: string, port: number): Promise<string> {
+  await app.listen({ host, port })
+  const address = app.server.address()
+  const actualPort = typeof address === 'object' && address ? address.port : port
+  return `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`
+}
+
+async function handleControl(store: Store, request: unknown): Promise<ControlResponse> {
+  if (!isAdminRequest(request)) return { ok: false, error: 'not a valid admin request', exitCode: 2 }
+  try {
+    // The server applied any migrations when it started; nothing is left for this command.
+    const migrations = { applied: [], current: store.migrations.current }
+    return { ok: true, result: await runAdmin(store.db, request, migrations) }
+  } catch (error) {
+    if (error instanceof AdminError) return { ok: false, error: error.message, exitCode: 2 }
+    return { ok: false, error: `the server could not carry out ${request.op}: ${(error as Error).message}`, exitCode: 1 }
+  }
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => server.close(() => resolve()))
+}

@@ -1,0 +1,112 @@
+import { sql, type Kysely } from 'kysely'
+import type { Database } from './tables.ts'
+
+export interface ApiKeyRecord {
+  id: string
+  orgId: string
+  name: string
+  prefix: string
+  permissions: string[]
+  createdAt: Date
+  expiresAt: Date | null
+  revokedAt: Date | null
+  lastUsedAt: Date | null
+}
+
+const columns = [
+  'id',
+  'org_id as orgId',
+  'name',
+  'prefix',
+  'permissions',
+  'created_at as createdAt',
+  'expires_at as expiresAt',
+  'revoked_at as revokedAt',
+  'last_used_at as lastUsedAt',
+] as const
+
+export interface NewApiKey {
+  orgId: string
+  name: string
+  prefix: string
+  hash: string
+  permissions: string[]
+  expiresAt: Date | null
+}
+
+export async function insertApiKey(db: Kysely<Database>, key: NewApiKey): Promise<ApiKeyRecord> {
+  return db
+    .insertInto('api_keys')
+    .values({
+      org_id: key.orgId,
+      name: key.name,
+      prefix: key.prefix,
+      secret_hash: key.hash,
+      permissions: key.permissions,
+      expires_at: key.expiresAt,
+    })
+    .returning(columns)
+    .executeTakeFirstOrThrow()
+}
+
+export async function findApiKeyByHash(db: Kysely<Database>, hash: string): Promise<ApiKeyRecord | undefined> {
+  return db.selectFrom('api_keys').select(columns).where('secret_hash', '=', hash).executeTakeFirst()
+}
+
+export async function listApiKeys(db: Kysely<Database>, orgId: string): Promise<ApiKeyRecord[]> {
+  return db.selectFrom('api_keys').select(columns).where('org_id', '=', orgId).orderBy('created_at').execute()
+}
+
+/** Revokes the key; returns it, or undefined if there is no such key. Revoking twice keeps the first time. */
+export async function revokeApiKey(db: Kysely<Database>, id: string): Promise<ApiKeyRecord | undefined> {
+  return db
+    .updateTable('api_keys')
+    .set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` })
+    .where('id', '=', id)
+    .returning(columns)
+    .executeTakeFirst()
+}
+
+export interface KeyUsage {
+  keyId: string
+  day: string
+  legacy: boolean
+  calls: number
+  lastUsedAt: Date
+}
+
+/** Adds batched call counts and moves last_used_at forward (never back). */
+export async function recordKeyUsage(db: Kysely<Database>, usage: KeyUsage[]): Promise<void> {
+  if (usage.length === 0) return
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('api_key_usage')
+      .values(usage.map((u) => ({ key_id: u.keyId, day: u.day, legacy: u.legacy, calls: u.calls })))
+      .onConflict((oc) =>
+        oc.columns(['key_id', 'day', 'legacy']).doUpdateSet({ calls: sql`api_key_usage.calls + excluded.calls` }),
+      )
+      .execute()
+    const latest = new Map<string, Date>()
+    for (const u of usage) {
+      const seen = latest.get(u.keyId)
+      if (!seen || seen < u.lastUsedAt) latest.set(u.keyId, u.lastUsedAt)
+    }
+    for (const [keyId, at] of latest) {
+      await trx
+        .updateTable('api_keys')
+        .set({ last_used_at: sql<Date>`greatest(last_used_at, ${at})` })
+        .where('id', '=', keyId)
+        .execute()
+    }
+  })
+}
+
+export async function keyUsage(db: Kysely<Database>, keyId: string) {
+  return db
+    .selectFrom('api_key_usage')
+    .select(['day', 'legacy', 'calls'])
+    .where('key_id', '=', keyId)
+    .orderBy('day')
+    .orderBy('legacy')
+    .execute()
+}
