@@ -3,6 +3,7 @@
 import { Type, type Static } from 'typebox'
 import { Value } from 'typebox/value'
 import path from 'node:path'
+import { StringEnum } from './schemas/common.ts'
 
 const Port = Type.Integer({ minimum: 0, maximum: 65535 })
 
@@ -19,7 +20,7 @@ const ConfigSchema = Type.Object({
   rateLimitWindowSeconds: Type.Integer({ minimum: 1, maximum: 86_400 }),
   householdsSunset: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}' })),
   trustProxy: Type.Boolean(),
-  logLevel: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
+  logLevel: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
 })
 export type Config = Static<typeof ConfigSchema>
 

@@ -1,0 +1,68 @@
+// Starts the real API on a real store on a loopback port, and gives tests an org and keys.
+import type { Kysely } from 'kysely'
+import { buildApp } from '../../src/app.ts'
+import type { Config } from '../../src/config.ts'
+import type { Database } from '../../src/store/tables.ts'
+import { createOrg } from '../../src/store/orgs.ts'
+import { insertApiKey } from '../../src/store/api-keys.ts'
+import { generateApiKey } from '../../src/auth/api-keys.ts'
+import { MemoryRateLimitStore } from '../../src/rate-limit/memory-store.ts'
+import type { App } from '../../src/http/types.ts'
+
+export type TestConfig = AppConfigOverrides
+type AppConfigOverrides = Partial<Pick<Config, 'rateLimitMax' | 'rateLimitWindowSeconds' | 'householdsSunset' | 'trustProxy'>>
+
+export interface TestApp {
+  app: App
+  url: string
+  close(): Promise<void>
+}
+
+export async function startApp(db: Kysely<Database>, overrides: AppConfigOverrides = {}): Promise<TestApp> {
+  const app = await buildApp({
+    db,
+    config: { rateLimitMax: 100_000, rateLimitWindowSeconds: 60, householdsSunset: undefined, trustProxy: false, logLevel: 'silent', ...overrides },
+    rateLimitStore: new MemoryRateLimitStore(),
+  })
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const address = app.server.address()
+  if (typeof address !== 'object' || address === null) throw new Error('no address')
+  return { app, url: `http://127.0.0.1:${address.port}`, close: () => app.close() }
+}
+
+export const ALL_PERMISSIONS = ['relationships:read', 'relationships:write', 'households:read', 'households:write', 'embed:chart']
+
+export async function createKey(
+  db: Kysely<Database>,
+  orgId: string,
+  permissions: string[] = ALL_PERMISSIONS,
+  expiresAt: Date | null = null,
+): Promise<{ id: string; key: string }> {
+  const generated = generateApiKey()
+  const record = await insertApiKey(db, { orgId, name: 'test', prefix: generated.prefix, hash: generated.hash, permissions, expiresAt })
+  return { id: record.id, key: generated.key }
+}
+
+export async function createOrgWithKey(db: Kysely<Database>, permissions: string[] = ALL_PERMISSIONS) {
+  const org = await createOrg(db, `Test org ${Math.random().toString(36).slice(2, 8)}`)
+  const key = await createKey(db, org.id, permissions)
+  return { orgId: org.id, key: key.key, keyId: key.id }
+}
+
+/** fetch with a bearer key and JSON in and out. */
+export async function call(
+  url: string,
+  key: string | undefined,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<{ status: number; headers: Headers; body: Record<string, unknown> }> {
+  const headers: Record<string, string> = { ...(init.headers ?? {}) }
+  if (key !== undefined) headers.authorization = `Bearer ${key}`
+  let body: string | undefined
+  if (init.body !== undefined) {
+    headers['content-type'] ??= 'application/json'
+    body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body)
+  }
+  const response = await fetch(url, { method: init.method ?? (body ? 'POST' : 'GET'), headers, body })
+  const text = await response.text()
+  return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} }
+}

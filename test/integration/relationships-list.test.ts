@@ -1,0 +1,188 @@
+// GET /api/v1/relationships: defaults, paging, sorting, search, filters, ids and exact totals.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { storeKinds, openTestStore, type TestStore } from '../helpers/stores.ts'
+import { call, createOrgWithKey, startApp, type TestApp } from '../helpers/app.ts'
+import { seedHouseholds } from '../helpers/seed.ts'
+
+const HOUSEHOLDS = [
+  { name: 'Whitfield Family', members: ['Margaret Whitfield', 'Thomas Whitfield', 'Emily Hart', 'Noah Hart'] },
+  { name: 'Smith Family', members: ['Robert Smith', 'Linda Smith'] },
+  { name: 'goldsmith household', members: ['Rebecca Goldsmith'] },
+  { name: 'Okafor Family', members: ['Chidi Okafor', 'Grace Okafor', 'Adaeze Okafor'] },
+  { name: 'Lindqvist Household', members: ['Ingrid Lindqvist'], deceasedSpouseName: 'Harold Smithson' },
+  { name: '100% Club_Members', members: [] },
+  { name: 'Ångström Household', members: ['Åsa Ångström'], sample: true },
+  { name: 'Nakamura Household', members: ['Kenji Nakamura', 'Aiko Nakamura'], sample: true },
+]
+
+type Item = { id: string; name: string; isSample: boolean; members: Array<{ name: string; role: string }>; counts: { members: number; assignments: number }; createdAt: string }
+
+describe.each(storeKinds())('list relationships on %s', (kind) => {
+  let store: TestStore
+  let api: TestApp
+  let key: string
+  let ids: Map<string, string>
+
+  beforeAll(async () => {
+    store = await openTestStore(kind)
+    api = await startApp(store.db)
+    const org = await createOrgWithKey(store.db)
+    key = org.key
+    ids = await seedHouseholds(store.db, org.orgId, HOUSEHOLDS)
+    // Another org's households must never show up.
+    const other = await createOrgWithKey(store.db)
+    await seedHouseholds(store.db, other.orgId, [{ name: 'Smith Other Org', members: ['Smith Stranger'] }])
+  })
+  afterAll(async () => {
+    await api?.close()
+    await store?.drop()
+  })
+
+  const list = async (query = '') => {
+    const response = await call(`${api.url}/api/v1/relationships${query}`, key)
+    return response as typeof response & { body: { households: Item[]; total: number; page: number; pageSize: number } }
+  }
+  const names = (items: Item[]) => items.map((h) => h.name)
+
+  it('defaults to page 1 of 50, newest first, with members, assignments and counts', async () => {
+    const { status, body } = await list()
+    expect(status).toBe(200)
+    expect(body.page).toBe(1)
+    expect(body.pageSize).toBe(50)
+    expect(body.total).toBe(HOUSEHOLDS.length)
+    expect(names(body.households)).toEqual(HOUSEHOLDS.map((h) => h.name).reverse())
+    const whitfield = body.households.find((h) => h.name === 'Whitfield Family')
+    expect(whitfield).toMatchObject({
+      isSample: false,
+      counts: { members: 4, assignments: 0 },
+      members: [
+        { name: 'Margaret Whitfield', role: 'primaryClient' },
+        { name: 'Thomas Whitfield', role: 'coClient' },
+        { name: 'Emily Hart', role: 'child' },
+        { name: 'Noah Hart', role: 'child' },
+      ],
+    })
+    expect(Object.keys(whitfield ?? {}).sort()).toEqual(['assignments', 'counts', 'createdAt', 'id', 'isSample', 'members', 'name', 'updatedAt'])
+  })
+
+  it('pages without overlap or gaps, with an exact total on every page', async () => {
+    const seen: string[] = []
+    for (let page = 1; page <= 3; page++) {
+      const { body } = await list(`?pageSize=3&page=${page}&sortBy=name`)
+      expect(body.total).toBe(HOUSEHOLDS.length)
+      expect(body.page).toBe(page)
+      seen.push(...body.households.map((h) => h.id))
+    }
+    expect(seen).toHaveLength(HOUSEHOLDS.length)
+    expect(new Set(seen).size).toBe(HOUSEHOLDS.length)
+    const past = await list('?pageSize=3&page=4')
+    expect(past.body.households).toEqual([])
+    expect(past.body.total).toBe(HOUSEHOLDS.length)
+  })
+
+  it('sorts by name case-insensitively, both ways', async () => {
+    const asc = names((await list('?sortBy=name&sortOrder=asc')).body.households)
+    expect(asc.slice(0, 3)).toEqual(['100% Club_Members', 'goldsmith household', 'Lindqvist Household'])
+    const desc = names((await list('?sortBy=name&sortOrder=desc')).body.households)
+    expect(desc).toEqual([...asc].reverse())
+  })
+
+  it('sorts by member count, ties by id', async () => {
+    const items = (await list('?sortBy=members&sortOrder=desc')).body.households
+    expect(items[0]?.name).toBe('Whitfield Family')
+    const counts = items.map((h) => h.counts.members)
+    expect(counts).toEqual([...counts].sort((a, b) => b - a))
+    const asc = (await list('?sortBy=members&sortOrder=asc')).body.households
+    expect(asc[0]?.name).toBe('100% Club_Members')
+    expect(asc.map((h) => h.id)).toEqual([...items].reverse().map((h) => h.id))
+  })
+
+  it('sorts by createdAt both ways', async () => {
+    const asc = (await list('?sortBy=createdAt&sortOrder=asc')).body.households
+    expect(names(asc)).toEqual(HOUSEHOLDS.map((h) => h.name))
+    const times = asc.map((h) => Date.parse(h.createdAt))
+    expect(times).toEqual([...times].sort((a, b) => a - b))
+  })
+
+  it('searches names, members and the deceased spouse, case-insensitively, with an exact total', async () => {
+    const smi = await list('?search=SMI&sortBy=name&sortOrder=asc')
+    expect(names(smi.body.households)).toEqual(['goldsmith household', 'Lindqvist Household', 'Smith Family'])
+    expect(smi.body.total).toBe(3)
+    expect(names((await list('?search=adaeze')).body.households)).toEqual(['Okafor Family'])
+    expect((await list('?search=nobody-by-that-name')).body).toMatchObject({ households: [], total: 0 })
+    const paged = await list('?search=smi&pageSize=1&page=2&sortBy=name')
+    expect(paged.body.total).toBe(3)
+    expect(names(paged.body.households)).toEqual(['Lindqvist Household'])
+  })
+
+  it('treats %, _ and \\ in search as literal characters', async () => {
+    expect(names((await list(`?search=${encodeURIComponent('100%')}`)).body.households)).toEqual(['100% Club_Members'])
+    expect(names((await list(`?search=${encodeURIComponent('b_m')}`)).body.households)).toEqual(['100% Club_Members'])
+    expect((await list(`?search=${encodeURIComponent('%')}`)).body.total).toBe(1)
+    expect((await list(`?search=${encodeURIComponent('_')}`)).body.total).toBe(1)
+    expect((await list(`?search=${encodeURIComponent('\\')}`)).body.total).toBe(0)
+  })
+
+  it('filters sample households with exact totals', async () => {
+    const only = await list('?isSample=true')
+    expect(names(only.body.households).sort()).toEqual(['Nakamura Household', 'Ångström Household'])
+    expect(only.body.total).toBe(2)
+    for (const query of ['?excludeSample=true', '?isSample=false', '?isSample=false&excludeSample=true']) {
+      const { body } = await list(query)
+      expect(body.total, query).toBe(6)
+      expect(body.households.every((h) => !h.isSample), query).toBe(true)
+    }
+    expect((await list('?excludeSample=false')).body.total).toBe(8)
+    expect((await list('?isSample=true&search=kenji')).body.total).toBe(1)
+  })
+
+  it('filters by ids, repeated and comma-separated, never across orgs', async () => {
+    const a = ids.get('Smith Family') as string
+    const b = ids.get('Okafor Family') as string
+    const c = ids.get('Nakamura Household') as string
+    const { body } = await list(`?ids=${a},${b}&ids=${c.toUpperCase()}&sortBy=name&sortOrder=asc`)
+    expect(names(body.households)).toEqual(['Nakamura Household', 'Okafor Family', 'Smith Family'])
+    expect(body.total).toBe(3)
+    const withSample = await list(`?ids=${a},${c}&excludeSample=true`)
+    expect(names(withSample.body.households)).toEqual(['Smith Family'])
+    const unknown = await list('?ids=00000000-0000-4000-8000-000000000000')
+    expect(unknown.body).toMatchObject({ households: [], total: 0 })
+  })
+
+  it('ignores unknown query parameters', async () => {
+    const { status, body } = await list('?foo=bar&limit=1')
+    expect(status).toBe(200)
+    expect(body.total).toBe(8)
+  })
+
+  it('accepts the bounds of page and pageSize', async () => {
+    expect((await list('?pageSize=1')).body.households).toHaveLength(1)
+    expect((await list('?pageSize=1000')).status).toBe(200)
+    expect((await list('?page=10000000')).body.households).toEqual([])
+  })
+
+  it.each([
+    ['page=0', /page/],
+    ['page=-1', /page/],
+    ['page=1.5', /page/],
+    ['page=abc', /page/],
+    ['page=1&page=2', /page/],
+    ['page=10000001', /page/],
+    ['pageSize=0', /pageSize/],
+    ['pageSize=1001', /pageSize/],
+    ['pageSize=', /pageSize/],
+    ['sortBy=size', /sortBy must be one of: name, members, createdAt/],
+    ['sortOrder=up', /sortOrder must be one of: asc, desc/],
+    ['isSample=yes', /isSample/],
+    ['excludeSample=', /excludeSample/],
+    ['isSample=true&excludeSample=true', /contradict/],
+    ['ids=123', /ids/],
+    ['ids=', /ids/],
+    [`search=${'x'.repeat(201)}`, /search/],
+  ])('answers 400 {error, code: invalid_query} for %s', async (query, message) => {
+    const { status, body } = await list(`?${query}`)
+    expect(status).toBe(400)
+    expect(body).toMatchObject({ code: 'invalid_query', error: expect.stringMatching(message) })
+    expect(typeof body.requestId).toBe('string')
+  })
+})

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest'
+import { checkCreateBody, hasAtMostTwoDecimals, isPastCalendarDate, jsonDepth } from '../../src/domain/household-input.ts'
+
+describe('household create rules', () => {
+  it('trims the name and sets omitted fields to null', () => {
+    expect(checkCreateBody({ name: '  The Smiths  ' })).toEqual({
+      ok: true,
+      fields: {
+        name: 'The Smiths',
+        dsueReceived: null,
+        deceasedSpouseName: null,
+        dsueDateOfDeath: null,
+        metadata: null,
+        primaryClientAsDonor: null,
+        coClientAsDonor: null,
+      },
+    })
+  })
+
+  it('refuses blank, over-long and control-character names', () => {
+    expect(checkCreateBody({ name: '   ' })).toMatchObject({ ok: false, message: 'name must not be blank' })
+    expect(checkCreateBody({ name: 'x'.repeat(201) })).toMatchObject({ ok: false, message: expect.stringContaining('200') })
+    expect(checkCreateBody({ name: ` ${'x'.repeat(200)} ` })).toMatchObject({ ok: true })
+    expect(checkCreateBody({ name: 'a\u0000b' })).toMatchObject({ ok: false, message: expect.stringContaining('control') })
+    expect(checkCreateBody({ name: 'ok', deceasedSpouseName: ' ' })).toMatchObject({ ok: false, message: expect.stringContaining('deceasedSpouseName') })
+  })
+
+  it('allows at most two decimals in amounts', () => {
+    for (const ok of [0, 1, 0.5, 0.07, 12.34, 999_999_999_999.99, 1e12]) expect(hasAtMostTwoDecimals(ok), String(ok)).toBe(true)
+    for (const bad of [0.001, 1.234, 1e-7, 0.1 + 0.2]) expect(hasAtMostTwoDecimals(bad), String(bad)).toBe(false)
+  })
+
+  it('accepts only real calendar dates that are not in the future', () => {
+    const now = new Date('2026-11-21T12:00:00Z')
+    expect(isPastCalendarDate('2024-02-29', now)).toBe(true)
+    expect(isPastCalendarDate('2023-02-29', now)).toBe(false)
+    expect(isPastCalendarDate('2021-13-01', now)).toBe(false)
+    expect(isPastCalendarDate('2026-11-22', now)).toBe(true) // already the 22nd in UTC+14
+    expect(isPastCalendarDate('2026-11-23', now)).toBe(false)
+    expect(isPastCalendarDate('1799-12-31', now)).toBe(false)
+    expect(isPastCalendarDate('2021-3-1', now)).toBe(false)
+  })
+
+  it('limits metadata to 16 KB and 8 levels', () => {
+    expect(jsonDepth({ a: { b: { c: 1 } } })).toBe(3)
+    const deep = (levels: number): Record<string, unknown> => (levels === 1 ? { leaf: true } : { next: deep(levels - 1) })
+    expect(checkCreateBody({ name: 'x', metadata: deep(8) })).toMatchObject({ ok: true })
+    expect(checkCreateBody({ name: 'x', metadata: deep(9) })).toMatchObject({ ok: false, message: expect.stringContaining('8 levels') })
+    expect(checkCreateBody({ name: 'x', metadata: { blob: 'x'.repeat(16 * 1024) } })).toMatchObject({ ok: false, message: expect.stringContaining('16384') })
+  })
+})
