@@ -31,7 +31,8 @@ function describe(error: ErrorObject, part: string): string {
     case 'enum':
       return `${field} must be one of: ${(params.allowedValues as unknown[]).join(', ')}`
     case 'type': {
-      const types = String(params.type).split(',').map((t) => (t === 'null' ? 'null' : `a ${t === 'integer' ? 'whole number' : t}`))
+      const noun: Record<string, string> = { integer: 'a whole number', object: 'an object', array: 'an array', null: 'null' }
+      const types = String(params.type).split(',').map((t) => noun[t] ?? `a ${t}`)
       return `${field} must be ${types.join(' or ')}`
     }
     default:
