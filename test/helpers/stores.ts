@@ -31,7 +31,9 @@ export function freshPgliteDir(): string {
 /** Creates an empty PostgreSQL database next to DATABASE_URL's and returns its URL. */
 export async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   if (!DATABASE_URL) throw new Error('DATABASE_URL is not set')
-  const name = `hearth_test_${randomBytes(6).toString('hex')}`
+  // Named after DATABASE_URL's database, so a CI run can drop what its killed test files left.
+  const base = new URL(DATABASE_URL).pathname.slice(1).replace(/[^a-z0-9_]/gi, '').slice(0, 40) || 'hearth'
+  const name = `${base}_t_${randomBytes(6).toString('hex')}`.toLowerCase()
   const admin = new pg.Client({ connectionString: DATABASE_URL })
   await admin.connect()
   await admin.query(`CREATE DATABASE ${name}`)

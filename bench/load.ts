@@ -1,0 +1,67 @@
+// Drives one request against a server with autocannon, the same way for the API and the
+// ceiling: an unmeasured warm-up (JIT, connection pools, caches), then the measured run.
+import autocannon from 'autocannon'
+import type { CaseRequest } from './cases.ts'
+
+export interface LoadSettings {
+  connections: number
+  duration: number
+  warmup: number
+  headers: Record<string, string>
+}
+
+export interface LoadResult {
+  /** Mean of autocannon's per-second request counts. */
+  reqPerSec: number
+  p50Ms: number
+  p99Ms: number
+  requests: number
+  non2xx: number
+  /** Connection errors and timeouts. */
+  errors: number
+}
+
+function options(url: string, request: CaseRequest, settings: LoadSettings, duration: number): autocannon.Options {
+  const headers: Record<string, string> = { ...settings.headers }
+  if (request.body !== undefined) headers['content-type'] = 'application/json'
+  return {
+    url: url + request.path,
+    method: request.method,
+    headers,
+    body: request.body,
+    connections: settings.connections,
+    duration,
+    // Ten connections on a loopback never need pipelining to saturate a 2-core machine.
+    pipelining: 1,
+  }
+}
+
+export async function load(baseUrl: string, request: CaseRequest, settings: LoadSettings): Promise<LoadResult> {
+  if (settings.warmup > 0) await autocannon(options(baseUrl, request, settings, settings.warmup))
+  const result = await autocannon(options(baseUrl, request, settings, settings.duration))
+  return {
+    reqPerSec: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  }
+}
+
+export interface Probe {
+  status: number
+  bytes: number
+  body: string
+}
+
+/** One request with fetch: checks the case works and measures the response's size for the ceiling. */
+export async function probe(baseUrl: string, request: CaseRequest, headers: Record<string, string>): Promise<Probe> {
+  const response = await fetch(baseUrl + request.path, {
+    method: request.method,
+    headers: request.body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+    body: request.body,
+  })
+  const bytes = Buffer.from(await response.arrayBuffer())
+  return { status: response.status, bytes: bytes.length, body: bytes.toString('utf8') }
+}

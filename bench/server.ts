@@ -1,0 +1,41 @@
+// The API under test, in its own process: the real app from src/app.ts on the seeded store, with
+// a rate limit too high to matter and warn-level logs. Reports its port to the parent over IPC.
+// Started by run.ts with BENCH_DATABASE_URL (PostgreSQL) or BENCH_DATA_DIR (PGlite).
+import { openStore } from '../src/store/db.ts'
+import { buildApp } from '../src/app.ts'
+import { MemoryRateLimitStore } from '../src/rate-limit/memory-store.ts'
+import type { ListeningMessage } from './child.ts'
+
+const databaseUrl = process.env.BENCH_DATABASE_URL || undefined
+const dataDir = process.env.BENCH_DATA_DIR ?? ''
+if (!databaseUrl && !dataDir) throw new Error('bench/server.ts needs BENCH_DATABASE_URL or BENCH_DATA_DIR')
+if (!process.send) throw new Error('bench/server.ts must be started by bench/run.ts (it reports its port over IPC)')
+
+// The production default pool size (HEARTH_DB_POOL_MAX), so the numbers are those of a default install.
+const store = await openStore({ databaseUrl, dataDir, poolMax: 10 })
+const app = await buildApp({
+  db: store.db,
+  config: { rateLimitMax: 1e9, rateLimitWindowSeconds: 60, householdsSunset: undefined, trustProxy: false, logLevel: 'warn' },
+  rateLimitStore: new MemoryRateLimitStore(),
+})
+await app.listen({ host: '127.0.0.1', port: 0 })
+const address = app.server.address()
+if (address === null || typeof address === 'string') throw new Error('the API is not listening on a TCP port')
+
+let closing = false
+async function shutdown(): Promise<void> {
+  if (closing) return
+  closing = true
+  // Close the app (which flushes key usage), then the store: a PGlite directory must be closed
+  // cleanly, and process.exit lets --cpu-prof write its profile.
+  await app.close()
+  await store.close()
+  process.exit(0)
+}
+process.on('SIGTERM', () => void shutdown())
+process.on('SIGINT', () => void shutdown())
+// The parent died without stopping us (kill -9): do not linger holding the database.
+process.on('disconnect', () => void shutdown())
+
+const message: ListeningMessage = { type: 'listening', port: address.port }
+process.send(message)
