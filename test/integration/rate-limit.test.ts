@@ -66,9 +66,12 @@ describe('rate limits', () => {
   it('limits failed authentications per client address', async () => {
     const other = await startApp(store.db, { rateLimitMax: 3, rateLimitWindowSeconds: 3600 })
     try {
-      const statuses = []
-      for (let i = 0; i < 5; i++) statuses.push((await call(`${other.url}/api/v1/relationships`, generateApiKey().key)).status)
-      expect(statuses).toEqual([401, 401, 401, 429, 429])
+      const responses = []
+      for (let i = 0; i < 5; i++) responses.push(await call(`${other.url}/api/v1/relationships`, generateApiKey().key))
+      expect(responses.map((r) => r.status)).toEqual([401, 401, 401, 429, 429])
+      expect(responses.map((r) => r.headers.get('ratelimit')?.replace(/;t=\d+/, ''))).toEqual(['"default";r=2', '"default";r=1', '"default";r=0', '"default";r=0', '"default";r=0'])
+      expect(Number(responses[3]?.headers.get('retry-after'))).toBeGreaterThan(0)
+      expect(responses[3]?.body.resetAt).toEqual(expect.any(String))
       // A valid key from the same address still works: its budget is its own.
       const { key } = await createKey(store.db, orgId)
       expect((await call(`${other.url}/api/v1/relationships`, key)).status).toBe(200)

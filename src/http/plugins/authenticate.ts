@@ -48,7 +48,8 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
     if (!result.ok) {
       // Failed authentications are limited per client address, so keys cannot be guessed fast.
       const decision = await deps.limiter.consume(`auth-failure:${request.ip}`)
-      if (!decision.allowed) throw rateLimited(decision.resetAt, decision.headers, 'Too many failed authentications from this address.')
+      reply.headers(decision.headers)
+      if (!decision.allowed) throw rateLimited(decision.resetAt, 'Too many failed authentications from this address.')
       const failure = FAILURES[result.failure]
       const hint =
         result.failure === 'missing' && misplacedKey(request.query, request.headers.cookie)
@@ -61,7 +62,7 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
     const principal = result.principal
     const decision = await deps.limiter.consume(`credential:${principal.id}`)
     reply.headers(decision.headers)
-    if (!decision.allowed) throw rateLimited(decision.resetAt, {}, 'This credential used up its request budget for the current window.')
+    if (!decision.allowed) throw rateLimited(decision.resetAt, 'This credential used up its request budget for the current window.')
 
     deps.usage.record(principal.id, request.routeOptions.config.legacy === true)
     if (!grants(principal.permissions, required)) {
@@ -71,9 +72,9 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
   })
 }
 
-function rateLimited(resetAt: number, headers: Record<string, string>, message: string): ApiError {
+function rateLimited(resetAt: number, message: string): ApiError {
   const at = new Date(resetAt).toISOString()
-  return new ApiError('rate_limited', `${message} It resets at ${at}.`, { resetAt: at }, headers)
+  return new ApiError('rate_limited', `${message} It resets at ${at}.`, { resetAt: at })
 }
 
 function misplacedKey(query: unknown, cookie: string | undefined): boolean {
