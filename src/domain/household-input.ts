@@ -1,6 +1,7 @@
 // Rules for household fields beyond what the JSON Schema checks: trimming, cents, real dates,
 // and the size and depth of metadata. Returns the cleaned values or the first problem.
 import { LIMITS, type CreateHouseholdBody } from '../schemas/relationship.ts'
+import { isStorableText } from './text.ts'
 
 export interface HouseholdFields {
   name: string
@@ -22,6 +23,7 @@ export function cleanName(field: string, value: string): { ok: true; value: stri
   if (trimmed.length === 0) return { ok: false, message: `${field} must not be blank` }
   if (trimmed.length > LIMITS.NAME_MAX) return { ok: false, message: `${field} must be at most ${LIMITS.NAME_MAX} characters, got ${trimmed.length}` }
   if (CONTROL.test(trimmed)) return { ok: false, message: `${field} must not contain control characters` }
+  if (!isStorableText(trimmed)) return { ok: false, message: `${field} must not contain broken Unicode (an unpaired surrogate)` }
   return { ok: true, value: trimmed }
 }
 
@@ -41,12 +43,28 @@ export function isPastCalendarDate(date: string, now = new Date()): boolean {
   return real && year >= 1800 && date <= latestToday
 }
 
-export function jsonDepth(value: unknown): number {
-  if (value === null || typeof value !== 'object') return 0
-  const children = Array.isArray(value) ? value : Object.values(value)
-  let deepest = 0
-  for (const child of children) deepest = Math.max(deepest, jsonDepth(child))
-  return 1 + deepest
+export type JsonProblem = 'too_deep' | 'bad_text'
+
+/**
+ * Walks a parsed JSON value without recursion (a body may nest hundreds of thousands of levels)
+ * and stops at the first level past maxDepth or the first string or key PostgreSQL cannot store.
+ */
+export function findJsonProblem(value: unknown, maxDepth: number): JsonProblem | undefined {
+  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }]
+  while (stack.length > 0) {
+    const { value: current, depth } = stack.pop() as { value: unknown; depth: number }
+    if (typeof current === 'string') {
+      if (!isStorableText(current)) return 'bad_text'
+      continue
+    }
+    if (current === null || typeof current !== 'object') continue
+    if (depth + 1 > maxDepth) return 'too_deep'
+    for (const [key, child] of Object.entries(current)) {
+      if (!Array.isArray(current) && !isStorableText(key)) return 'bad_text'
+      stack.push({ value: child, depth: depth + 1 })
+    }
+  }
+  return undefined
 }
 
 export function checkCreateBody(body: CreateHouseholdBody): FieldsResult {
@@ -68,12 +86,13 @@ export function checkCreateBody(body: CreateHouseholdBody): FieldsResult {
   }
   const metadata = body.metadata ?? null
   if (metadata !== null) {
+    const problem = findJsonProblem(metadata, LIMITS.METADATA_MAX_DEPTH)
+    if (problem === 'too_deep') return { ok: false, message: `metadata must be at most ${LIMITS.METADATA_MAX_DEPTH} levels deep` }
+    if (problem === 'bad_text') return { ok: false, message: 'metadata must not contain NUL characters or broken Unicode' }
+    // Measured only once the depth is known to be small, so stringifying cannot overflow the stack.
     const bytes = Buffer.byteLength(JSON.stringify(metadata))
     if (bytes > LIMITS.METADATA_MAX_BYTES) {
       return { ok: false, message: `metadata must be at most ${LIMITS.METADATA_MAX_BYTES} bytes as JSON, got ${bytes}` }
-    }
-    if (jsonDepth(metadata) > LIMITS.METADATA_MAX_DEPTH) {
-      return { ok: false, message: `metadata must be at most ${LIMITS.METADATA_MAX_DEPTH} levels deep` }
     }
   }
   return {

@@ -1,6 +1,7 @@
 // Turns the validated query string into the listing model the store runs, and says what is
 // wrong with combinations JSON Schema cannot express.
 import type { ListQuery } from '../schemas/relationship.ts'
+import { isStorableText } from './text.ts'
 
 export type SortKey = 'name' | 'members' | 'createdAt'
 export type SampleFilter = 'any' | 'only' | 'exclude'
@@ -27,6 +28,10 @@ export function toListing(query: ListQuery): ListingResult {
   if (query.isSample === true && query.excludeSample === true) {
     return { ok: false, message: 'isSample=true and excludeSample=true contradict each other; send one of them' }
   }
+  // The schema bounds them, but a coerced "Infinity" is an integer to JSON Schema and skips the bounds.
+  for (const [name, value] of [['page', query.page], ['pageSize', query.pageSize]] as const) {
+    if (value !== undefined && !Number.isSafeInteger(value)) return { ok: false, message: `${name} must be a whole number` }
+  }
   const listing: Listing = {
     page: query.page ?? LIST_DEFAULTS.page,
     pageSize: query.pageSize ?? LIST_DEFAULTS.pageSize,
@@ -35,6 +40,7 @@ export function toListing(query: ListQuery): ListingResult {
     sample: query.isSample === true ? 'only' : query.isSample === false || query.excludeSample === true ? 'exclude' : 'any',
   }
   const search = query.search?.trim()
+  if (search && !isStorableText(search)) return { ok: false, message: 'search must not contain NUL characters or broken Unicode' }
   if (search) listing.search = search
   if (query.ids !== undefined) {
     const ids = new Set<string>()

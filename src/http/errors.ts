@@ -6,6 +6,7 @@ export const ERRORS = {
   invalid_body: { status: 400, meaning: 'The request body does not match the schema or its rules.' },
   invalid_json: { status: 400, meaning: 'The request body is not valid JSON.' },
   invalid_header: { status: 400, meaning: 'A request header has an invalid value (for example Idempotency-Key).' },
+  malformed_request: { status: 400, meaning: 'The request could not be read as HTTP (malformed URL, headers or framing).' },
   missing_credentials: { status: 401, meaning: 'No API key in the Authorization header.' },
   invalid_credentials: { status: 401, meaning: 'The Authorization header is malformed or the API key is unknown.' },
   api_key_revoked: { status: 401, meaning: 'The API key was revoked.' },
@@ -14,7 +15,8 @@ export const ERRORS = {
   not_found: { status: 404, meaning: 'No such route or resource.' },
   idempotency_key_reused: { status: 409, meaning: 'The Idempotency-Key was already used with a different request body.' },
   body_too_large: { status: 413, meaning: 'The request body is larger than 1 MB.' },
-  unsupported_media_type: { status: 415, meaning: 'The request body is not application/json.' },
+  unsupported_media_type: { status: 415, meaning: 'The request body is not application/json in UTF-8.' },
+  request_header_too_large: { status: 431, meaning: 'The request line and headers are larger than 64 KB.' },
   rate_limited: { status: 429, meaning: 'The credential (or client address, for failed sign-ins) used up its budget for this window.' },
   internal_error: { status: 500, meaning: 'Something failed on our side; the details are in our logs under the requestId.' },
 } as const

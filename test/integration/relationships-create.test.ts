@@ -136,6 +136,15 @@ describe.each(storeKinds())('create relationship on %s', (kind) => {
     }
   })
 
+  it('answers 415 for JSON in a charset other than UTF-8, and accepts an explicit UTF-8', async () => {
+    const utf16 = await call(`${api.url}/api/v1/relationships`, key, { body: { name: 'x' }, headers: { 'content-type': 'application/json; charset=utf-16' } })
+    expect(utf16.status).toBe(415)
+    expect(utf16.body.code).toBe('unsupported_media_type')
+    const utf8 = await call(`${api.url}/api/v1/relationships`, key, { body: { name: 'Zoë' }, headers: { 'content-type': 'application/json; charset=UTF-8' } })
+    expect(utf8.status).toBe(201)
+    expect((utf8.body.household as { name: string }).name).toBe('Zoë')
+  })
+
   describe('Idempotency-Key', () => {
     it('replays the first response for the same key and body, even in another key order', async () => {
       const before = await total()

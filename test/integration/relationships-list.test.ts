@@ -149,6 +149,17 @@ describe.each(storeKinds())('list relationships on %s', (kind) => {
     expect(unknown.body).toMatchObject({ households: [], total: 0 })
   })
 
+  it('takes 1000 ids in one URL, and answers an oversized request head with 431 in the error shape', async () => {
+    const many = Array.from({ length: 999 }, (_, i) => `6f1c2a9e-0000-4000-8000-${String(i).padStart(12, '0')}`)
+    many.push(ids.get('Smith Family') as string)
+    const { status, body } = await list(`?ids=${many.join(',')}`)
+    expect(status).toBe(200)
+    expect(names(body.households)).toEqual(['Smith Family'])
+    const huge = await list(`?search=x&junk=${'y'.repeat(70 * 1024)}`)
+    expect(huge.status).toBe(431)
+    expect(huge.body).toMatchObject({ code: 'request_header_too_large', error: expect.any(String) })
+  })
+
   it('ignores unknown query parameters', async () => {
     const { status, body } = await list('?foo=bar&limit=1')
     expect(status).toBe(200)

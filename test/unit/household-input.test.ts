@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkCreateBody, hasAtMostTwoDecimals, isPastCalendarDate, jsonDepth } from '../../src/domain/household-input.ts'
+import { checkCreateBody, findJsonProblem, hasAtMostTwoDecimals, isPastCalendarDate } from '../../src/domain/household-input.ts'
 
 describe('household create rules', () => {
   it('trims the name and sets omitted fields to null', () => {
@@ -42,10 +42,26 @@ describe('household create rules', () => {
   })
 
   it('limits metadata to 16 KB and 8 levels', () => {
-    expect(jsonDepth({ a: { b: { c: 1 } } })).toBe(3)
+    expect(findJsonProblem({ a: { b: { c: 1 } } }, 3)).toBeUndefined()
+    expect(findJsonProblem({ a: { b: { c: {} } } }, 3)).toBe('too_deep')
+    expect(findJsonProblem({ a: [[1]] }, 2)).toBe('too_deep')
     const deep = (levels: number): Record<string, unknown> => (levels === 1 ? { leaf: true } : { next: deep(levels - 1) })
     expect(checkCreateBody({ name: 'x', metadata: deep(8) })).toMatchObject({ ok: true })
     expect(checkCreateBody({ name: 'x', metadata: deep(9) })).toMatchObject({ ok: false, message: expect.stringContaining('8 levels') })
     expect(checkCreateBody({ name: 'x', metadata: { blob: 'x'.repeat(16 * 1024) } })).toMatchObject({ ok: false, message: expect.stringContaining('16384') })
+  })
+
+  it('survives metadata nested far deeper than any stack', () => {
+    let deepest: unknown = 1
+    for (let i = 0; i < 500_000; i++) deepest = [deepest]
+    expect(checkCreateBody({ name: 'x', metadata: { deepest } })).toMatchObject({ ok: false, message: expect.stringContaining('8 levels') })
+  })
+
+  it('refuses text PostgreSQL cannot store', () => {
+    for (const metadata of [{ a: 'nul\u0000' }, { ['k\u0000']: 1 }, { a: ['\ud800'] }, { ['\udc00']: 1 }]) {
+      expect(checkCreateBody({ name: 'x', metadata }), JSON.stringify(metadata)).toMatchObject({ ok: false, message: expect.stringContaining('broken Unicode') })
+    }
+    expect(checkCreateBody({ name: 'a\ud800b' })).toMatchObject({ ok: false, message: expect.stringContaining('broken Unicode') })
+    expect(checkCreateBody({ name: 'x', metadata: { emoji: '👪', ['ключ']: 'значение' } })).toMatchObject({ ok: true })
   })
 })

@@ -41,6 +41,13 @@ describe('listing query model', () => {
     expect(toListing({ ids: many })).toMatchObject({ ok: false, message: expect.stringContaining('1000') })
   })
 
+  it('refuses non-finite page numbers and text the database cannot store', () => {
+    expect(toListing({ page: Number.POSITIVE_INFINITY })).toMatchObject({ ok: false, message: 'page must be a whole number' })
+    expect(toListing({ pageSize: Number.POSITIVE_INFINITY })).toMatchObject({ ok: false })
+    expect(toListing({ search: 'a\u0000b' })).toMatchObject({ ok: false, message: expect.stringContaining('NUL') })
+    expect(toListing({ search: '\ud800' })).toMatchObject({ ok: false })
+  })
+
   it('escapes LIKE wildcards so that search is literal', () => {
     expect(likeLiteral('50%_off\\')).toBe('50\\%\\_off\\\\')
   })

@@ -3,6 +3,7 @@
 // 5xx never leak internals (the details go to the log under the request id).
 import type { FastifyError } from 'fastify'
 import type { ErrorObject } from 'ajv'
+import type { Duplex } from 'node:stream'
 import { ApiError, ERRORS, type ErrorCode } from '../errors.ts'
 import type { App } from '../types.ts'
 
@@ -60,7 +61,7 @@ export function registerErrorHandling(app: App): void {
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       // Some other client error from Fastify (for example a malformed URL). Say what it said.
       request.log.info({ err: error }, 'client error')
-      return send(400, 'invalid_query', error.message)
+      return send(400, 'malformed_request', error.message)
     }
     request.log.error({ err: error }, 'request failed')
     return send(500, 'internal_error', `Something went wrong on our side. Quote request id ${request.id} if you report it.`)
@@ -73,4 +74,23 @@ export function registerErrorHandling(app: App): void {
       requestId: request.id,
     })
   })
+}
+
+/**
+ * Errors Node's HTTP parser meets before there is a request (oversized or malformed headers):
+ * answered on the raw socket, in the same {error, code} shape as every other error.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) return
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW'
+  const code: ErrorCode = tooLarge ? 'request_header_too_large' : 'malformed_request'
+  const status = ERRORS[code].status
+  const body = JSON.stringify({
+    error: tooLarge ? 'The request line and headers are larger than 64 KB; send fewer ids per request.' : 'The request is not valid HTTP.',
+    code,
+  })
+  socket.end(
+    `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  )
 }

@@ -15,7 +15,8 @@ const description = `Household records for wealth and estate planning. "Relation
 period, and the JSON keeps the names household, households and householdId.
 
 **Authentication.** \`Authorization: Bearer idx_…\` with an API key (never in the query string or a cookie),
-or the \`idp-session\` cookie of the web app. Permissions: \`relationships:read\` ≡ \`households:read\`,
+or the \`idp-session\` cookie of the web app (the web app and its sign-in are not released yet: until
+they are, every request authenticates with an API key). Permissions: \`relationships:read\` ≡ \`households:read\`,
 \`relationships:write\` ≡ \`households:write\`, on both the new and the legacy paths.
 
 **Rate limits.** Each credential has a budget per fixed window (600 requests per 60 s unless the operator

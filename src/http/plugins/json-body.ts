@@ -1,0 +1,18 @@
+// Request bodies are JSON in UTF-8, nothing else: a text/plain or form body, or JSON declared in
+// another charset, is 415 — never a string handed to a handler or bytes decoded the wrong way.
+// Parsing itself is Fastify's (prototype-poisoning keys are refused).
+import { ApiError } from '../errors.ts'
+import type { App } from '../types.ts'
+
+export function registerJsonParser(app: App): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error')
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const charset = /;\s*charset\s*=\s*"?([^";]+)/i.exec(request.headers['content-type'] ?? '')?.[1]?.trim().toLowerCase()
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+      done(new ApiError('unsupported_media_type', `Send JSON in UTF-8; charset=${charset} is not accepted.`), undefined)
+      return
+    }
+    parseJson(request, body.toString(), done)
+  })
+}
