@@ -5,8 +5,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from './store/tables.ts'
 import { countOrgs, createOrg, findDemoOrg, type Org } from './store/orgs.ts'
 import { addSampleHouseholds } from './store/samples.ts'
-import { insertApiKey } from './store/api-keys.ts'
-import { generateApiKey } from './auth/api-keys.ts'
+import { issueApiKey } from './auth/issue-api-key.ts'
 import { PERMISSIONS } from './domain/permissions.ts'
 
 export const DEMO_ORG_NAME = 'Demo Wealth Partners'
@@ -29,14 +28,11 @@ export async function prepareDemo(db: Kysely<Database>): Promise<Demo | undefine
     await addSampleHouseholds(db, org.id)
     created = true
   }
-  const generated = generateApiKey()
-  await insertApiKey(db, {
+  const { key } = await issueApiKey(db, {
     orgId: org.id,
     name: 'demo key (made at start-up)',
-    prefix: generated.prefix,
-    hash: generated.hash,
     permissions: [...PERMISSIONS],
     expiresAt: new Date(Date.now() + DEMO_KEY_DAYS * 86_400_000),
   })
-  return { org, key: generated.key, created }
+  return { org, key, created }
 }

@@ -7,10 +7,10 @@ import { Value } from 'typebox/value'
 import type { Database } from '../store/tables.ts'
 import type { MigrationReport } from '../store/migrate.ts'
 import { createOrg, findOrg, listOrgs } from '../store/orgs.ts'
-import { insertApiKey, listApiKeys, revokeApiKey } from '../store/api-keys.ts'
+import { listApiKeys, revokeApiKey } from '../store/api-keys.ts'
 import { addFrameOrigin, listFrameOrigins, removeFrameOrigin } from '../store/origins.ts'
 import { addSampleHouseholds } from '../store/samples.ts'
-import { generateApiKey } from '../auth/api-keys.ts'
+import { issueApiKey } from '../auth/issue-api-key.ts'
 import { isPermission, PERMISSIONS } from '../domain/permissions.ts'
 import { parseFrameOrigin } from '../domain/origins.ts'
 
@@ -100,17 +100,13 @@ export async function runAdmin(db: Kysely<Database>, request: AdminRequest, migr
       const days = request.expiresInDays
       const name = (request.name ?? DEFAULT_KEY_NAME).trim()
       await requireOrg(db, request.orgId)
-      const generated = generateApiKey()
-      const permissions = [...new Set(request.permissions)]
-      const record = await insertApiKey(db, {
+      const { record, key } = await issueApiKey(db, {
         orgId: request.orgId,
         name,
-        prefix: generated.prefix,
-        hash: generated.hash,
-        permissions,
+        permissions: [...new Set(request.permissions)],
         expiresAt: days === undefined ? null : new Date(Date.now() + days * 86_400_000),
       })
-      return { id: record.id, key: generated.key, permissions: record.permissions, name: record.name, prefix: record.prefix, expiresAt: record.expiresAt }
+      return { id: record.id, key, permissions: record.permissions, name: record.name, prefix: record.prefix, expiresAt: record.expiresAt }
     }
     case 'keys.list':
       await requireOrg(db, request.orgId)

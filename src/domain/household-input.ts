@@ -13,6 +13,16 @@ export interface HouseholdFields {
   coClientAsDonor: boolean | null
 }
 
+/** Every optional field unset: the base of fixtures and sample data. */
+export const NO_OPTIONAL_FIELDS: Omit<HouseholdFields, 'name'> = {
+  dsueReceived: null,
+  deceasedSpouseName: null,
+  dsueDateOfDeath: null,
+  metadata: null,
+  primaryClientAsDonor: null,
+  coClientAsDonor: null,
+}
+
 export type FieldsResult = { ok: true; fields: HouseholdFields } | { ok: false; message: string }
 
 // Control characters have no place in a name and break CSV exports and terminals.

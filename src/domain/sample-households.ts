@@ -1,7 +1,7 @@
 // The sample households every new (demo) organization starts with: realistic estate-planning
 // clients — couples, a widow with DSUE, blended families, three generations — so that lists,
 // search, sorting by members and the sample filter all have something to show.
-import type { HouseholdFields } from './household-input.ts'
+import { NO_OPTIONAL_FIELDS, type HouseholdFields } from './household-input.ts'
 import type { NewMember } from '../store/households.ts'
 
 export interface SampleAdvisor {
@@ -22,14 +22,7 @@ export const SAMPLE_ADVISORS: SampleAdvisor[] = [
   { key: 'ortiz', name: 'Sam Ortiz', email: 'sam.ortiz@example.com' },
 ]
 
-const none = {
-  dsueReceived: null,
-  deceasedSpouseName: null,
-  dsueDateOfDeath: null,
-  metadata: null,
-  primaryClientAsDonor: null,
-  coClientAsDonor: null,
-}
+const none = NO_OPTIONAL_FIELDS
 
 export const SAMPLE_HOUSEHOLDS: SampleHousehold[] = [
   {

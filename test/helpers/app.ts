@@ -4,8 +4,7 @@ import { buildApp } from '../../src/app.ts'
 import type { Config } from '../../src/config.ts'
 import type { Database } from '../../src/store/tables.ts'
 import { createOrg } from '../../src/store/orgs.ts'
-import { insertApiKey } from '../../src/store/api-keys.ts'
-import { generateApiKey } from '../../src/auth/api-keys.ts'
+import { issueApiKey } from '../../src/auth/issue-api-key.ts'
 import { MemoryRateLimitStore } from '../../src/rate-limit/memory-store.ts'
 import type { App } from '../../src/http/types.ts'
 
@@ -38,9 +37,8 @@ export async function createKey(
   permissions: string[] = ALL_PERMISSIONS,
   expiresAt: Date | null = null,
 ): Promise<{ id: string; key: string }> {
-  const generated = generateApiKey()
-  const record = await insertApiKey(db, { orgId, name: 'test', prefix: generated.prefix, hash: generated.hash, permissions, expiresAt })
-  return { id: record.id, key: generated.key }
+  const { record, key } = await issueApiKey(db, { orgId, name: 'test', permissions, expiresAt })
+  return { id: record.id, key }
 }
 
 export async function createOrgWithKey(db: Kysely<Database>, permissions: string[] = ALL_PERMISSIONS) {

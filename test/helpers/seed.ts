@@ -2,16 +2,9 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../src/store/tables.ts'
 import { insertHousehold, insertMembers, type NewMember } from '../../src/store/households.ts'
-import type { HouseholdFields } from '../../src/domain/household-input.ts'
+import { NO_OPTIONAL_FIELDS } from '../../src/domain/household-input.ts'
 
-export const EMPTY_FIELDS: Omit<HouseholdFields, 'name'> = {
-  dsueReceived: null,
-  deceasedSpouseName: null,
-  dsueDateOfDeath: null,
-  metadata: null,
-  primaryClientAsDonor: null,
-  coClientAsDonor: null,
-}
+export const EMPTY_FIELDS = NO_OPTIONAL_FIELDS
 
 export interface SeedHousehold {
   name: string

@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { checkCreateBody, findJsonProblem, hasAtMostTwoDecimals, isPastCalendarDate } from '../../src/domain/household-input.ts'
+import { NO_OPTIONAL_FIELDS, checkCreateBody, findJsonProblem, hasAtMostTwoDecimals, isPastCalendarDate } from '../../src/domain/household-input.ts'
 
 describe('household create rules', () => {
   it('trims the name and sets omitted fields to null', () => {
-    expect(checkCreateBody({ name: '  The Smiths  ' })).toEqual({
-      ok: true,
-      fields: {
-        name: 'The Smiths',
-        dsueReceived: null,
-        deceasedSpouseName: null,
-        dsueDateOfDeath: null,
-        metadata: null,
-        primaryClientAsDonor: null,
-        coClientAsDonor: null,
-      },
-    })
+    expect(checkCreateBody({ name: '  The Smiths  ' })).toEqual({ ok: true, fields: { name: 'The Smiths', ...NO_OPTIONAL_FIELDS } })
+    expect(Object.values(NO_OPTIONAL_FIELDS).every((value) => value === null)).toBe(true)
   })
 
   it('refuses blank, over-long and control-character names', () => {

@@ -184,49 +184,38 @@ CREATE TRIGGER households_count_delete AFTER DELETE ON households
 CREATE TRIGGER households_count_update AFTER UPDATE ON households
   REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION households_count_changes();
 
--- Member and assignment counts (and, through the BEFORE UPDATE trigger, the search text).
-CREATE FUNCTION members_refresh_households() RETURNS trigger
+-- Member and assignment counts (and, through the BEFORE UPDATE trigger, the search text) of the
+-- households that a statement on members or assignments touched; both tables have household_id.
+-- An INSERT trigger has no old_rows and a DELETE trigger no new_rows, hence the three branches.
+CREATE FUNCTION refresh_household_counts() RETURNS trigger
 LANGUAGE plpgsql AS $$
+DECLARE
+  touched uuid[];
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    UPDATE households h SET member_count = (SELECT count(*) FROM members m WHERE m.household_id = h.id)
-    WHERE h.id IN (SELECT household_id FROM new_rows);
+    SELECT array_agg(DISTINCT household_id) INTO touched FROM new_rows;
   ELSIF TG_OP = 'DELETE' THEN
-    UPDATE households h SET member_count = (SELECT count(*) FROM members m WHERE m.household_id = h.id)
-    WHERE h.id IN (SELECT household_id FROM old_rows);
+    SELECT array_agg(DISTINCT household_id) INTO touched FROM old_rows;
   ELSE
-    UPDATE households h SET member_count = (SELECT count(*) FROM members m WHERE m.household_id = h.id)
-    WHERE h.id IN (SELECT household_id FROM new_rows UNION SELECT household_id FROM old_rows);
+    SELECT array_agg(DISTINCT household_id) INTO touched FROM (SELECT household_id FROM new_rows UNION SELECT household_id FROM old_rows) t;
   END IF;
+  UPDATE households h SET
+    member_count = (SELECT count(*) FROM members m WHERE m.household_id = h.id),
+    assignment_count = (SELECT count(*) FROM assignments a WHERE a.household_id = h.id)
+  WHERE h.id = ANY (touched);
   RETURN NULL;
 END $$;
 
 CREATE TRIGGER members_refresh_insert AFTER INSERT ON members
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION members_refresh_households();
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION refresh_household_counts();
 CREATE TRIGGER members_refresh_delete AFTER DELETE ON members
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION members_refresh_households();
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION refresh_household_counts();
 CREATE TRIGGER members_refresh_update AFTER UPDATE ON members
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION members_refresh_households();
-
-CREATE FUNCTION assignments_refresh_households() RETURNS trigger
-LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP = 'INSERT' THEN
-    UPDATE households h SET assignment_count = (SELECT count(*) FROM assignments a WHERE a.household_id = h.id)
-    WHERE h.id IN (SELECT household_id FROM new_rows);
-  ELSIF TG_OP = 'DELETE' THEN
-    UPDATE households h SET assignment_count = (SELECT count(*) FROM assignments a WHERE a.household_id = h.id)
-    WHERE h.id IN (SELECT household_id FROM old_rows);
-  ELSE
-    UPDATE households h SET assignment_count = (SELECT count(*) FROM assignments a WHERE a.household_id = h.id)
-    WHERE h.id IN (SELECT household_id FROM new_rows UNION SELECT household_id FROM old_rows);
-  END IF;
-  RETURN NULL;
-END $$;
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION refresh_household_counts();
 
 CREATE TRIGGER assignments_refresh_insert AFTER INSERT ON assignments
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION assignments_refresh_households();
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION refresh_household_counts();
 CREATE TRIGGER assignments_refresh_delete AFTER DELETE ON assignments
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION assignments_refresh_households();
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION refresh_household_counts();
 CREATE TRIGGER assignments_refresh_update AFTER UPDATE ON assignments
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION assignments_refresh_households();
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION refresh_household_counts();
