@@ -10,7 +10,8 @@ import { buildEmbedApp } from './embed/server.ts'
 import { MemoryRateLimitStore } from './rate-limit/memory-store.ts'
 import { acquireDataDirLock, type DataDirLock } from './admin/data-dir-lock.ts'
 import { socketPathOf, startControlSocket, type ControlResponse } from './admin/control-socket.ts'
-import { AdminError, isAdminRequest, runAdmin } from './admin/operations.ts'
+import { runAdmin } from './admin/operations.ts'
+import { AdminError, isAdminRequest } from './admin/requests.ts'
 import { prepareDemo, type Demo } from './demo.ts'
 
 export interface RunningService {

@@ -5,9 +5,8 @@ import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { ConfigError, loadConfig } from '../config.ts'
 import { PERMISSIONS } from '../domain/permissions.ts'
 import { ORIGIN_RULE } from '../domain/origins.ts'
-import { AdminError, MAX_KEY_DAYS, validateAdminRequest, type AdminRequest } from '../admin/operations.ts'
-import { CliError, runAdminRequest } from './run-admin.ts'
-import { serveCommand } from './serve-command.ts'
+import { AdminError, MAX_KEY_DAYS, validateAdminRequest, type AdminRequest } from '../admin/requests.ts'
+import { CliError } from './cli-error.ts'
 
 type Options = NonNullable<ParseArgsConfig['options']>
 type Values = Record<string, string | boolean | undefined>
@@ -59,7 +58,8 @@ const COMMANDS: Command[] = [
     run: (values) => {
       const only = values.only
       if (only !== undefined && only !== 'api' && only !== 'embed') usageError(`--only must be api or embed, got "${String(only)}"`)
-      return serveCommand(only)
+      // Loaded only when serving, so that --help and argument errors answer at once.
+      return import('./serve-command.ts').then(({ serveCommand }) => serveCommand(only))
     },
   },
   {
@@ -256,6 +256,7 @@ export async function main(argv: string[]): Promise<number> {
     if (!request) throw new Error(`${name} has nothing to run`)
     validateAdminRequest(request)
     const config = loadConfig()
+    const { runAdminRequest } = await import('./run-admin.ts')
     const result = await runAdminRequest(config, request)
     if (values.json) console.log(JSON.stringify(result))
     else console.log(command.print ? command.print(result as never) : JSON.stringify(result, null, 2))

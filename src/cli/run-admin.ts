@@ -6,17 +6,10 @@ import type { Config } from '../config.ts'
 import { openStore } from '../store/db.ts'
 import { acquireDataDirLock, currentHolder, DataDirBusyError } from '../admin/data-dir-lock.ts'
 import { sendControlRequest } from '../admin/control-socket.ts'
-import { AdminError, runAdmin, type AdminRequest } from '../admin/operations.ts'
+import { runAdmin } from '../admin/operations.ts'
+import { AdminError, type AdminRequest } from '../admin/requests.ts'
+import { CliError } from './cli-error.ts'
 
-/** Thrown for failures the user can fix; the CLI exits with this code. */
-export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: number,
-  ) {
-    super(message)
-  }
-}
 
 /** How long a command waits for another hearth command that holds the embedded database. */
 const LOCK_WAIT_MS = 15_000

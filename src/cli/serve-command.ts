@@ -3,7 +3,7 @@
 import { loadConfig, type Config } from '../config.ts'
 import { serve, type Listener, type RunningService } from '../serve.ts'
 import { DataDirBusyError } from '../admin/data-dir-lock.ts'
-import { CliError } from './run-admin.ts'
+import { CliError } from './cli-error.ts'
 
 function banner(config: Config, service: RunningService): string {
   const lines = ['', 'Hearth is running']

@@ -1,0 +1,75 @@
+// The admin requests the `hearth` CLI can make, as one validated type, and the checks that need
+// no database (the CLI runs them before it opens anything; the server runs them again).
+import { Type, type Static } from 'typebox'
+import { Value } from 'typebox/value'
+import { isPermission, PERMISSIONS } from '../domain/permissions.ts'
+import { parseFrameOrigin } from '../domain/origins.ts'
+
+const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$'
+const Id = Type.String({ pattern: UUID_PATTERN })
+const op = <T extends string>(name: T) => Type.Literal(name)
+
+export const AdminRequest = Type.Union([
+  Type.Object({ op: op('orgs.create'), name: Type.String() }),
+  Type.Object({ op: op('orgs.list') }),
+  Type.Object({
+    op: op('keys.create'),
+    orgId: Id,
+    permissions: Type.Array(Type.String()),
+    name: Type.Optional(Type.String()),
+    expiresInDays: Type.Optional(Type.Integer()),
+  }),
+  Type.Object({ op: op('keys.list'), orgId: Id }),
+  Type.Object({ op: op('keys.revoke'), keyId: Id }),
+  Type.Object({ op: op('origins.add'), orgId: Id, origin: Type.String() }),
+  Type.Object({ op: op('origins.remove'), orgId: Id, origin: Type.String() }),
+  Type.Object({ op: op('origins.list'), orgId: Id }),
+  Type.Object({ op: op('samples.add'), orgId: Id }),
+  Type.Object({ op: op('migrate') }),
+])
+export type AdminRequest = Static<typeof AdminRequest>
+
+/** A refusal the caller can fix; the CLI exits with 2 and prints the message on one line. */
+export class AdminError extends Error {}
+
+export const KEY_NAME_MAX = 100
+export const MAX_KEY_DAYS = 3650
+
+export function isAdminRequest(value: unknown): value is AdminRequest {
+  return Value.Check(AdminRequest, value)
+}
+
+export const DEFAULT_KEY_NAME = 'API key'
+
+/** The checks that need no database; the CLI runs them before it opens anything. */
+export function validateAdminRequest(request: AdminRequest): void {
+  switch (request.op) {
+    case 'orgs.create': {
+      const name = request.name.trim()
+      if (name.length === 0 || name.length > 200) throw new AdminError('--name must be 1 to 200 characters')
+      return
+    }
+    case 'keys.create': {
+      const unknown = request.permissions.filter((p) => !isPermission(p))
+      if (unknown.length > 0 || request.permissions.length === 0) {
+        const what = unknown.length > 0 ? `unknown permission ${unknown.join(', ')}` : 'no permissions given'
+        throw new AdminError(`${what}; valid permissions are: ${PERMISSIONS.join(', ')}`)
+      }
+      const days = request.expiresInDays
+      if (days !== undefined && (days < 1 || days > MAX_KEY_DAYS)) {
+        throw new AdminError(`--expires-in-days must be a whole number from 1 to ${MAX_KEY_DAYS}`)
+      }
+      const name = (request.name ?? DEFAULT_KEY_NAME).trim()
+      if (name.length === 0 || name.length > KEY_NAME_MAX) throw new AdminError(`--name must be 1 to ${KEY_NAME_MAX} characters`)
+      return
+    }
+    case 'origins.add':
+    case 'origins.remove': {
+      const parsed = parseFrameOrigin(request.origin)
+      if (!parsed.ok) throw new AdminError(`--origin ${parsed.reason}`)
+      return
+    }
+    default:
+      return
+  }
+}
