@@ -3,15 +3,33 @@
 // connection. The socket file is created with mode 0600 inside the data directory: whoever can
 // use it could already read the database files.
 import net from 'node:net'
-import { chmodSync, unlinkSync } from 'node:fs'
+import { chmodSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import os from 'node:os'
 import path from 'node:path'
 
 export type ControlResponse = { ok: true; result: unknown } | { ok: false; error: string; exitCode: number }
 
+/** Unix socket paths are limited to 108 bytes on Linux (104 on macOS). */
+const MAX_SOCKET_PATH = 100
+
+/**
+ * Where the server of `dataDir` listens: inside the data directory when the path is short
+ * enough, else in a private (0700) directory of this user under the temp directory. Always
+ * absolute, and written into the lock, so a command run from any folder finds it.
+ */
 export function socketPathOf(dataDir: string): string {
-  const full = path.join(dataDir, 'hearth.sock')
-  // Unix socket paths are limited to ~107 bytes; fall back to a path relative to the cwd.
-  return Buffer.byteLength(full) < 100 ? full : path.relative(process.cwd(), full)
+  const inside = path.join(path.resolve(dataDir), 'hearth.sock')
+  if (Buffer.byteLength(inside) <= MAX_SOCKET_PATH) return inside
+  const uid = process.getuid?.() ?? 0
+  const dir = path.join(os.tmpdir(), `hearth-${uid}`)
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  const stat = lstatSync(dir)
+  if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o077) !== 0) {
+    throw new Error(`${dir} must be a directory of yours that only you can use (mode 0700); remove it and start again`)
+  }
+  const name = createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 24)
+  return path.join(dir, `${name}.sock`)
 }
 
 export async function startControlSocket(

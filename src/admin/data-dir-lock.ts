@@ -2,7 +2,7 @@
 // locking, and two processes writing the same files would corrupt it. The owner holds
 // <dataDir>/hearth.lock (created exclusively); a server also names its control socket there,
 // so the CLI can hand its command to the running server instead of opening the files itself.
-import { mkdirSync, openSync, readFileSync, unlinkSync, writeSync, closeSync } from 'node:fs'
+import { mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync, closeSync } from 'node:fs'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 
@@ -45,29 +45,58 @@ export function lockPathOf(dataDir: string): string {
   return path.join(dataDir, 'hearth.lock')
 }
 
-/** The live holder of the directory, if any. A lock left by a dead process is removed. */
-export function currentHolder(dataDir: string): LockHolder | undefined {
-  const lockPath = lockPathOf(dataDir)
-  let holder: LockHolder
+function readHolder(lockPath: string): LockHolder | undefined | 'unreadable' {
   try {
-    holder = JSON.parse(readFileSync(lockPath, 'utf8')) as LockHolder
+    return JSON.parse(readFileSync(lockPath, 'utf8')) as LockHolder
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    // Unreadable or half-written: treat as held for now; the writer finishes within microseconds.
-    return { pid: -1, role: 'cli', since: new Date().toISOString() }
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : 'unreadable'
   }
-  if (alive(holder.pid)) return holder
-  try {
-    unlinkSync(lockPath)
-  } catch {
-    // Another process removed it first.
-  }
-  return undefined
 }
 
 /**
- * Takes the directory. Waits up to `waitMs` for a holder to finish (a CLI command takes a
- * second or two); throws DataDirBusyError if it is still held then.
+ * Removes a lock left by a dead process. Two processes may find the same dead lock; the one that
+ * creates the breaker file checks, under it, that the lock is still the dead one before removing
+ * it, so that it never removes a lock the other has just taken.
+ */
+function breakStaleLock(lockPath: string, stale: LockHolder): void {
+  const breaker = `${lockPath}.break`
+  let fd: number
+  try {
+    fd = openSync(breaker, 'wx', 0o600)
+  } catch {
+    // Someone else is breaking it (or crashed doing so long ago: then clear their breaker).
+    try {
+      if (Date.now() - statSync(breaker).mtimeMs > 10_000) unlinkSync(breaker)
+    } catch {
+      // Gone already.
+    }
+    return
+  }
+  try {
+    const current = readHolder(lockPath)
+    if (typeof current === 'object' && current.pid === stale.pid && current.since === stale.since) unlinkSync(lockPath)
+  } finally {
+    closeSync(fd)
+    unlinkSync(breaker)
+  }
+}
+
+/** The live holder of the directory, if any. A lock left by a dead process is removed. */
+export function currentHolder(dataDir: string): LockHolder | undefined {
+  const lockPath = lockPathOf(dataDir)
+  const holder = readHolder(lockPath)
+  if (holder === undefined) return undefined
+  // Unreadable means half-written: its writer finishes within microseconds, so report it held.
+  if (holder === 'unreadable') return { pid: -1, role: 'cli', since: new Date().toISOString() }
+  if (alive(holder.pid)) return holder
+  breakStaleLock(lockPath, holder)
+  return readHolder(lockPath) === undefined ? undefined : holder
+}
+
+/**
+ * Takes the directory. While a hearth command holds it (a second or two), waits up to `waitMs`;
+ * a server holding it is not waited for: DataDirBusyError at once (a command then asks the
+ * server instead; a second server gives up).
  */
 export async function acquireDataDirLock(
   dataDir: string,
@@ -101,6 +130,7 @@ export async function acquireDataDirLock(
     }
     const current = currentHolder(dataDir)
     if (current === undefined) continue
+    if (current.role === 'server' && alive(current.pid)) throw new DataDirBusyError(current, lockPath)
     if (Date.now() >= deadline) throw new DataDirBusyError(current, lockPath)
     await sleep(50)
   }

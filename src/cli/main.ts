@@ -208,6 +208,26 @@ function findCommand(args: string[]): { command?: Command; rest: string[]; group
   return group ? { rest: args.slice(1), group } : { rest: args }
 }
 
+/**
+ * parseArgs refuses "--expires-in-days -3" as ambiguous; join such a value to its option
+ * ("--expires-in-days=-3") so that the option's own rule can say what is valid.
+ */
+function attachDashValues(args: string[], options: Options): string[] {
+  const out: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string
+    const next = args[i + 1]
+    const option = arg.startsWith('--') ? options[arg.slice(2)] : undefined
+    if (option?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`)
+      i++
+    } else {
+      out.push(arg)
+    }
+  }
+  return out
+}
+
 export async function main(argv: string[]): Promise<number> {
   const { command, rest, group } = findCommand(argv)
   if (!command) {
@@ -217,11 +237,15 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (group) {
       const subs = COMMANDS.filter((c) => c.words[0] === group)
-      const wanted = rest.includes('--help') || rest.includes('-h') || rest.length === 0
+      const wanted = rest.includes('--help') || rest.includes('-h')
       const lines = subs.map((c) => `  ${c.usage.split('\n')[0]}`).join('\n')
+      if (rest.length === 0) {
+        console.error(`hearth ${group}: say which: ${subs.map((c) => c.words[1]).join(', ')} (hearth ${group} --help)`)
+        return 2
+      }
       if (wanted) {
         console.log(`hearth ${group} commands:\n${lines}`)
-        return rest.length === 0 ? 2 : 0
+        return 0
       }
       console.error(`hearth: unknown command "${group} ${rest[0]}"; the ${group} commands are: ${subs.map((c) => c.words[1]).join(', ')}`)
       return 2
@@ -234,7 +258,8 @@ export async function main(argv: string[]): Promise<number> {
   let values: Values
   let positionals: string[]
   try {
-    const parsed = parseArgs({ args: rest, options: { ...COMMON, ...command.options }, allowPositionals: true, strict: true })
+    const options = { ...COMMON, ...command.options }
+    const parsed = parseArgs({ args: attachDashValues(rest, options), options, allowPositionals: true, strict: true })
     values = parsed.values as Values
     positionals = parsed.positionals
   } catch (error) {

@@ -4,7 +4,8 @@
 // runs, takes the data directory's lock for the duration of the command.
 import type { Config } from '../config.ts'
 import { openStore } from '../store/db.ts'
-import { acquireDataDirLock, currentHolder, DataDirBusyError } from '../admin/data-dir-lock.ts'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { acquireDataDirLock, currentHolder, DataDirBusyError, type DataDirLock } from '../admin/data-dir-lock.ts'
 import { sendControlRequest } from '../admin/control-socket.ts'
 import { runAdmin } from '../admin/operations.ts'
 import { AdminError, type AdminRequest } from '../admin/requests.ts'
@@ -16,30 +17,40 @@ const LOCK_WAIT_MS = 15_000
 
 export async function runAdminRequest(config: Config, request: AdminRequest): Promise<unknown> {
   if (config.databaseUrl) return runDirect(config, request)
-  for (let attempt = 0; attempt < 2; attempt++) {
+  const deadline = Date.now() + LOCK_WAIT_MS
+  for (;;) {
     const holder = currentHolder(config.dataDir)
     if (holder?.role === 'server' && holder.socket) {
-      const response = await sendControlRequest(holder.socket, request).catch((error: Error) => {
-        throw new CliError(`the running server (pid ${holder.pid}) did not take the command: ${error.message}`, 1)
-      })
-      if (!response.ok) throw new CliError(response.error, response.exitCode)
-      return response.result
-    }
-    try {
-      const lock = await acquireDataDirLock(config.dataDir, 'cli', { waitMs: LOCK_WAIT_MS })
       try {
-        return await runDirect(config, request)
-      } finally {
-        lock.release()
+        const response = await sendControlRequest(holder.socket, request)
+        if (!response.ok) throw new CliError(response.error, response.exitCode)
+        return response.result
+      } catch (error) {
+        if (error instanceof CliError) throw error
+        const code = (error as NodeJS.ErrnoException).code
+        // A server that is starting (socket not listening yet) or stopping: look again shortly.
+        if ((code === 'ENOENT' || code === 'ECONNREFUSED') && Date.now() < deadline) {
+          await sleep(100)
+          continue
+        }
+        throw new CliError(`the running server (pid ${holder.pid}) did not take the command: ${(error as Error).message}`, 1)
       }
+    }
+    let lock: DataDirLock
+    try {
+      lock = await acquireDataDirLock(config.dataDir, 'cli', { waitMs: Math.max(0, deadline - Date.now()) })
     } catch (error) {
-      // A server started between our look and our lock: go round once more and ask it.
-      if (error instanceof DataDirBusyError && error.holder.role === 'server' && attempt === 0) continue
+      // A server took the directory meanwhile: go round and ask it.
+      if (error instanceof DataDirBusyError && error.holder.role === 'server' && Date.now() < deadline) continue
       if (error instanceof DataDirBusyError) throw new CliError(error.message, 1)
       throw error
     }
+    try {
+      return await runDirect(config, request)
+    } finally {
+      lock.release()
+    }
   }
-  throw new CliError('the embedded database is busy; try again', 1)
 }
 
 async function runDirect(config: Config, request: AdminRequest): Promise<unknown> {

@@ -63,7 +63,13 @@ async function openPostgres(connectionString: string, max: number): Promise<Stor
     throw error
   }
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
-  return { kind: 'postgres', db, migrations, close: () => db.destroy() }
+  // Kysely destroys only a driver it has used; end the pool ourselves so that a process that
+  // never queried (hearth migrate) still exits at once.
+  const close = async () => {
+    await db.destroy()
+    if (!pool.ended) await pool.end()
+  }
+  return { kind: 'postgres', db, migrations, close }
 }
 
 function postgresSession(client: pg.PoolClient): MigrationSession {
@@ -77,12 +83,23 @@ function postgresSession(client: pg.PoolClient): MigrationSession {
 
 async function openPglite(dataDir: string): Promise<Store> {
   const pglite = await PGlite.create({ dataDir, extensions: { pg_trgm }, parsers })
-  const migrations = await migrate({
-    exec: async (sql) => {
-      await pglite.exec(sql)
-    },
-    query: async <R>(sql: string, params: unknown[] = []) => (await pglite.query<R>(sql, params)).rows,
-  })
+  let migrations: MigrationReport
+  try {
+    migrations = await migrate({
+      exec: async (sql) => {
+        await pglite.exec(sql)
+      },
+      query: async <R>(sql: string, params: unknown[] = []) => (await pglite.query<R>(sql, params)).rows,
+    })
+  } catch (error) {
+    await pglite.close()
+    throw error
+  }
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) })
-  return { kind: 'pglite', db, migrations, close: () => db.destroy() }
+  // As for PostgreSQL: close the database even if Kysely never used it, so its files are let go.
+  const close = async () => {
+    await db.destroy()
+    if (!pglite.closed) await pglite.close()
+  }
+  return { kind: 'pglite', db, migrations, close }
 }
