@@ -13,6 +13,8 @@ export interface BenchOptions {
   warmup: number
   connections: number
   cases: CaseName[]
+  /** Extra measurements allowed per server and case when other processes were busy. */
+  retries: number
   /** When set, the API child runs with --cpu-prof and writes its profile here on exit. */
   cpuProfDir: string | undefined
 }
@@ -25,6 +27,8 @@ export const USAGE = `Usage: npm run bench -- [flags]
   --warmup S                unmeasured seconds before each measurement (default 2)
   --connections C           concurrent connections (default 10)
   --cases a,b,…             subset of ${CASE_NAMES.join(',')} (default all)
+  --retries N               when other processes used more than 0.25 cores during a measurement,
+                            wait for quiet and repeat it, up to N times; the quietest counts (default 2)
   --cpu-prof DIR            profile the API server child (node --cpu-prof) into DIR
   --help                    this text`
 
@@ -43,6 +47,7 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
     warmup: 2,
     connections: 10,
     cases: [...CASE_NAMES],
+    retries: 2,
     cpuProfDir: undefined,
   }
   for (let i = 0; i < argv.length; i++) {
@@ -84,6 +89,9 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
         options.cases = CASE_NAMES.filter((name) => names.includes(name))
         break
       }
+      case '--retries':
+        options.retries = positiveInteger(flag, value(), 0)
+        break
       case '--cpu-prof':
         options.cpuProfDir = value()
         break

@@ -1,5 +1,6 @@
 // Drives one request against a server with autocannon, the same way for the API and the
 // ceiling: an unmeasured warm-up (JIT, connection pools, caches), then the measured run.
+// The two are separate calls so that the caller can measure CPU over the measured run only.
 import autocannon from 'autocannon'
 import type { CaseRequest } from './cases.ts'
 
@@ -33,11 +34,20 @@ function options(url: string, request: CaseRequest, settings: LoadSettings, dura
     duration,
     // Ten connections on a loopback never need pipelining to saturate a 2-core machine.
     pipelining: 1,
+    // Each run in a fresh worker thread. Run in-process, autocannon's JavaScript HTTP parser got
+    // slower from one run to the next (a bare server measured 41k req/s, then 25k, then 25k:
+    // autocannon at 1 core each time), which made the ceiling depend on what ran before it.
+    // In a worker every run starts from the same state (45k, 43k, 45k, 46k).
+    workers: 1,
   }
 }
 
-export async function load(baseUrl: string, request: CaseRequest, settings: LoadSettings): Promise<LoadResult> {
+/** Unmeasured load: JIT, connection pools and caches reach their steady state. */
+export async function warmUp(baseUrl: string, request: CaseRequest, settings: LoadSettings): Promise<void> {
   if (settings.warmup > 0) await autocannon(options(baseUrl, request, settings, settings.warmup))
+}
+
+export async function measure(baseUrl: string, request: CaseRequest, settings: LoadSettings): Promise<LoadResult> {
   const result = await autocannon(options(baseUrl, request, settings, settings.duration))
   return {
     reqPerSec: result.requests.average,

@@ -2,6 +2,7 @@
 // numbers, the ceiling's, their ratio and the issue's target next to it.
 import { RSS_TARGET_MB, type BenchCase } from './cases.ts'
 import type { LoadResult } from './load.ts'
+import type { CpuUse } from './cpu.ts'
 import type { Machine } from './machine.ts'
 
 export interface CaseOutcome {
@@ -11,6 +12,12 @@ export interface CaseOutcome {
   /** Bytes of the real response body (the ceiling sends the same number). */
   responseBytes: number
   peakRssBytes: number | undefined
+  /** Cores busy per group during the API's measured run; undefined without /proc. */
+  cpu: CpuUse | undefined
+  /** Other processes' cores during the ceiling's measured run (noise gauge). */
+  ceilingOthers: number | undefined
+  /** Measurements made, API + ceiling (more than 2: some were repeated for noise). */
+  attempts: number
 }
 
 export interface RunInfo {
@@ -66,6 +73,32 @@ export function resultTable(outcomes: CaseOutcome[]): string[] {
     )
   }
   return lines
+}
+
+/**
+ * Where the CPU went while the API was measured. On a 2-core machine, API + postgres near 2 means
+ * the machine was the limit; "other processes" well above 0 means a noisy neighbour.
+ */
+export function cpuTable(outcomes: CaseOutcome[]): string[] {
+  const lines = [
+    '| case | API process | postgres processes | autocannon | other processes | API CPU ms / request | postgres CPU ms / request | other processes during ceiling | runs (API + ceiling) |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ]
+  for (const { benchCase, api, cpu, ceilingOthers, attempts } of outcomes) {
+    if (!cpu) continue
+    const perRequest = (cores: number) => (api.reqPerSec > 0 ? ((cores * 1000) / api.reqPerSec).toFixed(2) : 'n/a')
+    lines.push(
+      `| ${benchCase.label} | ${cpu.server.toFixed(2)} | ${cpu.postgres.toFixed(2)} | ${cpu.loadGenerator.toFixed(2)} | ${cpu.others?.toFixed(2) ?? 'n/a'} | ${perRequest(cpu.server)} | ${perRequest(cpu.postgres)} | ${ceilingOthers?.toFixed(2) ?? 'n/a'} | ${attempts} |`,
+    )
+  }
+  return lines.length > 2
+    ? [
+        'Cores busy during the API measurement. PGlite runs inside the API process. "other processes" is the rest of the machine',
+        '(a neighbour\'s tests, possibly invisible in our PID namespace); a measurement where it exceeded 0.25 cores was repeated after waiting for quiet.',
+        '',
+        ...lines,
+      ]
+    : []
 }
 
 /** Anything that makes a row's numbers suspect: failed requests, connection errors. */

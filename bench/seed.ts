@@ -6,6 +6,7 @@
 // Every attribute of household g is a hash of g (hashint8extended with a different seed per
 // attribute), so the households statement and the members statement agree on the surname and
 // size of g without a temporary table, and every run seeds the same names.
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { sql, type Kysely, type RawBuilder } from 'kysely'
 import type { Database } from '../src/store/tables.ts'
 import type { Store } from '../src/store/db.ts'
@@ -55,6 +56,7 @@ function spec(orgId: string, from: number, to: number): RawBuilder<unknown> {
       2 + ${pick(6, 6)} AS size,
       -- One household in ten received a DSUE amount.
       CASE WHEN ${pick(7, 10)} = 0 THEN (1 + ${pick(8, 500)}) * 10000 END AS dsue,
+      -- Carried along for the members statement, which picks the children's first names from it.
       (${firsts}) AS firsts
     FROM generate_series(${from}::bigint, ${to}::bigint) AS g
   )`
@@ -88,14 +90,24 @@ async function insertBatch(db: Kysely<Database>, orgId: string, from: number, to
   `.execute(db)
 }
 
-export async function seed(store: Store, households: number, log: (line: string) => void): Promise<SeedResult> {
+/** `created` is told the org's id as soon as it exists, so a failed seed can still be undone. */
+export async function seed(
+  store: Store,
+  households: number,
+  log: (line: string) => void,
+  created: (orgId: string) => void = () => {},
+): Promise<SeedResult> {
   const started = performance.now()
   const { db } = store
   const org = await createOrg(db, 'Bench Org')
+  created(org.id)
   for (let from = 1; from <= households; from += BATCH) {
     const to = Math.min(households, from + BATCH - 1)
     await insertBatch(db, org.id, from, to)
     log(`  seeded ${to.toLocaleString('en-US')} / ${households.toLocaleString('en-US')} households (${seconds(started)} s)`)
+    // PGlite runs a statement synchronously and resolves through microtasks only, so without a
+    // turn of the event loop here a Ctrl-C would wait for the whole seed.
+    await nextTurn()
   }
   // The members statement's counter trigger rewrote every household row once; VACUUM removes
   // those dead versions (as autovacuum soon would) and flushes the GIN pending list, and ANALYZE
@@ -103,6 +115,9 @@ export async function seed(store: Store, households: number, log: (line: string)
   await sql`VACUUM ANALYZE households`.execute(db)
   await sql`VACUUM ANALYZE members`.execute(db)
   await sql`ANALYZE orgs`.execute(db)
+  // Write the seed's dirty pages now, not in a checkpoint in the middle of a measurement.
+  // Needs superuser or pg_checkpoint on PostgreSQL; without it the bench still runs.
+  await sql`CHECKPOINT`.execute(db).catch((error: Error) => log(`  (no CHECKPOINT: ${error.message})`))
 
   const key = generateApiKey()
   await insertApiKey(db, {
@@ -114,13 +129,19 @@ export async function seed(store: Store, households: number, log: (line: string)
     expiresAt: null,
   })
 
-  const counts = await sql<{ households: number; members: number; hits: number }>`
+  // The triggers must have kept the derived columns: a list without members would be a
+  // smaller response than production's and flatter the numbers.
+  const counts = await sql<{ households: number; members: number; counted: number; unsearchable: number; hits: number }>`
     SELECT (SELECT household_count FROM orgs WHERE id = ${org.id}) AS households,
       (SELECT count(*)::int FROM members m JOIN households h ON h.id = m.household_id WHERE h.org_id = ${org.id}) AS members,
+      (SELECT coalesce(sum(member_count), 0)::int FROM households WHERE org_id = ${org.id}) AS counted,
+      (SELECT count(*)::int FROM households WHERE org_id = ${org.id} AND search_text = lower(name)) AS unsearchable,
       (SELECT count(*)::int FROM households WHERE org_id = ${org.id} AND search_text LIKE '%smi%') AS hits
   `.execute(db)
   const row = counts.rows[0]
   if (!row || row.households !== households) throw new Error(`seeding produced ${row?.households ?? 0} households, expected ${households}`)
+  if (row.counted !== row.members) throw new Error(`households.member_count adds up to ${row.counted}, but there are ${row.members} members: the triggers did not keep it`)
+  if (row.unsearchable > 0) throw new Error(`${row.unsearchable} households have no member names in search_text: the triggers did not keep it`)
   const ids = await sql<{ id: string }>`SELECT id FROM households WHERE org_id = ${org.id} ORDER BY random() LIMIT 50`.execute(db)
   const version = await sql<{ server_version: string }>`SHOW server_version`.execute(db)
   return {
