@@ -1,9 +1,6 @@
 // Opens the store: embedded PGlite in a data directory, or PostgreSQL from DATABASE_URL.
 // Both speak the same SQL; this file makes them return the same JavaScript values too.
 import { Kysely, PostgresDialect } from 'kysely'
-import { PGliteDialect } from 'kysely-pglite-dialect'
-import { PGlite } from '@electric-sql/pglite'
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import pg from 'pg'
 import type { Database } from './tables.ts'
 import { migrate, type MigrationReport, type MigrationSession } from './migrate.ts'
@@ -82,6 +79,12 @@ function postgresSession(client: pg.PoolClient): MigrationSession {
 }
 
 async function openPglite(dataDir: string): Promise<Store> {
+  // Loaded only when used: a PostgreSQL deployment does not carry PGlite's ~44 MB in memory.
+  const [{ PGlite }, { pg_trgm }, { PGliteDialect }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+    import('kysely-pglite-dialect'),
+  ])
   const pglite = await PGlite.create({ dataDir, extensions: { pg_trgm }, parsers })
   let migrations: MigrationReport
   try {

@@ -45,9 +45,10 @@ CREATE TABLE households (
   assignment_count integer NOT NULL DEFAULT 0,
   search_text text NOT NULL DEFAULT '',
   -- clock_timestamp(), not now(): households created in one transaction (samples, imports)
-  -- still get distinct, ordered creation times.
-  created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
-  updated_at timestamptz NOT NULL DEFAULT clock_timestamp()
+  -- still get distinct, ordered creation times. Millisecond precision, as the API shows them,
+  -- so that the database's own JSON and JavaScript's toISOString() always agree.
+  created_at timestamptz(3) NOT NULL DEFAULT clock_timestamp(),
+  updated_at timestamptz(3) NOT NULL DEFAULT clock_timestamp()
 );
 -- One index per sort key; each ends in id, the tie-breaker, so pages never overlap.
 CREATE INDEX households_org_created ON households (org_id, created_at, id);
