@@ -11,8 +11,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely'
 import type { Database } from '../src/store/tables.ts'
 import type { Store } from '../src/store/db.ts'
 import { createOrg } from '../src/store/orgs.ts'
-import { generateApiKey } from '../src/auth/api-keys.ts'
-import { insertApiKey } from '../src/store/api-keys.ts'
+import { issueApiKey } from '../src/auth/issue-api-key.ts'
 import { FIRST_NAMES, OTHER_ROLES, SURNAMES } from './names.ts'
 
 /** Households per statement pair: big enough to be set-based, small enough to show progress. */
@@ -119,12 +118,9 @@ export async function seed(
   // Needs superuser or pg_checkpoint on PostgreSQL; without it the bench still runs.
   await sql`CHECKPOINT`.execute(db).catch((error: Error) => log(`  (no CHECKPOINT: ${error.message})`))
 
-  const key = generateApiKey()
-  await insertApiKey(db, {
+  const { key } = await issueApiKey(db, {
     orgId: org.id,
     name: 'bench',
-    prefix: key.prefix,
-    hash: key.hash,
     permissions: ['relationships:read', 'relationships:write'],
     expiresAt: null,
   })
@@ -146,7 +142,7 @@ export async function seed(
   const version = await sql<{ server_version: string }>`SHOW server_version`.execute(db)
   return {
     orgId: org.id,
-    apiKey: key.key,
+    apiKey: key,
     households: row.households,
     members: row.members,
     searchHits: row.hits,
