@@ -29,7 +29,7 @@ export interface CaseContext {
 }
 
 export const CASES: Record<CaseName, BenchCase> = {
-  // Page 1 sorted by name: the households_org_name index plus the total read from orgs.household_count.
+  // Page 1 sorted by name: the households_org_name index plus the total read from the per-org counters.
   list: {
     name: 'list',
     label: 'list page 1 by name',

@@ -128,7 +128,7 @@ export async function seed(
   // The triggers must have kept the derived columns: a list without members would be a
   // smaller response than production's and flatter the numbers.
   const counts = await sql<{ households: number; members: number; counted: number; unsearchable: number; hits: number }>`
-    SELECT (SELECT household_count FROM orgs WHERE id = ${org.id}) AS households,
+    SELECT (SELECT coalesce(sum(households), 0)::int FROM org_household_counts WHERE org_id = ${org.id}) AS households,
       (SELECT count(*)::int FROM members m JOIN households h ON h.id = m.household_id WHERE h.org_id = ${org.id}) AS members,
       (SELECT coalesce(sum(member_count), 0)::int FROM households WHERE org_id = ${org.id}) AS counted,
       (SELECT count(*)::int FROM households WHERE org_id = ${org.id} AND search_text = lower(name)) AS unsearchable,

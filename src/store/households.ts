@@ -31,11 +31,11 @@ function totalQuery(db: Kysely<Database>, orgId: string, listing: Listing) {
   if (listing.search === undefined && listing.ids === undefined) {
     const counter =
       listing.sample === 'only'
-        ? sql<number>`sample_household_count`
+        ? sql<number>`coalesce(sum(samples), 0)::int`
         : listing.sample === 'exclude'
-          ? sql<number>`household_count - sample_household_count`
-          : sql<number>`household_count`
-    return db.selectFrom('orgs').select(counter.as('n')).where('id', '=', orgId)
+          ? sql<number>`coalesce(sum(households - samples), 0)::int`
+          : sql<number>`coalesce(sum(households), 0)::int`
+    return db.selectFrom('org_household_counts').select(counter.as('n')).where('org_id', '=', orgId)
   }
   return filtered(db, orgId, listing).select(sql<number>`count(*)::int`.as('n'))
 }

@@ -11,8 +11,14 @@ export interface OrgsTable {
   name: string
   is_demo: Generated<boolean>
   created_at: CreatedAt
-  household_count: ColumnType<number, never, never>
-  sample_household_count: ColumnType<number, never, never>
+}
+
+/** Kept by triggers only; see migration 0001. */
+export interface OrgHouseholdCountsTable {
+  org_id: ColumnType<string, never, never>
+  shard: ColumnType<number, never, never>
+  households: ColumnType<number, never, never>
+  samples: ColumnType<number, never, never>
 }
 
 export interface UsersTable {
@@ -99,6 +105,7 @@ export interface IdempotencyKeysTable {
 
 export interface Database {
   orgs: OrgsTable
+  org_household_counts: OrgHouseholdCountsTable
   users: UsersTable
   households: HouseholdsTable
   members: MembersTable

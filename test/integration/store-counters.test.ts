@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
 import { storeKinds, openTestStore, type TestStore } from '../helpers/stores.ts'
-import { createOrg } from '../../src/store/orgs.ts'
+import { createOrg, householdCounts } from '../../src/store/orgs.ts'
 import { insertHousehold, insertMembers } from '../../src/store/households.ts'
 import { addSampleHouseholds } from '../../src/store/samples.ts'
 import { SAMPLE_HOUSEHOLDS } from '../../src/domain/sample-households.ts'
@@ -19,13 +19,13 @@ describe.each(storeKinds())('counters on %s', (kind) => {
   })
 
   async function orgCounts(orgId: string) {
-    const row = await store.db.selectFrom('orgs').select(['household_count', 'sample_household_count']).where('id', '=', orgId).executeTakeFirstOrThrow()
+    const row = await householdCounts(store.db, orgId)
     const actual = await store.db
       .selectFrom('households')
       .select([sql<number>`count(*)::int`.as('n'), sql<number>`(count(*) FILTER (WHERE is_sample))::int`.as('s')])
       .where('org_id', '=', orgId)
       .executeTakeFirstOrThrow()
-    return { counter: [row.household_count, row.sample_household_count], actual: [actual.n, actual.s] }
+    return { counter: [row.households, row.samples], actual: [actual.n, actual.s] }
   }
 
   it('match the rows after concurrent creates, deletes, sample flips and a rollback', async () => {

@@ -12,10 +12,19 @@ CREATE TABLE orgs (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
   name text NOT NULL,
   is_demo boolean NOT NULL DEFAULT false,
-  created_at timestamptz NOT NULL DEFAULT now(),
-  -- Maintained by households_count_* triggers; an unfiltered list reads its total from here.
-  household_count integer NOT NULL DEFAULT 0,
-  sample_household_count integer NOT NULL DEFAULT 0
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+
+-- Households per org, kept by the households_count_* triggers; an unfiltered (or sample-only)
+-- list reads its total here instead of counting. Spread over 16 rows per org: each writing
+-- statement adds to one row picked at random, so concurrent creates in one org do not all queue
+-- on one row lock until they commit. A total is the sum of the org's rows (at most 16).
+CREATE TABLE org_household_counts (
+  org_id uuid NOT NULL REFERENCES orgs (id) ON DELETE CASCADE,
+  shard smallint NOT NULL,
+  households integer NOT NULL DEFAULT 0,
+  samples integer NOT NULL DEFAULT 0,
+  PRIMARY KEY (org_id, shard)
 );
 
 -- Advisors and other people of an organization (assignments point at them; sign-in comes later).
@@ -143,25 +152,27 @@ END $$;
 CREATE TRIGGER households_search_text BEFORE INSERT OR UPDATE ON households
   FOR EACH ROW EXECUTE FUNCTION households_refresh_search_text();
 
--- Per-org counts. Transition tables make a bulk insert or delete one UPDATE per org.
+-- Per-org counts. Transition tables make a bulk insert or delete one upsert per org.
 CREATE FUNCTION households_count_changes() RETURNS trigger
 LANGUAGE plpgsql AS $$
+DECLARE
+  picked smallint := floor(random() * 16);
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    UPDATE orgs o SET household_count = o.household_count + d.n, sample_household_count = o.sample_household_count + d.s
-    FROM (SELECT org_id, count(*)::int AS n, (count(*) FILTER (WHERE is_sample))::int AS s FROM new_rows GROUP BY org_id) d
-    WHERE o.id = d.org_id;
+    INSERT INTO org_household_counts AS c (org_id, shard, households, samples)
+    SELECT org_id, picked, count(*), count(*) FILTER (WHERE is_sample) FROM new_rows GROUP BY org_id
+    ON CONFLICT (org_id, shard) DO UPDATE SET households = c.households + excluded.households, samples = c.samples + excluded.samples;
   ELSIF TG_OP = 'DELETE' THEN
-    UPDATE orgs o SET household_count = o.household_count - d.n, sample_household_count = o.sample_household_count - d.s
-    FROM (SELECT org_id, count(*)::int AS n, (count(*) FILTER (WHERE is_sample))::int AS s FROM old_rows GROUP BY org_id) d
-    WHERE o.id = d.org_id;
+    INSERT INTO org_household_counts AS c (org_id, shard, households, samples)
+    SELECT org_id, picked, -count(*), -count(*) FILTER (WHERE is_sample) FROM old_rows GROUP BY org_id
+    ON CONFLICT (org_id, shard) DO UPDATE SET households = c.households + excluded.households, samples = c.samples + excluded.samples;
   ELSE
-    -- Only a flip of is_sample changes a count; other updates touch no org row (no contention).
-    UPDATE orgs o SET sample_household_count = o.sample_household_count + d.s
-    FROM (SELECT n.org_id, sum(CASE WHEN n.is_sample THEN 1 ELSE -1 END)::int AS s
-          FROM new_rows n JOIN old_rows p ON p.id = n.id
-          WHERE n.is_sample <> p.is_sample GROUP BY n.org_id) d
-    WHERE o.id = d.org_id;
+    -- Only a flip of is_sample changes a count; other updates write no count row at all.
+    INSERT INTO org_household_counts AS c (org_id, shard, households, samples)
+    SELECT n.org_id, picked, 0, sum(CASE WHEN n.is_sample THEN 1 ELSE -1 END)
+    FROM new_rows n JOIN old_rows p ON p.id = n.id
+    WHERE n.is_sample <> p.is_sample GROUP BY n.org_id
+    ON CONFLICT (org_id, shard) DO UPDATE SET samples = c.samples + excluded.samples;
   END IF;
   RETURN NULL;
 END $$;
