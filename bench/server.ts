@@ -17,6 +17,8 @@ const app = await buildApp({
   db: store.db,
   config: { rateLimitMax: 1e9, rateLimitWindowSeconds: 60, householdsSunset: undefined, trustProxy: false, logLevel: 'warn' },
   rateLimitStore: new MemoryRateLimitStore(),
+  // No chart case is measured; the embed origin is only named in tokens.
+  chart: { issuer: 'http://127.0.0.1', embedOrigin: 'http://127.0.0.1:3001' },
 })
 await app.listen({ host: '127.0.0.1', port: 0 })
 const address = app.server.address()

@@ -17,6 +17,7 @@ import { registerAuthentication } from './http/plugins/authenticate.ts'
 import { registerResponseHeaders } from './http/plugins/response-headers.ts'
 import { registerOpenApi } from './http/plugins/openapi.ts'
 import { registerRelationshipRoutes } from './http/routes/relationships.ts'
+import { registerChartSessionRoutes, type ChartSessionOptions } from './http/routes/chart-sessions.ts'
 import type { App } from './http/types.ts'
 
 export const BODY_LIMIT_BYTES = 1024 * 1024
@@ -27,6 +28,7 @@ export interface AppDependencies {
   db: Kysely<Database>
   config: Pick<Config, 'rateLimitMax' | 'rateLimitWindowSeconds' | 'householdsSunset' | 'trustProxy' | 'logLevel'>
   rateLimitStore: RateLimitStore
+  chart: ChartSessionOptions
 }
 
 /**
@@ -71,5 +73,6 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   await registerOpenApi(app)
   registerRelationshipRoutes(app, deps.db, false)
   registerRelationshipRoutes(app, deps.db, true)
+  registerChartSessionRoutes(app, deps.db, deps.chart)
   return app
 }

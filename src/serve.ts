@@ -52,15 +52,22 @@ export async function serve(config: Config, only?: Listener): Promise<RunningSer
       const demo = await prepareDemo(store.db)
       if (demo) service.demo = demo
     }
-    if (only !== 'embed') {
-      const api = await buildApp({ db: store.db, config, rateLimitStore: new MemoryRateLimitStore() })
-      cleanups.push(() => api.close())
-      service.apiUrl = await listen(api, config.host, config.port)
-    }
+    // The embed origin first: the API names it in chart tokens and embed URLs.
     if (only !== 'api') {
-      const embed = buildEmbedApp()
+      const embed = buildEmbedApp(store.db)
       cleanups.push(() => embed.close())
       service.embedUrl = await listen(embed, config.host, config.embedPort)
+    }
+    if (only !== 'embed') {
+      const embedOrigin = config.embedUrl ?? service.embedUrl ?? `http://${config.host}:${config.embedPort}`
+      const api = await buildApp({
+        db: store.db,
+        config,
+        rateLimitStore: new MemoryRateLimitStore(),
+        chart: { issuer: config.publicUrl ?? `http://${config.host}:${config.port}`, embedOrigin },
+      })
+      cleanups.push(() => api.close())
+      service.apiUrl = await listen(api, config.host, config.port)
     }
     return service
   } catch (error) {

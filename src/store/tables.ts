@@ -103,6 +103,22 @@ export interface IdempotencyKeysTable {
   created_at: CreatedAt
 }
 
+export interface SigningKeysTable {
+  kid: string
+  algorithm: string
+  public_jwk: ColumnType<Record<string, unknown>, string, never>
+  private_jwk: ColumnType<Record<string, unknown>, string, never>
+  created_at: CreatedAt
+}
+
+export interface ChartMintsTable {
+  jti: string
+  org_id: string
+  key_id: string
+  frame_origin: string
+  created_at: CreatedAt
+}
+
 export interface Database {
   orgs: OrgsTable
   org_household_counts: OrgHouseholdCountsTable
@@ -114,4 +130,6 @@ export interface Database {
   api_key_usage: ApiKeyUsageTable
   frame_origins: FrameOriginsTable
   idempotency_keys: IdempotencyKeysTable
+  signing_keys: SigningKeysTable
+  chart_mints: ChartMintsTable
 }

@@ -9,7 +9,9 @@ import { MemoryRateLimitStore } from '../../src/rate-limit/memory-store.ts'
 import type { App } from '../../src/http/types.ts'
 
 export type TestConfig = AppConfigOverrides
-type AppConfigOverrides = Partial<Pick<Config, 'rateLimitMax' | 'rateLimitWindowSeconds' | 'householdsSunset' | 'trustProxy'>>
+type AppConfigOverrides = Partial<Pick<Config, 'rateLimitMax' | 'rateLimitWindowSeconds' | 'householdsSunset' | 'trustProxy'>> & {
+  embedOrigin?: string
+}
 
 export interface TestApp {
   app: App
@@ -22,6 +24,7 @@ export async function startApp(db: Kysely<Database>, overrides: AppConfigOverrid
     db,
     config: { rateLimitMax: 100_000, rateLimitWindowSeconds: 60, householdsSunset: undefined, trustProxy: false, logLevel: 'silent', ...overrides },
     rateLimitStore: new MemoryRateLimitStore(),
+    chart: { issuer: 'http://api.hearth.test', embedOrigin: overrides.embedOrigin ?? 'http://embed.hearth.test' },
   })
   await app.listen({ host: '127.0.0.1', port: 0 })
   const address = app.server.address()

@@ -48,6 +48,7 @@ export async function registerOpenApi(app: App): Promise<void> {
       tags: [
         { name: 'relationships', description: 'Relationships (households): list and create.' },
         { name: 'households (deprecated)', description: 'Legacy aliases of the relationship paths.' },
+        { name: 'embed', description: 'Chart tokens for the embedded household chart.' },
       ],
       components: {
         securitySchemes: {

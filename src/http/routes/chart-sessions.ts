@@ -1,0 +1,59 @@
+// POST /api/v1/embed/chart-sessions: a partner's server mints a short-lived chart token for a
+// registered frame origin. Every mint is recorded for metering.
+import type { Kysely } from 'kysely'
+import type { Database } from '../../store/tables.ts'
+import { ChartSession, ChartSessionBody, CHART_VERSION } from '../../schemas/chart-session.ts'
+import { ErrorBody, RateLimitErrorBody } from '../../schemas/errors.ts'
+import { parseFrameOrigin } from '../../domain/origins.ts'
+import { listFrameOrigins } from '../../store/origins.ts'
+import { recordChartMint } from '../../store/chart-mints.ts'
+import { loadChartSigner, mintChartToken, type ChartSigner } from '../../embed/tokens.ts'
+import { ApiError } from '../errors.ts'
+import type { App } from '../types.ts'
+
+export interface ChartSessionOptions {
+  /** The API's public URL: the tokens' issuer. */
+  issuer: string
+  /** The embed origin: the tokens' audience and where the chart page is served. */
+  embedOrigin: string
+}
+
+export function registerChartSessionRoutes(app: App, db: Kysely<Database>, options: ChartSessionOptions): void {
+  let signer: Promise<ChartSigner> | undefined
+  app.post(
+    '/api/v1/embed/chart-sessions',
+    {
+      config: { permission: 'embed:chart' },
+      schema: {
+        operationId: 'createChartSession',
+        summary: 'Mint a chart token',
+        description: 'Called from the partner\'s server. Needs embed:chart. The token lives 10 minutes and is bound to frameOrigin.',
+        tags: ['embed'],
+        security: [{ BearerAuth: [] }],
+        body: ChartSessionBody,
+        response: { 201: ChartSession, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 429: RateLimitErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const principal = request.principal
+      if (!principal) throw new Error('route reached without a principal')
+      const parsed = parseFrameOrigin(request.body.frameOrigin)
+      if (!parsed.ok) throw new ApiError('invalid_frame_origin', `frameOrigin: ${parsed.reason}`)
+      const registered = await listFrameOrigins(db, principal.orgId)
+      if (!registered.includes(parsed.origin)) {
+        throw new ApiError('frame_origin_not_registered', `${parsed.origin} is not registered for this organization; register it with: hearth origins add --org ${principal.orgId} --origin ${parsed.origin}`)
+      }
+      signer ??= loadChartSigner(db)
+      const minted = await mintChartToken(await signer.catch((error: unknown) => {
+        signer = undefined // Try again on the next request.
+        throw error
+      }), { issuer: options.issuer, audience: options.embedOrigin, orgId: principal.orgId, frameOrigin: parsed.origin })
+      await recordChartMint(db, { jti: minted.jti, orgId: principal.orgId, keyId: principal.id, frameOrigin: parsed.origin })
+      return reply.status(201).send({
+        token: minted.token,
+        expiresAt: minted.expiresAt.toISOString(),
+        embedUrl: `${options.embedOrigin}/chart/v${CHART_VERSION}/index.html`,
+      })
+    },
+  )
+}
