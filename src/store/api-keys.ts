@@ -100,13 +100,3 @@ export async function recordKeyUsage(db: Kysely<Database>, usage: KeyUsage[]): P
     }
   })
 }
-
-export async function keyUsage(db: Kysely<Database>, keyId: string) {
-  return db
-    .selectFrom('api_key_usage')
-    .select(['day', 'legacy', 'calls'])
-    .where('key_id', '=', keyId)
-    .orderBy('day')
-    .orderBy('legacy')
-    .execute()
-}

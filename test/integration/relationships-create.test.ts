@@ -2,7 +2,9 @@
 // content types and Idempotency-Key.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { storeKinds, openTestStore, type TestStore } from '../helpers/stores.ts'
+import { sql } from 'kysely'
 import { call, createOrgWithKey, startApp, type TestApp } from '../helpers/app.ts'
+import { expireIdempotencyKeys } from '../../src/store/idempotency.ts'
 
 const FULL = {
   name: '  Whitfield Family  ',
@@ -188,6 +190,17 @@ describe.each(storeKinds())('create relationship on %s', (kind) => {
         expect(response.status, JSON.stringify(bad)).toBe(400)
         expect(response.body.code).toBe('invalid_header')
       }
+    })
+
+    it('is forgotten after 24 hours by the sweep, and kept before', async () => {
+      await create({ name: 'Old key' }, { 'idempotency-key': 'create-idem-old' })
+      await create({ name: 'New key' }, { 'idempotency-key': 'create-idem-new' })
+      await sql`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = 'create-idem-old'`.execute(store.db)
+      expect(await expireIdempotencyKeys(store.db)).toBeGreaterThanOrEqual(1)
+      const reused = await create({ name: 'Another body' }, { 'idempotency-key': 'create-idem-old' })
+      expect(reused.status).toBe(201)
+      const kept = await create({ name: 'Another body' }, { 'idempotency-key': 'create-idem-new' })
+      expect(kept.status).toBe(409)
     })
 
     it('is not replayed for a failed (rolled back) create', async () => {
