@@ -26,3 +26,8 @@ export async function listFrameOrigins(db: Kysely<Database>, orgId: string): Pro
   const rows = await db.selectFrom('frame_origins').select('origin').where('org_id', '=', orgId).orderBy('origin').execute()
   return rows.map((row) => row.origin)
 }
+
+export async function isFrameOriginRegistered(db: Kysely<Database>, orgId: string, origin: string): Promise<boolean> {
+  const row = await db.selectFrom('frame_origins').select('origin').where('org_id', '=', orgId).where('origin', '=', origin).executeTakeFirst()
+  return row !== undefined
+}

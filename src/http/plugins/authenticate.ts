@@ -7,6 +7,7 @@ import { resolveBearer, type BearerFailure } from '../../auth/bearer.ts'
 import type { KeyUsageRecorder } from '../../auth/key-usage.ts'
 import { describeRequirement, grants } from '../../domain/permissions.ts'
 import type { RateLimiter } from '../../rate-limit/limiter.ts'
+import type { Principal } from '../../auth/principal.ts'
 import { ApiError, type ErrorCode } from '../errors.ts'
 import type { App } from '../types.ts'
 
@@ -70,6 +71,12 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
     }
     request.principal = principal
   })
+}
+
+/** The caller of a route that declares a permission (the hook above always sets it there). */
+export function principalOf(request: { principal: Principal | null }): Principal {
+  if (!request.principal) throw new Error('route reached without a principal: does it declare a permission?')
+  return request.principal
 }
 
 function rateLimited(resetAt: number, message: string): ApiError {

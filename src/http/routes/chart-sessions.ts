@@ -5,10 +5,11 @@ import type { Database } from '../../store/tables.ts'
 import { ChartSession, ChartSessionBody, CHART_VERSION } from '../../schemas/chart-session.ts'
 import { ErrorBody, RateLimitErrorBody } from '../../schemas/errors.ts'
 import { parseFrameOrigin } from '../../domain/origins.ts'
-import { listFrameOrigins } from '../../store/origins.ts'
+import { isFrameOriginRegistered } from '../../store/origins.ts'
 import { recordChartMint } from '../../store/chart-mints.ts'
 import { loadChartSigner, mintChartToken, type ChartSigner } from '../../embed/tokens.ts'
 import { ApiError } from '../errors.ts'
+import { principalOf } from '../plugins/authenticate.ts'
 import type { App } from '../types.ts'
 
 export interface ChartSessionOptions {
@@ -19,7 +20,15 @@ export interface ChartSessionOptions {
 }
 
 export function registerChartSessionRoutes(app: App, db: Kysely<Database>, options: ChartSessionOptions): void {
+  // Loaded once, on the first mint; a failed load is retried by the next mint.
   let signer: Promise<ChartSigner> | undefined
+  const currentSigner = (): Promise<ChartSigner> => {
+    signer ??= loadChartSigner(db).catch((error: unknown) => {
+      signer = undefined
+      throw error
+    })
+    return signer
+  }
   app.post(
     '/api/v1/embed/chart-sessions',
     {
@@ -35,19 +44,18 @@ export function registerChartSessionRoutes(app: App, db: Kysely<Database>, optio
       },
     },
     async (request, reply) => {
-      const principal = request.principal
-      if (!principal) throw new Error('route reached without a principal')
+      const principal = principalOf(request)
       const parsed = parseFrameOrigin(request.body.frameOrigin)
       if (!parsed.ok) throw new ApiError('invalid_frame_origin', `frameOrigin: ${parsed.reason}`)
-      const registered = await listFrameOrigins(db, principal.orgId)
-      if (!registered.includes(parsed.origin)) {
+      if (!(await isFrameOriginRegistered(db, principal.orgId, parsed.origin))) {
         throw new ApiError('frame_origin_not_registered', `${parsed.origin} is not registered for this organization; register it with: hearth origins add --org ${principal.orgId} --origin ${parsed.origin}`)
       }
-      signer ??= loadChartSigner(db)
-      const minted = await mintChartToken(await signer.catch((error: unknown) => {
-        signer = undefined // Try again on the next request.
-        throw error
-      }), { issuer: options.issuer, audience: options.embedOrigin, orgId: principal.orgId, frameOrigin: parsed.origin })
+      const minted = await mintChartToken(await currentSigner(), {
+        issuer: options.issuer,
+        audience: options.embedOrigin,
+        orgId: principal.orgId,
+        frameOrigin: parsed.origin,
+      })
       await recordChartMint(db, { jti: minted.jti, orgId: principal.orgId, keyId: principal.id, frameOrigin: parsed.origin })
       return reply.status(201).send({
         token: minted.token,

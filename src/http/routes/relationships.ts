@@ -9,8 +9,8 @@ import { toListing } from '../../domain/listing.ts'
 import { checkCreateBody } from '../../domain/household-input.ts'
 import { createHousehold, listHouseholdsJson } from '../../store/households.ts'
 import { ApiError } from '../errors.ts'
+import { principalOf } from '../plugins/authenticate.ts'
 import type { App } from '../types.ts'
-import type { Principal } from '../../auth/principal.ts'
 
 export const RELATIONSHIPS_PATH = '/api/v1/relationships'
 export const HOUSEHOLDS_PATH = '/api/v1/households'
@@ -28,12 +28,6 @@ const IdempotencyHeaders = Type.Object({
 
 const security: Array<Record<string, string[]>> = [{ BearerAuth: [] }, { SessionAuth: [] }]
 const authErrors = { 401: ErrorBody, 403: ErrorBody, 429: RateLimitErrorBody }
-
-function principalOf(request: { principal: Principal | null }): Principal {
-  // The authentication hook sets it for every route that declares a permission.
-  if (!request.principal) throw new Error('route reached without a principal')
-  return request.principal
-}
 
 /** Canonical JSON (sorted keys), so that the same body in another key order is the same request. */
 function canonicalJson(value: unknown): string {
