@@ -187,7 +187,7 @@ export async function createHousehold(db: Kysely<Database>, request: CreateReque
     const household = await insertHousehold(trx, orgId, fields)
     const body = { household }
     const location = locationOf(household.id)
-    await completeIdempotencyKey(trx, orgId, idempotency.key, 201, body, location)
+    await completeIdempotencyKey(trx, orgId, idempotency.key, body, location)
     return { kind: 'created', body, location }
   })
 }

@@ -8,7 +8,7 @@ export const IDEMPOTENCY_TTL_HOURS = 24
 
 export type Claim =
   | { state: 'claimed' }
-  | { state: 'replay'; statusCode: number; response: unknown; location: string | null }
+  | { state: 'replay'; response: unknown; location: string | null }
   | { state: 'conflict' }
 
 export async function claimIdempotencyKey(
@@ -19,32 +19,31 @@ export async function claimIdempotencyKey(
 ): Promise<Claim> {
   const inserted = await trx
     .insertInto('idempotency_keys')
-    .values({ org_id: orgId, key, request_hash: requestHash, status_code: 0, response: 'null' })
+    .values({ org_id: orgId, key, request_hash: requestHash, response: null })
     .onConflict((oc) => oc.columns(['org_id', 'key']).doNothing())
     .returning('key')
     .executeTakeFirst()
   if (inserted) return { state: 'claimed' }
   const existing = await trx
     .selectFrom('idempotency_keys')
-    .select(['request_hash', 'status_code', 'response', 'location'])
+    .select(['request_hash', 'response', 'location'])
     .where('org_id', '=', orgId)
     .where('key', '=', key)
     .executeTakeFirstOrThrow()
   if (existing.request_hash !== requestHash) return { state: 'conflict' }
-  return { state: 'replay', statusCode: existing.status_code, response: existing.response, location: existing.location }
+  return { state: 'replay', response: existing.response, location: existing.location }
 }
 
 export async function completeIdempotencyKey(
   trx: Kysely<Database>,
   orgId: string,
   key: string,
-  statusCode: number,
   response: unknown,
   location: string,
 ): Promise<void> {
   await trx
     .updateTable('idempotency_keys')
-    .set({ status_code: statusCode, response: JSON.stringify(response), location })
+    .set({ response: JSON.stringify(response), location })
     .where('org_id', '=', orgId)
     .where('key', '=', key)
     .execute()

@@ -97,8 +97,7 @@ export interface IdempotencyKeysTable {
   org_id: string
   key: string
   request_hash: string
-  status_code: number
-  response: ColumnType<unknown, string, string>
+  response: ColumnType<unknown, string | null, string>
   location: string | null
   created_at: CreatedAt
 }

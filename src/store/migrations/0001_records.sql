@@ -122,13 +122,13 @@ CREATE TABLE frame_origins (
   PRIMARY KEY (org_id, origin)
 );
 
--- Responses to creates made with an Idempotency-Key, replayed for 24 hours.
+-- Responses to creates made with an Idempotency-Key (always 201), replayed for 24 hours. The row is
+-- claimed with a null response inside the create's transaction and completed before it commits.
 CREATE TABLE idempotency_keys (
   org_id uuid NOT NULL REFERENCES orgs (id) ON DELETE CASCADE,
   key text NOT NULL,
   request_hash text NOT NULL,
-  status_code integer NOT NULL,
-  response jsonb NOT NULL,
+  response jsonb,
   location text,
   created_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (org_id, key)
