@@ -11,6 +11,7 @@ import type { Config } from './config.ts'
 import { RateLimiter } from './rate-limit/limiter.ts'
 import type { RateLimitStore } from './rate-limit/store.ts'
 import { KeyUsageRecorder } from './auth/key-usage.ts'
+import { expireIdempotencyKeys } from './store/idempotency.ts'
 import { answerClientError, registerErrorHandling } from './http/plugins/errors.ts'
 import { registerJsonParser } from './http/plugins/json-body.ts'
 import { registerAuthentication } from './http/plugins/authenticate.ts'
@@ -62,7 +63,14 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
 
   const limiter = new RateLimiter(deps.rateLimitStore, deps.config.rateLimitMax, deps.config.rateLimitWindowSeconds)
   const usage = new KeyUsageRecorder(deps.db, (error) => app.log.error({ err: error }, 'could not record key usage'))
+  // Idempotency keys are replayed for 24 hours: forget older ones soon after start and hourly.
+  const sweep = () =>
+    expireIdempotencyKeys(deps.db).catch((error: unknown) => app.log.error({ err: error }, 'could not expire idempotency keys'))
+  const firstSweep = setTimeout(() => void sweep(), 10_000).unref()
+  const sweeper = setInterval(() => void sweep(), 3600_000).unref()
   app.addHook('onClose', async () => {
+    clearTimeout(firstSweep)
+    clearInterval(sweeper)
     await usage.close()
     await limiter.close()
   })

@@ -13,7 +13,6 @@ import { socketPathOf, startControlSocket, type ControlResponse } from './admin/
 import { runAdmin } from './admin/operations.ts'
 import { AdminError, isAdminRequest } from './admin/requests.ts'
 import { prepareDemo, type Demo } from './demo.ts'
-import { expireIdempotencyKeys } from './store/idempotency.ts'
 
 export interface RunningService {
   store: Store
@@ -48,12 +47,6 @@ export async function serve(config: Config, only?: Listener): Promise<RunningSer
       const control = await startControlSocket(socket, (request) => handleControl(store, request))
       cleanups.push(() => closeServer(control))
     }
-    // Idempotency keys are replayed for 24 hours; forget older ones now and every hour.
-    const sweep = () => expireIdempotencyKeys(store.db).catch(() => undefined)
-    await sweep()
-    const sweeper = setInterval(() => void sweep(), 3600_000)
-    sweeper.unref()
-    cleanups.push(() => clearInterval(sweeper))
     const service: RunningService = { store, close }
     if (config.demo) {
       const demo = await prepareDemo(store.db)
