@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, describe, expect, it } from 'vitest'
 import { PERMISSIONS } from '../../src/domain/permissions.ts'
 import { ORIGIN_RULE } from '../../src/domain/origins.ts'
-import { hearth, killAll, lines, type Result } from '../helpers/cli.ts'
+import { expectOneLineError, hearth, killAll, type Result } from '../helpers/cli.ts'
 
 const COMMANDS = [
   'serve',
@@ -38,16 +38,8 @@ async function runArgs(args: string[]): Promise<Result & { dataDirCreated: boole
 
 async function expectUsageError(args: string[], ...expected: Array<RegExp | string>): Promise<string> {
   const result = await runArgs(args)
-  expect(result.code, result.stderr).toBe(2)
   expect(result.stdout).toBe('')
-  const errorLines = lines(result.stderr)
-  expect(errorLines, result.stderr).toHaveLength(1)
-  const line = errorLines[0] ?? ''
-  expect(line).toMatch(/^hearth\b/)
-  for (const what of expected) {
-    if (typeof what === 'string') expect(line).toContain(what)
-    else expect(line).toMatch(what)
-  }
+  const line = expectOneLineError(result, 2, /^hearth\b/, ...expected)
   expect(result.dataDirCreated, 'an argument error created the data directory').toBe(false)
   return line
 }

@@ -15,6 +15,7 @@ import {
   expectEndsAfterGivingBack,
   hearth,
   hearthJson,
+  expectOneLineError,
   HearthProcess,
   KEY,
   killAll,
@@ -124,9 +125,7 @@ describe('while hearth serve runs on the embedded database', () => {
       expect(after.body.code).toBe('api_key_revoked')
       expect((await list(demo().key)).status).toBe(200)
 
-      expect(missing.code).toBe(2)
-      expect(lines(missing.stderr)).toHaveLength(1)
-      expect(missing.stderr).toContain('no organization has the id')
+      expectOneLineError(missing, 2, 'no organization has the id')
     },
     TIMEOUT,
   )
@@ -135,11 +134,13 @@ describe('while hearth serve runs on the embedded database', () => {
     'a second hearth serve on the same data directory gives up with a message naming the running server\'s pid',
     async () => {
       const second = await secondServe
-      expect(second.code, second.stderr).toBe(1)
       expect(second.stdout).not.toContain('Hearth is running')
-      expect(lines(second.stderr)).toHaveLength(1)
-      expect(second.stderr).toContain(`another Hearth server (pid ${server.pid}) is using the embedded database in ${dataDir}`)
-      expect(second.stderr).toContain('Stop it first, or point HEARTH_DATA_DIR at another directory.')
+      expectOneLineError(
+        second,
+        1,
+        `another Hearth server (pid ${server.pid}) is using the embedded database in ${dataDir}`,
+        'Stop it first, or point HEARTH_DATA_DIR at another directory.',
+      )
       // The first server is undisturbed.
       expect(lockHolder().pid).toBe(server.pid)
       expect((await list(demo().key)).status).toBe(200)

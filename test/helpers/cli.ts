@@ -1,6 +1,7 @@
 // Runs the real `hearth` binary (node bin/hearth.js …) as child processes: one-shot commands and
 // long-running servers, with every process tracked so a test file can kill what it left behind.
 import { spawn, type ChildProcess } from 'node:child_process'
+import { expect } from 'vitest'
 import { readdirSync, readlinkSync, realpathSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -116,6 +117,19 @@ export function lines(text: string): string[] {
   const all = text.split('\n')
   if (all.at(-1) === '') all.pop()
   return all
+}
+
+/** A refusal: the exit code, and exactly one line on stderr that says each of `says`. */
+export function expectOneLineError(result: Result, code: number, ...says: Array<string | RegExp>): string {
+  expect(result.code, result.stderr).toBe(code)
+  const errorLines = lines(result.stderr)
+  expect(errorLines, result.stderr).toHaveLength(1)
+  const line = errorLines[0] ?? ''
+  for (const what of says) {
+    if (typeof what === 'string') expect(line).toContain(what)
+    else expect(line).toMatch(what)
+  }
+  return line
 }
 
 /** The --json result: the last line of stdout, which must be exactly one JSON object. */
