@@ -7,6 +7,7 @@ import type { Config } from './config.ts'
 import { openStore, type Store } from './store/db.ts'
 import { buildApp } from './app.ts'
 import { buildEmbedApp } from './embed/server.ts'
+import { loadChartReleases } from './embed/releases.ts'
 import { MemoryRateLimitStore } from './rate-limit/memory-store.ts'
 import { acquireDataDirLock, type DataDirLock } from './admin/data-dir-lock.ts'
 import { socketPathOf, startControlSocket, type ControlResponse } from './admin/control-socket.ts'
@@ -54,7 +55,7 @@ export async function serve(config: Config, only?: Listener): Promise<RunningSer
     }
     // The embed origin first: the API names it in chart tokens and embed URLs.
     if (only !== 'api') {
-      const embed = buildEmbedApp(store.db)
+      const embed = buildEmbedApp({ db: store.db, releases: await loadChartReleases() })
       cleanups.push(() => embed.close())
       service.embedUrl = await listen(embed, config.host, config.embedPort)
     }

@@ -1,19 +1,80 @@
-// The embed origin (HEARTH_EMBED_PORT). It publishes the JWKS that chart tokens verify against,
-// and will serve the pinned chart builds; everything else is a JSON 404.
-import Fastify, { type FastifyInstance } from 'fastify'
+// The embed origin (HEARTH_EMBED_PORT): the released chart pages and their assets, the JWKS that
+// chart tokens verify against, and nothing else (a JSON 404). It sets no cookies and reads none.
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { Database } from '../store/tables.ts'
+import { recordChartRender } from '../store/chart-mints.ts'
 import { chartJwks } from './tokens.ts'
+import { chartPagePolicy } from './frame-ancestors.ts'
+import { releasedVersions, type ChartFile, type ChartReleases } from './releases.ts'
 
-export function buildEmbedApp(db: Kysely<Database>): FastifyInstance {
+const IMMUTABLE = 'public, max-age=31536000, immutable'
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+export interface EmbedAppOptions {
+  db: Kysely<Database>
+  releases: ChartReleases
+}
+
+export function buildEmbedApp({ db, releases }: EmbedAppOptions): FastifyInstance {
   const app = Fastify({ logger: false })
-  app.get('/.well-known/jwks.json', async (_request, reply) => {
-    // Short cache: a new key (rotation) must reach verifiers well within a token's 10 minutes.
-    reply.header('Cache-Control', 'public, max-age=300').header('Access-Control-Allow-Origin', '*')
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('X-Content-Type-Options', 'nosniff')
+  })
+
+  // The chart fetches the keys with `?render=<token id>` once per token: that request is the
+  // render metering, and it carries nothing else from the page.
+  app.get<{ Querystring: { render?: string } }>('/.well-known/jwks.json', async (request, reply) => {
+    const render = request.query.render
+    if (typeof render === 'string' && UUID.test(render)) {
+      await recordChartRender(db, render.toLowerCase())
+      reply.header('Cache-Control', 'no-store')
+    } else {
+      // Short cache: a new key (rotation) must reach verifiers well within a token's 10 minutes.
+      reply.header('Cache-Control', 'public, max-age=300')
+    }
+    reply.header('Access-Control-Allow-Origin', '*')
     return chartJwks(db)
   })
-  app.setNotFoundHandler((request, reply) => {
-    reply.status(404).header('X-Content-Type-Options', 'nosniff').send({ error: `Nothing is served at ${request.url.split('?')[0]} on the embed origin yet.`, code: 'not_found' })
+
+  app.get('/chart/*', async (request, reply) => {
+    const file = releases.get(request.url.split('?')[0] ?? '')
+    if (!file) return notFound(reply, request.url, releases)
+    return sendChartFile(file, request.headers, reply, db)
   })
+
+  app.setNotFoundHandler((request, reply) => notFound(reply, request.url, releases))
   return app
+}
+
+async function sendChartFile(
+  file: ChartFile,
+  headers: { referer?: string; 'if-none-match'?: string },
+  reply: FastifyReply,
+  db: Kysely<Database>,
+): Promise<FastifyReply> {
+  reply.header('ETag', file.etag).header('Content-Type', file.contentType)
+  if (file.isPage) {
+    // The bytes never change, but who may frame them does (hearth origins add/remove): browsers
+    // revalidate the page every time and get the current policy, on a 304 too.
+    reply
+      .header('Content-Security-Policy', await chartPagePolicy(db, headers.referer))
+      .header('Cache-Control', 'no-cache')
+      .header('Vary', 'Referer')
+      .header('Referrer-Policy', 'no-referrer')
+  } else {
+    // Public, credential-free files; the SDK, the schema and the example are for partner pages to load.
+    reply.header('Cache-Control', IMMUTABLE).header('Access-Control-Allow-Origin', '*')
+  }
+  if (headers['if-none-match'] === file.etag) return reply.code(304).send()
+  return reply.send(file.body)
+}
+
+function notFound(reply: FastifyReply, url: string, releases: ChartReleases): FastifyReply {
+  const path = url.split('?')[0] ?? ''
+  const versions = releasedVersions(releases).map((version) => `v${version}`)
+  const hint = path.startsWith('/chart/')
+    ? ` Pin a released version: ${versions.length > 0 ? versions.map((version) => `/chart/${version}/index.html`).join(', ') : 'none is released here (npm run chart:release)'}; there is no "latest".`
+    : ''
+  return reply.status(404).send({ error: `Nothing is served at ${path} on the embed origin.${hint}`, code: 'not_found' })
 }

@@ -1,7 +1,5 @@
 import { Type, type Static } from 'typebox'
 
-export const CHART_VERSION = '0.1.0'
-
 export const ChartSessionBody = Type.Object(
   {
     frameOrigin: Type.String({

@@ -31,3 +31,9 @@ export async function isFrameOriginRegistered(db: Kysely<Database>, orgId: strin
   const row = await db.selectFrom('frame_origins').select('origin').where('org_id', '=', orgId).where('origin', '=', origin).executeTakeFirst()
   return row !== undefined
 }
+
+/** Whether any organization registered the origin: the embed page lets exactly such an origin frame it. */
+export async function isFrameOriginRegisteredAnywhere(db: Kysely<Database>, origin: string): Promise<boolean> {
+  const row = await db.selectFrom('frame_origins').select('origin').where('origin', '=', origin).limit(1).executeTakeFirst()
+  return row !== undefined
+}

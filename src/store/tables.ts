@@ -116,6 +116,7 @@ export interface ChartMintsTable {
   key_id: string
   frame_origin: string
   created_at: CreatedAt
+  rendered_at: Date | null
 }
 
 export interface Database {

@@ -20,7 +20,7 @@ describe.each(storeKinds())('chart sessions on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    embed = buildEmbedApp(store.db)
+    embed = buildEmbedApp({ db: store.db, releases: new Map() })
     await embed.listen({ host: '127.0.0.1', port: 0 })
     const address = embed.server.address()
     embedOrigin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`

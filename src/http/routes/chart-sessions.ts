@@ -2,7 +2,8 @@
 // registered frame origin. Every mint is recorded for metering.
 import type { Kysely } from 'kysely'
 import type { Database } from '../../store/tables.ts'
-import { ChartSession, ChartSessionBody, CHART_VERSION } from '../../schemas/chart-session.ts'
+import { ChartSession, ChartSessionBody } from '../../schemas/chart-session.ts'
+import { CHART_VERSION } from '../../../chart/version.ts'
 import { ErrorBody, RateLimitErrorBody } from '../../schemas/errors.ts'
 import { parseFrameOrigin } from '../../domain/origins.ts'
 import { isFrameOriginRegistered } from '../../store/origins.ts'
