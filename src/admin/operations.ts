@@ -8,6 +8,7 @@ import { createOrg, findOrg, listOrgs } from '../store/orgs.ts'
 import { listApiKeys, revokeApiKey } from '../store/api-keys.ts'
 import { addFrameOrigin, listFrameOrigins, removeFrameOrigin } from '../store/origins.ts'
 import { addSampleHouseholds } from '../store/samples.ts'
+import { chartUsage } from '../store/chart-mints.ts'
 import { issueApiKey } from '../auth/issue-api-key.ts'
 import { AdminError, DEFAULT_KEY_NAME, validateAdminRequest, type AdminRequest } from './requests.ts'
 
@@ -16,7 +17,6 @@ async function requireOrg(db: Kysely<Database>, orgId: string) {
   if (!org) throw new AdminError(`no organization has the id ${orgId}; "hearth orgs list" shows them`)
   return org
 }
-
 
 export async function runAdmin(db: Kysely<Database>, request: AdminRequest, migrations: MigrationReport): Promise<unknown> {
   validateAdminRequest(request)
@@ -57,6 +57,9 @@ export async function runAdmin(db: Kysely<Database>, request: AdminRequest, migr
     case 'samples.add':
       await requireOrg(db, request.orgId)
       return addSampleHouseholds(db, request.orgId)
+    case 'usage':
+      await requireOrg(db, request.orgId)
+      return { since: request.since, days: await chartUsage(db, request.orgId, request.since) }
     case 'migrate':
       return migrations
   }

@@ -25,6 +25,7 @@ export const AdminRequest = Type.Union([
   Type.Object({ op: op('origins.remove'), orgId: Id, origin: Type.String() }),
   Type.Object({ op: op('origins.list'), orgId: Id }),
   Type.Object({ op: op('samples.add'), orgId: Id }),
+  Type.Object({ op: op('usage'), orgId: Id, since: Type.String() }),
   Type.Object({ op: op('migrate') }),
 ])
 export type AdminRequest = Static<typeof AdminRequest>
@@ -69,7 +70,17 @@ export function validateAdminRequest(request: AdminRequest): void {
       if (!parsed.ok) throw new AdminError(`--origin ${parsed.reason}`)
       return
     }
+    case 'usage':
+      if (!isCalendarDate(request.since)) throw new AdminError(`--since must be a date YYYY-MM-DD (UTC), got "${request.since}"`)
+      return
     default:
       return
   }
+}
+
+/** A real day written YYYY-MM-DD. */
+export function isCalendarDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false
+  const day = new Date(`${text}T00:00:00Z`)
+  return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === text
 }

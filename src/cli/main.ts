@@ -7,6 +7,7 @@ import { PERMISSIONS } from '../domain/permissions.ts'
 import { ORIGIN_RULE } from '../domain/origins.ts'
 import { AdminError, MAX_KEY_DAYS, validateAdminRequest, type AdminRequest } from '../admin/requests.ts'
 import { CliError } from './cli-error.ts'
+import type { ChartUsageRow } from '../store/chart-mints.ts'
 
 type Options = NonNullable<ParseArgsConfig['options']>
 type Values = Record<string, string | boolean | undefined>
@@ -172,6 +173,26 @@ const COMMANDS: Command[] = [
     options: { ...org },
     request: (values) => ({ op: 'samples.add', orgId: orgId(values) }),
     print: (result: { added: number; skipped: number }) => `Added ${result.added} sample households (${result.skipped} were already there)`,
+  },
+  {
+    words: ['usage'],
+    summary: 'chart tokens minted and charts rendered, per frame origin per day',
+    usage: 'hearth usage --org <orgId> [--since <YYYY-MM-DD>]\n  since: the first UTC day to report (default: 30 days ago)',
+    options: { ...org, since: { type: 'string' } },
+    request: (values) => ({
+      op: 'usage',
+      orgId: orgId(values),
+      since: typeof values.since === 'string' ? values.since.trim() : new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10),
+    }),
+    print: (result: { since: string; days: ChartUsageRow[] }) => {
+      if (result.days.length === 0) return `No chart tokens minted since ${result.since}.`
+      const total = (field: 'mints' | 'renders') => String(result.days.reduce((sum, day) => sum + day[field], 0))
+      return `Chart usage since ${result.since} (UTC days; a render is a token that reached a chart):\n\n${table([
+        ['DAY', 'FRAME ORIGIN', 'MINTS', 'RENDERS'],
+        ...result.days.map((day) => [day.day, day.frameOrigin, String(day.mints), String(day.renders)]),
+        ['TOTAL', '', total('mints'), total('renders')],
+      ])}`
+    },
   },
 ]
 

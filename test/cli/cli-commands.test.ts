@@ -267,6 +267,65 @@ function adminCommandStory(kind: Target['kind'], makeTarget: () => Promise<Targe
   )
 
   it(
+    'usage reports chart mints and renders per frame origin per UTC day, from --since on',
+    async () => {
+      const { store, release } = await target.open()
+      try {
+        const mint = (origin: string, mintedAt: string, renderedAt: string | null) => ({
+          jti: randomUUID(),
+          org_id: orgId,
+          key_id: randomUUID(),
+          frame_origin: origin,
+          created_at: new Date(mintedAt),
+          rendered_at: renderedAt === null ? null : new Date(renderedAt),
+        })
+        await store.db
+          .insertInto('chart_mints')
+          .values([
+            mint('https://a.example', '2026-02-28T12:00:00Z', '2026-02-28T12:00:01Z'), // before --since
+            mint('https://a.example', '2026-03-01T23:58:00Z', '2026-03-02T00:01:00Z'), // rendered the next UTC day
+            mint('https://a.example', '2026-03-02T10:00:00Z', '2026-03-02T10:00:05Z'),
+            mint('https://a.example', '2026-03-02T11:00:00Z', null), // never reached a chart
+            mint('https://b.example', '2026-03-02T12:00:00Z', '2026-03-02T12:00:01Z'),
+          ])
+          .execute()
+      } finally {
+        await store.close()
+        release()
+      }
+      expect(await hearthJson(['usage', '--org', orgId, '--since', '2026-03-01'], env)).toEqual({
+        since: '2026-03-01',
+        days: [
+          { day: '2026-03-01', frameOrigin: 'https://a.example', mints: 1, renders: 0 },
+          { day: '2026-03-02', frameOrigin: 'https://a.example', mints: 2, renders: 2 },
+          { day: '2026-03-02', frameOrigin: 'https://b.example', mints: 1, renders: 1 },
+        ],
+      })
+      const [text, none, badDay, notADate, missingOrg] = await Promise.all([
+        hearth(['usage', '--org', orgId, '--since', '2026-03-02'], env),
+        hearth(['usage', '--org', orgId, '--since', '2030-01-01'], env),
+        hearth(['usage', '--org', orgId, '--since', '2026-02-30'], env),
+        hearth(['usage', '--org', orgId, '--since', 'yesterday'], env),
+        hearth(['usage', '--org', randomUUID()], env),
+      ])
+      expect(text.code, text.stderr).toBe(0)
+      expect(lines(text.stdout).map((line) => line.split(/\s{2,}/))).toEqual([
+        ['Chart usage since 2026-03-02 (UTC days; a render is a token that reached a chart):'],
+        [''],
+        ['DAY', 'FRAME ORIGIN', 'MINTS', 'RENDERS'],
+        ['2026-03-02', 'https://a.example', '2', '2'],
+        ['2026-03-02', 'https://b.example', '1', '1'],
+        ['TOTAL', '3', '3'],
+      ])
+      expect(none.stdout.trim()).toBe('No chart tokens minted since 2030-01-01.')
+      expectOneLineError(badDay, 2, '--since must be a date YYYY-MM-DD (UTC), got "2026-02-30"')
+      expectOneLineError(notADate, 2, '--since must be a date YYYY-MM-DD (UTC), got "yesterday"')
+      expectOneLineError(missingOrg, 2, 'no organization has the id')
+    },
+    TIMEOUT,
+  )
+
+  it(
     'an organization id that does not exist is exit 2 with one line',
     async () => {
       const missing = randomUUID()
