@@ -31,10 +31,10 @@ describe.runIf(hasChromium())('framing the chart page', () => {
     })
     try {
       await page.goto(`${site.origin}/frame.html`)
-      await page.waitForFunction(() => (globalThis as unknown as { frameLoaded?: boolean }).frameLoaded === true)
+      await page.waitForFunction(() => (window as unknown as { frameLoaded?: boolean }).frameLoaded === true)
       // `ready` is posted while the chart's module runs, before its load event; allow a moment.
       await page.waitForTimeout(300)
-      const ready = await page.evaluate(() => (globalThis as unknown as { readyFrom: string[] }).readyFrom.length > 0)
+      const ready = await page.evaluate(() => (window as unknown as { readyFrom: string[] }).readyFrom.length > 0)
       return { ready, refused }
     } finally {
       await page.close()
