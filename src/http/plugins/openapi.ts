@@ -48,7 +48,18 @@ export async function registerOpenApi(app: App): Promise<void> {
       tags: [
         { name: 'relationships', description: 'Relationships (households): list and create.' },
         { name: 'households (deprecated)', description: 'Legacy aliases of the relationship paths.' },
-        { name: 'embed', description: 'Chart tokens for the embedded household chart.' },
+        {
+          name: 'embed',
+          description: [
+            'Chart tokens for the embedded household chart. The partner\'s server mints a token for a registered frame origin;',
+            'the partner\'s page frames the pinned chart page (embedUrl) from the embed origin with sandbox="allow-scripts allow-same-origin"',
+            'and posts it render {type, v: 1, token, payload} after the chart says ready. The chart verifies the token offline against',
+            '{embed origin}/.well-known/jwks.json, checks that frameOrigin is the sender\'s origin, validates the payload against',
+            '{embed origin}/chart/v<version>/payload.schema.json, and answers rendered {height}, resize {height}, select {id, kind} or',
+            'error {code, message, path?} with the codes token_invalid, token_expired, origin_mismatch, version_unsupported, payload_invalid.',
+            'Metering: a mint is counted when minted, a render the first time a chart presents the token (hearth usage). See the README.',
+          ].join(' '),
+        },
       ],
       components: {
         securitySchemes: {
