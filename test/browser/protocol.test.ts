@@ -1,0 +1,515 @@
+// Chart protocol v1 in real Chromium, without the SDK: a hand-written partner page mounts the chart
+// exactly as spec §4.4 says (sandbox, pinned src, messages only from the embed origin and the
+// iframe's window, render on ready to the embed origin) and records every message. Then the happy
+// path, each kind of abuse, the network the chart makes, resize, select, theme and storage.
+import { randomUUID } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, Frame, Page } from 'playwright-core'
+import { decodeJwt, generateKeyPair, SignJWT } from 'jose'
+import { hasChromium, launchChromium } from '../helpers/browser.ts'
+import { startChartStack, type ChartStack } from '../helpers/chart-stack.ts'
+import { loadChartSigner, mintChartToken } from '../../src/embed/tokens.ts'
+import type { Payload } from '../../chart/payload.ts'
+
+const example = JSON.parse(readFileSync(new URL('../../chart/example.json', import.meta.url), 'utf8')) as Payload
+
+interface Message {
+  type?: string
+  code?: string
+  message?: string
+  path?: string
+  height?: number
+  id?: string
+  kind?: string
+}
+
+/** What the test reads inside a frame (this file compiles without the DOM library). */
+interface FrameGlobals {
+  document: { cookie: string; activeElement: { getAttribute(name: string): string | null; closest(selector: string): unknown; textContent: string | null } | null }
+  localStorage: { length: number }
+  sessionStorage: { length: number }
+  indexedDB: { databases(): Promise<unknown[]> }
+  parent: { frames: { postMessage(message: unknown, targetOrigin: string): void }[] }
+}
+
+/** What the partner page keeps on `window`. */
+interface HostWindow {
+  received: Message[]
+  ignored: { origin: string; data: unknown }[]
+  send(message: unknown): void
+}
+
+interface Host {
+  page: Page
+  chart: Frame
+  requests: { url: string; postData: string | null }[]
+  dialogs: string[]
+  /** Console errors of the page and its frames (a CSP violation is one). */
+  consoleErrors: string[]
+}
+
+describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => {
+  let stack: ChartStack
+  let browser: Browser
+  let pages = 0
+
+  beforeAll(async () => {
+    stack = await startChartStack()
+    browser = await launchChromium()
+    stack.stranger.set('/attacker.html', { type: 'text/html; charset=utf-8', body: '<!doctype html><meta charset="utf-8"><title>Stranger</title>' })
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await stack?.close()
+  })
+
+  /** Opens a partner page that renders `render` (a whole message, or nothing) when the chart is ready. */
+  async function openHost(render: Record<string, unknown> | null, options: { attacker?: boolean } = {}): Promise<Host> {
+    const path = `/host-${++pages}.html`
+    stack.partner.set(path, hostPage(stack.chartUrl, render, options.attacker ? `${stack.stranger.origin}/attacker.html` : null))
+    const page = await browser.newPage()
+    const requests: Host['requests'] = []
+    const dialogs: string[] = []
+    const consoleErrors: string[] = []
+    page.on('console', (message) => {
+      // The partner page's own favicon 404 is not the chart's.
+      if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico')) consoleErrors.push(`${message.text()} (${message.location().url})`)
+    })
+    page.on('pageerror', (error) => void consoleErrors.push(error.message))
+    page.on('request', (request) => void requests.push({ url: request.url(), postData: request.postData() }))
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message())
+      void dialog.dismiss()
+    })
+    await page.goto(`${stack.partner.origin}${path}`)
+    await waitFor(page, 'ready')
+    const chart = page.frame({ url: stack.chartUrl })
+    if (!chart) throw new Error('the chart frame is missing')
+    return { page, chart, requests, dialogs, consoleErrors }
+  }
+
+  async function renderMessage(payload: unknown = example, token?: string): Promise<Record<string, unknown>> {
+    return { type: 'render', v: 1, token: token ?? (await stack.mint()).token, payload }
+  }
+
+  async function expectRefused(render: Record<string, unknown>, code: string): Promise<Message> {
+    const { page, chart } = await openHost(render)
+    try {
+      const answer = await waitFor(page, 'error')
+      expect(answer).toMatchObject({ type: 'error', code })
+      expect(await chart.locator('#chart').evaluate((element) => element.childElementCount)).toBe(0)
+      expect(await received(page, 'rendered')).toEqual([])
+      return answer
+    } finally {
+      await page.close()
+    }
+  }
+
+  it('says ready without secrets, verifies, draws every name, answers rendered and meters the render', async () => {
+    const session = await stack.mint()
+    const jti = decodeJwt(session.token).jti as string
+    const { page, chart, requests, consoleErrors } = await openHost(await renderMessage(example, session.token))
+    try {
+      const [ready] = await received(page, 'ready')
+      expect(ready).toEqual({ type: 'ready', protocols: [1], capabilities: ['rendered', 'resize', 'select', 'error', 'theme'] })
+      const rendered = await waitFor(page, 'rendered')
+      expect(rendered.height).toBeGreaterThan(0)
+      expect(await chart.locator('#chart svg').count()).toBeGreaterThan(0)
+      for (const name of [...example.people.map((person) => person.name), ...(example.entities ?? []).map((entity) => entity.name)]) {
+        await expect.poll(() => isNameVisible(chart, name), { message: name }).toBe(true)
+      }
+      const text = await textVersion(chart)
+      for (const name of [...example.people.map((person) => person.name), ...(example.entities ?? []).map((entity) => entity.name)]) expect(text).toContain(name)
+      const row = await stack.store.db.selectFrom('chart_mints').select('rendered_at').where('jti', '=', jti).executeTakeFirstOrThrow()
+      expect(row.rendered_at).toBeInstanceOf(Date)
+      expect(requests.filter((request) => request.url.includes('/.well-known/jwks.json'))).toHaveLength(1)
+      // Nothing the page's CSP refuses (inline style or script, another request), no uncaught error.
+      expect(consoleErrors).toEqual([])
+    } finally {
+      await page.close()
+    }
+  })
+
+  describe('refuses, draws nothing and says why', () => {
+    it('a render sent by another window than the parent (a stranger frame in the partner page)', async () => {
+      const session = await stack.mint()
+      const { page, chart, requests } = await openHost(null, { attacker: true })
+      try {
+        const attacker = page.frame({ url: `${stack.stranger.origin}/attacker.html` })
+        if (!attacker) throw new Error('no attacker frame')
+        await attacker.evaluate((message) => (globalThis as unknown as FrameGlobals).parent.frames[0]?.postMessage(message, '*'), await renderMessage(example, session.token))
+        expect(await waitFor(page, 'error')).toMatchObject({ code: 'origin_mismatch' })
+        expect(await chart.locator('#chart').evaluate((element) => element.childElementCount)).toBe(0)
+        // Refused before the key fetch: not metered.
+        expect(requests.filter((request) => request.url.includes('jwks'))).toEqual([])
+        const row = await stack.store.db.selectFrom('chart_mints').select('rendered_at').where('jti', '=', decodeJwt(session.token).jti as string).executeTakeFirstOrThrow()
+        expect(row.rendered_at).toBeNull()
+      } finally {
+        await page.close()
+      }
+    })
+
+    it('a token minted for another frame origin', async () => {
+      const signer = await loadChartSigner(stack.store.db)
+      const { token } = await mintChartToken(signer, { issuer: 'x', audience: stack.embedOrigin, orgId: stack.orgId, frameOrigin: stack.stranger.origin })
+      await expectRefused(await renderMessage(example, token), 'origin_mismatch')
+    })
+
+    it('a protocol version other than 1', async () => {
+      await expectRefused({ ...(await renderMessage()), v: 2 }, 'version_unsupported')
+      await expectRefused({ ...(await renderMessage()), v: '1' }, 'version_unsupported')
+    })
+
+    it('an expired token', async () => {
+      const signer = await loadChartSigner(stack.store.db)
+      const claims = { issuer: 'x', audience: stack.embedOrigin, orgId: stack.orgId, frameOrigin: stack.partner.origin }
+      const { token } = await mintChartToken(signer, claims, new Date(Date.now() - 20 * 60_000))
+      await expectRefused(await renderMessage(example, token), 'token_expired')
+    })
+
+    it('a forged token: a fresh key, the real kid', async () => {
+      const signer = await loadChartSigner(stack.store.db)
+      await expectRefused(await renderMessage(example, await signedByNewKey(signer.kid, stack)), 'token_invalid')
+    })
+
+    it('a token signed by an unknown key', async () => {
+      await expectRefused(await renderMessage(example, await signedByNewKey(randomUUID(), stack)), 'token_invalid')
+    })
+
+    it('a token for another audience', async () => {
+      const signer = await loadChartSigner(stack.store.db)
+      const { token } = await mintChartToken(signer, { issuer: 'x', audience: 'http://127.0.0.1:9', orgId: stack.orgId, frameOrigin: stack.partner.origin })
+      await expectRefused(await renderMessage(example, token), 'token_invalid')
+    })
+
+    it('a token that is not a JWT', async () => {
+      for (const token of ['not-a-token', 42, '', 'a.b.c']) await expectRefused(await renderMessage(example, token as string), 'token_invalid')
+    })
+
+    it('10,000 people, quickly, at /people', async () => {
+      const people = Array.from({ length: 10_000 }, (_, i) => ({ id: `p${i}`, name: `Person ${i}`, role: 'other' }))
+      const started = Date.now()
+      const answer = await expectRefused(await renderMessage({ ...example, people, relationships: [], links: [] }), 'payload_invalid')
+      expect(answer.path).toBe('/people')
+      expect(answer.message).toMatch(/^\/people: must NOT have more than 1000 items/)
+      expect(Date.now() - started).toBeLessThan(10_000)
+    })
+
+    it('a schema problem, at its JSON Pointer', async () => {
+      const answer = await expectRefused(await renderMessage({ ...example, people: [{ id: 'x', name: 'X' }] }), 'payload_invalid')
+      expect(answer).toMatchObject({ path: '/people/0', message: "/people/0: must have required property 'role'" })
+    })
+
+    it('a person who is their own ancestor', async () => {
+      const relationships = [...(example.relationships ?? []), { from: 'lucas', to: 'robert', type: 'parent' }]
+      const answer = await expectRefused(await renderMessage({ ...example, relationships }), 'payload_invalid')
+      expect(answer.path).toMatch(/^\/relationships\/\d+$/)
+      expect(answer.message).toContain('own ancestor')
+    })
+
+    it('a link to an unknown id, and a duplicate id', async () => {
+      const links = [...(example.links ?? []), { from: 'robert', to: 'gone', type: 'grantor' }]
+      expect(await expectRefused(await renderMessage({ ...example, links }), 'payload_invalid')).toMatchObject({ path: `/links/${links.length - 1}/to` })
+      const people = [...example.people, { id: 'rlt', name: 'Clash', role: 'other' }]
+      expect(await expectRefused(await renderMessage({ ...example, people }), 'payload_invalid')).toMatchObject({ path: `/entities/0/id` })
+    })
+  })
+
+  it('shows markup in names as literal text and runs none of it', async () => {
+    const names = [`<img src=x onerror="parent.postMessage('pwned','*')">`, '<script>parent.postMessage("pwned","*")</script>', 'javascript:alert(1)']
+    const people = example.people.map((person, i) => (i < names.length ? { ...person, name: names[i] as string } : person))
+    const entities = [{ id: 'evil', name: '<b onmouseover=alert(1)>Trust</b>', kind: 'other' as const }]
+    const { page, chart, dialogs } = await openHost(await renderMessage({ ...example, people, entities, links: [] }))
+    try {
+      await waitFor(page, 'rendered')
+      const text = await textVersion(chart)
+      for (const name of [...names, entities[0]?.name as string]) {
+        expect(await isNameVisible(chart, name), name).toBe(true)
+        expect(text).toContain(name)
+      }
+      expect(await chart.locator('#chart img, #chart script, #chart b, #chart a').count()).toBe(0)
+      // A round trip after the render: anything the names could have run has had its turn.
+      await send(page, { type: 'render', v: 2 })
+      await waitFor(page, 'error')
+      const everything = await page.evaluate(() => {
+        const host = globalThis as unknown as HostWindow
+        return [...host.received, ...host.ignored.map((entry) => entry.data)]
+      })
+      expect(JSON.stringify(everything)).not.toContain('pwned')
+      expect(dialogs).toEqual([])
+    } finally {
+      await page.close()
+    }
+  })
+
+  it('keeps a chart shown when a later render is refused, and re-renders without a new key fetch for the same token', async () => {
+    const session = await stack.mint()
+    const { page, chart, requests } = await openHost(await renderMessage(example, session.token))
+    try {
+      await waitFor(page, 'rendered')
+      // Unknown types and non-objects are ignored; a refused render leaves the chart.
+      await send(page, { type: 'hello', v: 1 })
+      await send(page, 'render')
+      await send(page, { type: 'render', v: 1, token: session.token, payload: { ...example, people: [] } })
+      expect(await waitFor(page, 'error')).toMatchObject({ code: 'payload_invalid', path: '/people' })
+      expect(await received(page, 'error')).toHaveLength(1)
+      await expect.poll(() => isNameVisible(chart, 'Robert Chen')).toBe(true)
+      // The same token again, with another payload: drawn, and still one key fetch.
+      const smaller: Payload = { household: { name: 'Small' }, people: [{ id: 'solo', name: 'Solo Person', role: 'primaryClient' }] }
+      await send(page, { type: 'render', v: 1, token: session.token, payload: smaller })
+      await waitFor(page, 'rendered', 2)
+      await expect.poll(() => isNameVisible(chart, 'Solo Person')).toBe(true)
+      expect(await isNameVisible(chart, 'Robert Chen')).toBe(false)
+      expect(requests.filter((request) => request.url.includes('/.well-known/jwks.json'))).toHaveLength(1)
+      // A new token: one more fetch.
+      await send(page, await renderMessage(example))
+      await waitFor(page, 'rendered', 3)
+      expect(requests.filter((request) => request.url.includes('/.well-known/jwks.json'))).toHaveLength(2)
+    } finally {
+      await page.close()
+    }
+  })
+
+  it('says token_invalid when the keys cannot be fetched, and fetches again for the next render', async () => {
+    const session = await stack.mint()
+    const page = await browser.newPage()
+    await page.route('**/.well-known/jwks.json*', (route) => route.abort())
+    const path = `/host-${++pages}.html`
+    stack.partner.set(path, hostPage(stack.chartUrl, await renderMessage(example, session.token), null))
+    try {
+      await page.goto(`${stack.partner.origin}${path}`)
+      const answer = await waitFor(page, 'error')
+      expect(answer).toMatchObject({ code: 'token_invalid' })
+      expect(answer.message).toContain('could not be fetched')
+      await page.unroute('**/.well-known/jwks.json*')
+      await send(page, await renderMessage(example, session.token))
+      await waitFor(page, 'rendered')
+    } finally {
+      await page.close()
+    }
+  })
+
+  it('asks the network for nothing but its page, its assets and one key set, and sends no payload data', async () => {
+    const session = await stack.mint()
+    const jti = decodeJwt(session.token).jti as string
+    const { page, requests } = await openHost(await renderMessage(example, session.token))
+    try {
+      await waitFor(page, 'rendered')
+      // Let the chart settle (fonts, images it might load), then a round trip.
+      await send(page, { type: 'render', v: 2 })
+      await waitFor(page, 'error')
+      const secrets = [example.household.name, ...example.people.map((person) => person.name), ...(example.entities ?? []).map((entity) => entity.name)]
+      for (const request of requests) {
+        for (const secret of secrets) {
+          for (const form of [secret, encodeURIComponent(secret), secret.replace(/ /g, '+')]) {
+            expect(request.url).not.toContain(form)
+            expect(request.postData ?? '').not.toContain(form)
+          }
+        }
+      }
+      const embed = requests.filter((request) => request.url.startsWith(stack.embedOrigin)).map((request) => request.url.slice(stack.embedOrigin.length))
+      const assets = /^\/chart\/v\d+\.\d+\.\d+\/(index\.html|chart-[A-Za-z0-9]+\.(js|css))$/
+      expect(embed.filter((url) => !assets.test(url))).toEqual([`/.well-known/jwks.json?render=${jti}`])
+      expect(requests.filter((request) => !request.url.startsWith(stack.embedOrigin) && !request.url.startsWith(stack.partner.origin))).toEqual([])
+    } finally {
+      await page.close()
+    }
+  })
+
+  it('reports resize when its height grows and shrinks', async () => {
+    const { page, chart } = await openHost(await renderMessage())
+    try {
+      const rendered = await waitFor(page, 'rendered')
+      const toggle = chart.locator('#chart details > summary').first()
+      const wasOpen = await chart.locator('#chart details').first().evaluate((element) => (element as unknown as { open: boolean }).open)
+      await toggle.click()
+      const first = await waitFor(page, 'resize')
+      await toggle.click()
+      const second = await waitFor(page, 'resize', 2)
+      const heights = [rendered.height ?? 0, first.height ?? 0, second.height ?? 0]
+      if (wasOpen) expect(heights[1]).toBeLessThan(heights[0] as number)
+      else expect(heights[1]).toBeGreaterThan(heights[0] as number)
+      expect(heights[2]).toBe(heights[0])
+      // Grows past and shrinks below the frame's earlier heights: the host followed each report.
+      expect(await page.locator('iframe').first().evaluate((element) => element.getBoundingClientRect().height)).toBe(heights[2])
+    } finally {
+      await page.close()
+    }
+  })
+
+  it('sends select for a node chosen with the keyboard, and for a clicked entity', async () => {
+    const { page, chart } = await openHost(await renderMessage())
+    try {
+      await waitFor(page, 'rendered')
+      let focused = ''
+      for (let presses = 0; presses < 60 && focused === ''; presses++) {
+        await page.keyboard.press('Tab')
+        focused = await chart.evaluate(() => {
+          const active = (globalThis as unknown as FrameGlobals).document.activeElement
+          return active && active.getAttribute('role') === 'button' && active.closest('svg') ? (active.textContent ?? '') : ''
+        })
+      }
+      expect(focused).not.toBe('')
+      const nodes = [
+        ...example.people.map((person) => ({ id: person.id, name: person.name, kind: 'person' })),
+        ...(example.entities ?? []).map((entity) => ({ id: entity.id, name: entity.name, kind: 'entity' })),
+      ]
+      const node = nodes.filter((candidate) => focused.includes(candidate.name)).sort((a, b) => b.name.length - a.name.length)[0]
+      expect(node, focused).toBeDefined()
+      await page.keyboard.press('Enter')
+      expect(await waitFor(page, 'select')).toEqual({ type: 'select', id: node?.id, kind: node?.kind })
+      await chart.locator('#chart svg [role="button"]', { hasText: 'Chen Properties LLC' }).first().click()
+      expect(await waitFor(page, 'select', 2)).toEqual({ type: 'select', id: 'llc', kind: 'entity' })
+    } finally {
+      await page.close()
+    }
+  })
+
+  it('keeps no cookies and no storage', async () => {
+    const { page, chart } = await openHost(await renderMessage())
+    try {
+      await waitFor(page, 'rendered')
+      const state = await chart.evaluate(async () => {
+        const frame = globalThis as unknown as FrameGlobals
+        return {
+          cookie: frame.document.cookie,
+          local: frame.localStorage.length,
+          session: frame.sessionStorage.length,
+          databases: (await frame.indexedDB.databases()).length,
+        }
+      })
+      expect(state).toEqual({ cookie: '', local: 0, session: 0, databases: 0 })
+      const cookies = await page.context().cookies()
+      expect(cookies).toEqual([])
+    } finally {
+      await page.close()
+    }
+  })
+
+  it('switches theme on a theme message from its host, and ignores one from another window', async () => {
+    const { page, chart } = await openHost(null, { attacker: true })
+    try {
+      // Before a render there is nothing to theme: ignored, and not remembered.
+      await send(page, { type: 'theme', v: 1, theme: 'dark' })
+      await send(page, await renderMessage())
+      await waitFor(page, 'rendered')
+      expect(await themeOf(chart)).toBe('light')
+      await send(page, { type: 'theme', v: 1, theme: 'dark' })
+      await expect.poll(() => themeOf(chart)).toBe('dark')
+      const attacker = page.frame({ url: `${stack.stranger.origin}/attacker.html` })
+      await attacker?.evaluate(() => (globalThis as unknown as FrameGlobals).parent.frames[0]?.postMessage({ type: 'theme', v: 1, theme: 'light' }, '*'))
+      await send(page, { type: 'theme', v: 1, theme: 'purple' })
+      // A round trip: both were handled before this answer.
+      await send(page, { type: 'render', v: 2 })
+      await waitFor(page, 'error')
+      expect(await themeOf(chart)).toBe('dark')
+    } finally {
+      await page.close()
+    }
+  })
+})
+
+/** The partner's page: mounts the chart by spec §4.4 and records what it accepts (and what it ignores). */
+function hostPage(chartUrl: string, render: Record<string, unknown> | null, attackerUrl: string | null) {
+  const embedOrigin = new URL(chartUrl).origin
+  const config = JSON.stringify({ embedOrigin, chartUrl, render, attackerUrl }).replace(/</g, '\\u003c')
+  return {
+    type: 'text/html; charset=utf-8',
+    body: `<!doctype html><meta charset="utf-8"><title>Partner</title>
+<body>
+<script type="application/json" id="config">${config}</script>
+<script>
+  const config = JSON.parse(document.getElementById('config').textContent)
+  window.received = []
+  window.ignored = []
+  const frame = document.createElement('iframe')
+  frame.setAttribute('sandbox', 'allow-scripts allow-same-origin')
+  frame.setAttribute('title', 'Household chart')
+  frame.style.width = '900px'
+  frame.style.border = '0'
+  frame.src = config.chartUrl
+  window.send = (message) => frame.contentWindow.postMessage(message, config.embedOrigin)
+  window.addEventListener('message', (event) => {
+    if (event.origin !== config.embedOrigin || event.source !== frame.contentWindow) {
+      window.ignored.push({ origin: event.origin, data: event.data })
+      return
+    }
+    const data = event.data
+    window.received.push(data)
+    if (data && data.type === 'ready' && config.render) window.send(config.render)
+    if (data && (data.type === 'rendered' || data.type === 'resize')) frame.style.height = data.height + 'px'
+  })
+  document.body.append(frame)
+  if (config.attackerUrl) {
+    const other = document.createElement('iframe')
+    other.src = config.attackerUrl
+    document.body.append(other)
+  }
+</script>
+</body>`,
+  }
+}
+
+async function received(page: Page, type: string): Promise<Message[]> {
+  return page.evaluate((wanted) => (globalThis as unknown as HostWindow).received.filter((message) => message?.type === wanted), type)
+}
+
+/** The `count`-th message of `type` the host accepted (waits for it). */
+async function waitFor(page: Page, type: string, count = 1): Promise<Message> {
+  await page.waitForFunction(
+    ([wanted, n]) => (globalThis as unknown as HostWindow).received.filter((message) => message?.type === wanted).length >= (n as number),
+    [type, count] as const,
+    { timeout: 10_000 },
+  )
+  const messages = await received(page, type)
+  return messages[count - 1] as Message
+}
+
+async function send(page: Page, message: unknown): Promise<void> {
+  await page.evaluate((m) => (globalThis as unknown as HostWindow).send(m), message)
+}
+
+/**
+ * Whether `name` is shown as literal text on a visible node of the drawing: the node's text lines,
+ * read in order, start with the name, or with a shortened form of it ending in "…" (the drawing
+ * shortens what does not fit; a deceased person's name is preceded by "† ").
+ */
+async function isNameVisible(chart: Frame, name: string): Promise<boolean> {
+  const nodes = await chart.locator('#chart svg [role="button"]').evaluateAll((elements) =>
+    elements
+      .filter((element) => element.getBoundingClientRect().width > 0)
+      .map((element) => Array.from(element.querySelectorAll('text'), (text) => text.textContent ?? '').join(' ')),
+  )
+  return nodes.some((shown) => {
+    const text = shown.replace(/^† /, '')
+    if (text.startsWith(name)) return true
+    const cut = text.indexOf('…')
+    return cut > 0 && name.startsWith(text.slice(0, cut).trimEnd())
+  })
+}
+
+/** Opens the chart's text version and reads it. */
+async function textVersion(chart: Frame): Promise<string> {
+  const details = chart.locator('#chart details').first()
+  if (!(await details.evaluate((element) => (element as unknown as { open: boolean }).open))) await details.locator('summary').click()
+  return details.innerText()
+}
+
+async function themeOf(chart: Frame): Promise<string | null> {
+  return chart.locator('[data-theme]').first().getAttribute('data-theme')
+}
+
+/** A chart token signed by a key the embed origin never published, under `kid`. */
+async function signedByNewKey(kid: string, stack: ChartStack): Promise<string> {
+  const { privateKey } = await generateKeyPair('ES256')
+  return new SignJWT({ frameOrigin: stack.partner.origin })
+    .setProtectedHeader({ alg: 'ES256', kid, typ: 'JWT' })
+    .setIssuer('x')
+    .setSubject(stack.orgId)
+    .setAudience(stack.embedOrigin)
+    .setJti(randomUUID())
+    .setIssuedAt()
+    .setExpirationTime('10m')
+    .sign(privateKey)
+}
