@@ -1,3 +1,530 @@
-// Placeholder until the SDK lands.
+/*!
+ * Hearth household chart — partner SDK (protocol v1).
+ *
+ * Mounts the pinned, embedded household chart into a container on your page and speaks the
+ * chart's postMessage protocol for you. One self-contained ES module with no dependencies: load it
+ * from the embed origin, pinned to the same version as the chart it mounts.
+ *
+ * Usage (a page on an origin registered for your organization with `hearth origins add`):
+ *
+ *   import { mountHouseholdChart, HouseholdChartError } from 'https://embed.hearth.example/chart/v0.1.0/sdk.js'
+ *
+ *   const chart = mountHouseholdChart({
+ *     container: document.getElementById('household-chart')!,
+ *     embedOrigin: 'https://embed.hearth.example',
+ *     title: 'Household chart of the Chen family',
+ *     // Your own server mints the token (POST /api/v1/embed/chart-sessions with your API key,
+ *     // which never reaches the browser) and answers { token, expiresAt }.
+ *     fetchToken: async () => {
+ *       const response = await fetch('/chart-token', { method: 'POST' })
+ *       if (!response.ok) throw new Error(`token endpoint answered ${response.status}`)
+ *       return response.json()
+ *     },
+ *     payload: { household: { name: 'Chen Family' }, people: [{ id: 'robert', name: 'Robert Chen', role: 'primaryClient' }] },
+ *     theme: 'system',
+ *     onEvent: (event) => {
+ *       if (event.type === 'select') showDetails(event.id, event.kind)
+ *       if (event.type === 'error') console.warn(`chart: ${event.code}: ${event.message}`)
+ *     },
+ *   })
+ *   try {
+ *     await chart.ready // the chart has rendered once
+ *   } catch (error) {
+ *     if (error instanceof HouseholdChartError) console.error(error.code, error.message)
+ *   }
+ *   chart.update(nextPayload) // re-renders with the current token
+ *   chart.setTheme('dark')
+ *   chart.destroy() // removes the iframe, its listener and its timers
+ *
+ * What it does:
+ * - Creates the iframe per the mounting rules: sandbox exactly "allow-scripts allow-same-origin",
+ *   src = `${embedOrigin}/chart/v${version}/index.html` (a pinned version; never "latest"),
+ *   referrerpolicy "origin", your title, width 100 %, no border, loading eager. Styles are set
+ *   through the CSSOM (iframe.style), so host pages with a strict style-src still work.
+ * - Accepts a message only when its origin is the embed origin and its source is that iframe's
+ *   window; everything else is ignored.
+ * - Calls fetchToken as soon as it mounts (in parallel with the iframe loading); on the chart's
+ *   `ready` posts `render {type: 'render', v: 1, token, payload}` to the embed origin.
+ * - Sizes the iframe's height from the chart's `rendered` and `resize` messages.
+ * - Refreshes the token 60 s before its expiresAt (halfway through a token shorter than two
+ *   minutes) and renders again with the new token. When the chart answers `token_expired` (a
+ *   token that aged, or a skewed clock) it fetches a new token and renders again — once: if the
+ *   chart finds the new token expired too, that is reported through onEvent (no retry loop).
+ * - A second mount into the same container destroys the first.
+ *
+ * Errors, always as onEvent({type: 'error', code, message, path?}):
+ * - from the chart: token_invalid, token_expired (only when the retry did not help),
+ *   origin_mismatch, version_unsupported, payload_invalid (with the JSON Pointer in `path`);
+ * - from the SDK: ready_timeout (no `ready` within readyTimeoutMs, default 15 s: see the message
+ *   for the likely causes), token_fetch_failed (fetchToken threw or returned no usable token).
+ * `ready` resolves when the chart has rendered for the first time, and rejects with a
+ * HouseholdChartError for the first failure before that (ready_timeout, token_fetch_failed, or a
+ * chart error), or with code `destroyed` when the chart is destroyed first. It never rejects
+ * unobserved: ignoring it is fine when you use onEvent. Later failures (a refresh that could not
+ * fetch a token, an invalid payload given to update) come through onEvent only.
+ */
+
 declare const __CHART_VERSION__: string
+
+/** The chart release this SDK belongs to, and the version it mounts unless told otherwise. */
 export const SDK_CHART_VERSION: string = __CHART_VERSION__
+
+/** The render message's protocol version. */
+export const PROTOCOL_VERSION = 1
+
+// ---------------------------------------------------------------------------------------------
+// The payload (v1), as published in payload.schema.json beside each pinned chart.
+
+export type ChartTheme = 'light' | 'dark' | 'system'
+
+export type PersonRole = 'primaryClient' | 'coClient' | 'spouse' | 'child' | 'grandchild' | 'greatGrandchild' | 'parent' | 'sibling' | 'inLaw' | 'other'
+
+export type RelationshipType = 'spouse' | 'partner' | 'exSpouse' | 'parent'
+
+export type EntityKind = 'revocableTrust' | 'irrevocableTrust' | 'ilit' | 'slat' | 'grat' | 'crt' | 'llc' | 'flp' | 'foundation' | 'daf' | 'other'
+
+export type LinkType = 'grantor' | 'trustee' | 'beneficiary' | 'owner'
+
+export interface HouseholdChartPerson {
+  /** Your identifier: 1–64 letters, digits and _ . : -; people and entities share one namespace. */
+  id: string
+  /** Shown as plain text, never as markup (1–200 characters). */
+  name: string
+  role: PersonRole
+  /** YYYY-MM-DD */
+  birthDate?: string
+  /** YYYY-MM-DD; set for a deceased person, who is drawn muted and marked †. */
+  deathDate?: string
+}
+
+export interface HouseholdChartRelationship {
+  from: string
+  to: string
+  /** spouse, partner and exSpouse join two people side by side; parent means `from` is a parent of `to`. */
+  type: RelationshipType
+}
+
+export interface HouseholdChartEntity {
+  id: string
+  name: string
+  kind: EntityKind
+  /** Value in the household's currency, shown rounded (0 to 1e13). */
+  value?: number
+  /** Inside or outside the taxable estate; defaults by kind. */
+  estate?: 'in' | 'out'
+}
+
+export interface HouseholdChartLink {
+  /** The person or entity that is grantor, trustee, beneficiary or owner. */
+  from: string
+  /** The entity. */
+  to: string
+  type: LinkType
+  /** Percentage for beneficiaries and owners: 50 means 50 %. */
+  share?: number
+}
+
+export interface HouseholdChartPayload {
+  household: { name: string }
+  people: HouseholdChartPerson[]
+  relationships?: HouseholdChartRelationship[]
+  entities?: HouseholdChartEntity[]
+  links?: HouseholdChartLink[]
+  options?: { theme?: ChartTheme }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The API.
+
+/** What fetchToken returns: the `token` and `expiresAt` of a chart session minted by your server. */
+export interface HouseholdChartToken {
+  token: string
+  /** ISO 8601 date-time, as the API answers it. */
+  expiresAt: string
+}
+
+/** Errors the chart reports, and errors of the SDK itself. */
+export type HouseholdChartErrorCode =
+  | 'token_invalid'
+  | 'token_expired'
+  | 'origin_mismatch'
+  | 'version_unsupported'
+  | 'payload_invalid'
+  | 'ready_timeout'
+  | 'token_fetch_failed'
+  | 'destroyed'
+
+/**
+ * What onEvent receives:
+ * - rendered: the chart drew the payload; `height` is its full height in CSS pixels;
+ * - resize: the chart's height changed (it grows and shrinks);
+ * - select: the user selected a person or an entity (by pointer or keyboard);
+ * - error: see the codes in the header comment.
+ */
+export type ChartEvent =
+  | { type: 'rendered'; height: number }
+  | { type: 'resize'; height: number }
+  | { type: 'select'; id: string; kind: 'person' | 'entity' }
+  | { type: 'error'; code: HouseholdChartErrorCode; message: string; path?: string }
+
+export interface MountHouseholdChartOptions {
+  /** The element the iframe is appended to. */
+  container: HTMLElement
+  /** The embed origin, a bare origin such as https://embed.hearth.example. */
+  embedOrigin: string
+  /** The pinned chart release, x.y.z; default: the SDK's own version. Never "latest". */
+  version?: string
+  /** The iframe's accessible name, e.g. "Household chart of the Chen family". */
+  title: string
+  /** Asks your own server for a chart token; called at mount, before expiry, and on token_expired. */
+  fetchToken: () => Promise<HouseholdChartToken>
+  payload: HouseholdChartPayload
+  /** Overrides payload.options.theme. */
+  theme?: ChartTheme
+  onEvent?: (event: ChartEvent) => void
+  /** How long to wait for the chart's `ready` before reporting ready_timeout; default 15000. */
+  readyTimeoutMs?: number
+}
+
+export interface HouseholdChartHandle {
+  /** The chart's iframe (for layout; do not post to it yourself). */
+  readonly iframe: HTMLIFrameElement
+  /** Resolves when the chart has rendered once; rejects with a HouseholdChartError (see the header). */
+  readonly ready: Promise<void>
+  /** Renders the new payload (with the current token). */
+  update(payload: HouseholdChartPayload): void
+  /** Switches the theme without a new render once the chart has rendered. */
+  setTheme(theme: ChartTheme): void
+  /** Removes the iframe, the message listener and the timers. Safe to call twice. */
+  destroy(): void
+}
+
+export class HouseholdChartError extends Error {
+  readonly code: HouseholdChartErrorCode
+  /** For payload_invalid: the JSON Pointer of the first problem in the payload. */
+  readonly path?: string
+
+  constructor(code: HouseholdChartErrorCode, message: string, path?: string) {
+    super(message)
+    this.name = 'HouseholdChartError'
+    this.code = code
+    if (path !== undefined) this.path = path
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The implementation.
+
+const SANDBOX = 'allow-scripts allow-same-origin'
+const DEFAULT_READY_TIMEOUT_MS = 15_000
+/** Tokens are refreshed this long before they expire. */
+const REFRESH_LEAD_MS = 60_000
+/** Never refresh sooner than this after getting a token (guards against very short tokens). */
+const MIN_REFRESH_DELAY_MS = 5_000
+/** A cached token with less time than this left is not used for a new render. */
+const MIN_TOKEN_VALIDITY_MS = 15_000
+const MAX_HEIGHT = 100_000
+const MAX_TIMER_DELAY_MS = 2_147_483_647
+const VERSION = /^\d+\.\d+\.\d+$/
+const CHART_ERROR_CODES: ReadonlySet<string> = new Set(['token_invalid', 'token_expired', 'origin_mismatch', 'version_unsupported', 'payload_invalid'])
+const THEMES: ReadonlySet<string> = new Set(['light', 'dark', 'system'])
+
+/** One mounted chart per container. */
+const mounted = new WeakMap<HTMLElement, HouseholdChartHandle>()
+
+interface HeldToken {
+  token: string
+  expiresAtMs: number
+}
+
+export function mountHouseholdChart(options: MountHouseholdChartOptions): HouseholdChartHandle {
+  const { container, title, fetchToken, onEvent } = options
+  const embedOrigin = checkEmbedOrigin(options.embedOrigin)
+  const version = checkVersion(options.version ?? SDK_CHART_VERSION)
+  if (!container || typeof container.appendChild !== 'function') throw new TypeError('mountHouseholdChart: container must be an HTMLElement')
+  if (typeof title !== 'string' || title.trim() === '') throw new TypeError('mountHouseholdChart: title is required (the iframe\'s accessible name)')
+  if (typeof fetchToken !== 'function') throw new TypeError('mountHouseholdChart: fetchToken must be a function returning a Promise of { token, expiresAt }')
+  if (options.theme !== undefined && !THEMES.has(options.theme)) throw new TypeError(`mountHouseholdChart: theme must be light, dark or system, got ${String(options.theme)}`)
+  const readyTimeoutMs = options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS
+  if (!Number.isFinite(readyTimeoutMs) || readyTimeoutMs <= 0) throw new TypeError('mountHouseholdChart: readyTimeoutMs must be a positive number of milliseconds')
+
+  mounted.get(container)?.destroy()
+
+  let payload = options.payload
+  let theme: ChartTheme | undefined = options.theme
+  let destroyed = false
+  /** The chart said `ready` (since its last load) and takes render messages. */
+  let chartReady = false
+  /** The chart said `rendered` since its last `ready`: theme messages work. */
+  let chartRendered = false
+  let held: HeldToken | undefined
+  /**
+   * A token_expired is answered with one new token; if the chart finds that one expired too (a
+   * clock far off, a server minting stale tokens) it is reported, not retried: no loop. A render
+   * that succeeds allows the next retry.
+   */
+  let expiredRetryAvailable = true
+  let tokenRequest: Promise<HeldToken | undefined> | undefined
+  /** Each render asks for a number; only the newest one is posted once its token is there. */
+  let renderSeq = 0
+  let refreshTimer: ReturnType<typeof setTimeout> | undefined
+
+  let settleReady: { resolve: () => void; reject: (error: HouseholdChartError) => void } | undefined
+  const ready = new Promise<void>((resolve, reject) => {
+    settleReady = { resolve, reject }
+  })
+  // Rejections of `ready` are for whoever awaits it; nobody awaiting it is not an error.
+  ready.catch(() => undefined)
+
+  const iframe = document.createElement('iframe')
+  // The sandbox must be in place before the frame navigates: set it first, exactly as specified.
+  iframe.setAttribute('sandbox', SANDBOX)
+  // The chart page's CSP names in frame-ancestors only the origin found in the Referer of this
+  // frame's navigation (when that origin is registered). A host page served with
+  // `Referrer-Policy: no-referrer` would send no Referer and the chart would refuse to be framed;
+  // 'origin' sends the page's origin, and only that (never its path or query, which may name a
+  // client), whatever the host page's own policy.
+  iframe.referrerPolicy = 'origin'
+  iframe.title = title
+  iframe.loading = 'eager'
+  // CSSOM, not a style attribute: a host page whose CSP has no 'unsafe-inline' in style-src allows this.
+  iframe.style.width = '100%'
+  iframe.style.border = '0'
+  iframe.style.display = 'block'
+  iframe.src = `${embedOrigin}/chart/v${version}/index.html`
+
+  const emit = (event: ChartEvent): void => {
+    if (!onEvent || destroyed) return
+    try {
+      onEvent(event)
+    } catch (error) {
+      // The host's handler failing must not break the chart: report it, as an event listener's would be.
+      setTimeout(() => {
+        throw error
+      })
+    }
+  }
+
+  /** Reports an error through onEvent, and through `ready` when the chart has not rendered yet. */
+  const fail = (error: HouseholdChartError): void => {
+    emit({ type: 'error', code: error.code, message: error.message, ...(error.path !== undefined ? { path: error.path } : {}) })
+    settleReady?.reject(error)
+    settleReady = undefined
+  }
+
+  const post = (message: Record<string, unknown>): void => {
+    // The target origin pins the receiver: if the frame were navigated elsewhere, nothing is delivered.
+    iframe.contentWindow?.postMessage(message, embedOrigin)
+  }
+
+  const clearRefresh = (): void => {
+    if (refreshTimer !== undefined) clearTimeout(refreshTimer)
+    refreshTimer = undefined
+  }
+
+  const scheduleRefresh = (token: HeldToken): void => {
+    clearRefresh()
+    const remaining = token.expiresAtMs - Date.now()
+    // Already expired by this clock: no timer (it would fire at once, again and again); the chart
+    // answers token_expired if it really is, and that fetches a new one.
+    if (remaining <= 0) return
+    const wanted = Math.max(remaining > 2 * REFRESH_LEAD_MS ? remaining - REFRESH_LEAD_MS : remaining / 2, MIN_REFRESH_DELAY_MS)
+    // setTimeout fires at once for delays past 2^31 - 1 ms (24.8 days): never ask for more.
+    const delay = Math.min(wanted, MAX_TIMER_DELAY_MS)
+    refreshTimer = setTimeout(() => {
+      refreshTimer = undefined
+      // A new token, and a render with it, so the chart's session carries on under a valid token.
+      render(true)
+      if (!chartReady) void getToken(true)
+    }, delay)
+  }
+
+  /**
+   * The held token, or a new one when there is none, it is about to expire, or `fresh` is asked.
+   * Concurrent callers share one fetch. A failure is reported once, here, and gives undefined.
+   */
+  const getToken = (fresh: boolean): Promise<HeldToken | undefined> => {
+    if (tokenRequest) return tokenRequest
+    if (!fresh && held && held.expiresAtMs - Date.now() > MIN_TOKEN_VALIDITY_MS) return Promise.resolve(held)
+    const request: Promise<HeldToken | undefined> = Promise.resolve()
+      .then(() => fetchToken())
+      .then(
+        (answer) => {
+          const token = checkToken(answer)
+          if (!destroyed) {
+            held = token
+            scheduleRefresh(token)
+          }
+          return token
+        },
+        (error: unknown) => {
+          throw tokenFetchError(error)
+        },
+      )
+      .catch((error: unknown) => {
+        if (!destroyed) fail(error instanceof HouseholdChartError ? error : tokenFetchError(error))
+        return undefined
+      })
+      .finally(() => {
+        if (tokenRequest === request) tokenRequest = undefined
+      })
+    tokenRequest = request
+    return request
+  }
+
+  /** The payload as sent: the theme chosen through the SDK wins over payload.options.theme. */
+  const renderedPayload = (): HouseholdChartPayload => (theme === undefined ? payload : { ...payload, options: { ...payload.options, theme } })
+
+  /** Posts a render of the current payload once a token is there; a newer render supersedes it. */
+  const render = (freshToken = false): void => {
+    if (!chartReady || destroyed) return
+    const seq = ++renderSeq
+    void getToken(freshToken).then((token) => {
+      if (!token || destroyed || !chartReady || seq !== renderSeq) return
+      post({ type: 'render', v: PROTOCOL_VERSION, token: token.token, payload: renderedPayload() })
+    })
+  }
+
+  const onMessage = (event: MessageEvent): void => {
+    // Mounting rule 3: only the chart's own window, on the embed origin. Anything else — other
+    // frames, other tabs, extensions, the host page itself — is ignored without a word.
+    if (destroyed || event.origin !== embedOrigin || event.source === null || event.source !== iframe.contentWindow) return
+    const data: unknown = event.data
+    if (typeof data !== 'object' || data === null) return
+    const message = data as Record<string, unknown>
+    switch (message.type) {
+      case 'ready':
+        clearReadyTimer()
+        chartReady = true
+        chartRendered = false
+        render()
+        return
+      case 'rendered':
+      case 'resize': {
+        const height = message.height
+        if (typeof height !== 'number' || !Number.isFinite(height) || height < 0) return
+        iframe.style.height = `${Math.ceil(Math.min(height, MAX_HEIGHT))}px`
+        if (message.type === 'rendered') {
+          chartRendered = true
+          expiredRetryAvailable = true
+          emit({ type: 'rendered', height })
+          settleReady?.resolve()
+          settleReady = undefined
+        } else {
+          emit({ type: 'resize', height })
+        }
+        return
+      }
+      case 'select':
+        if (typeof message.id === 'string' && (message.kind === 'person' || message.kind === 'entity')) emit({ type: 'select', id: message.id, kind: message.kind })
+        return
+      case 'error': {
+        const code = message.code
+        if (typeof code !== 'string' || !CHART_ERROR_CODES.has(code)) return
+        if (code === 'token_expired' && tokenRequest === undefined && expiredRetryAvailable) {
+          expiredRetryAvailable = false
+          render(true)
+          return
+        }
+        // A token_expired that arrives while a new token is on its way is about the old one.
+        if (code === 'token_expired' && tokenRequest !== undefined) return
+        const text = typeof message.message === 'string' ? message.message : `the chart reported ${code}`
+        fail(new HouseholdChartError(code as HouseholdChartErrorCode, text, typeof message.path === 'string' ? message.path : undefined))
+        return
+      }
+      default:
+        return
+    }
+  }
+
+  let readyTimer: ReturnType<typeof setTimeout> | undefined = setTimeout(() => {
+    readyTimer = undefined
+    fail(readyTimeoutError(embedOrigin, version, readyTimeoutMs))
+  }, readyTimeoutMs)
+  const clearReadyTimer = (): void => {
+    if (readyTimer !== undefined) clearTimeout(readyTimer)
+    readyTimer = undefined
+  }
+
+  // Listen before the frame exists, so its `ready` cannot be missed.
+  window.addEventListener('message', onMessage)
+  container.appendChild(iframe)
+  // The token is fetched while the frame loads; a failure is reported at once.
+  void getToken(false)
+
+  const handle: HouseholdChartHandle = {
+    iframe,
+    ready,
+    update(next: HouseholdChartPayload): void {
+      if (destroyed) return
+      payload = next
+      render()
+    },
+    setTheme(next: ChartTheme): void {
+      if (destroyed) return
+      if (!THEMES.has(next)) throw new TypeError(`setTheme: theme must be light, dark or system, got ${String(next)}`)
+      theme = next
+      if (chartRendered) post({ type: 'theme', v: PROTOCOL_VERSION, theme: next })
+      else render()
+    },
+    destroy(): void {
+      if (destroyed) return
+      destroyed = true
+      window.removeEventListener('message', onMessage)
+      clearReadyTimer()
+      clearRefresh()
+      iframe.remove()
+      if (mounted.get(container) === handle) mounted.delete(container)
+      settleReady?.reject(new HouseholdChartError('destroyed', 'the chart was destroyed before it rendered'))
+      settleReady = undefined
+    },
+  }
+  mounted.set(container, handle)
+  return handle
+}
+
+function checkEmbedOrigin(input: unknown): string {
+  const rule = 'embedOrigin must be a bare origin such as https://embed.hearth.example (scheme, host and port; no path or trailing slash)'
+  if (typeof input !== 'string') throw new TypeError(`mountHouseholdChart: ${rule}`)
+  let url: URL
+  try {
+    url = new URL(input)
+  } catch {
+    throw new TypeError(`mountHouseholdChart: ${rule}, got "${input}"`)
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== input) {
+    throw new TypeError(`mountHouseholdChart: ${rule}, got "${input}"${url.origin !== 'null' && url.origin !== input ? ` (did you mean ${url.origin}?)` : ''}`)
+  }
+  return url.origin
+}
+
+function checkVersion(input: unknown): string {
+  if (input === 'latest') throw new TypeError('mountHouseholdChart: version "latest" is not served: pin a released version such as 0.1.0')
+  if (typeof input !== 'string' || !VERSION.test(input)) throw new TypeError(`mountHouseholdChart: version must be a released version x.y.z, got ${JSON.stringify(input)}`)
+  return input
+}
+
+function checkToken(answer: unknown): HeldToken {
+  if (typeof answer !== 'object' || answer === null) throw new TypeError('fetchToken must resolve to { token, expiresAt }')
+  const { token, expiresAt } = answer as Record<string, unknown>
+  if (typeof token !== 'string' || token === '') throw new TypeError('fetchToken resolved without a token')
+  const expiresAtMs = typeof expiresAt === 'string' ? Date.parse(expiresAt) : Number.NaN
+  if (Number.isNaN(expiresAtMs)) throw new TypeError(`fetchToken resolved with an expiresAt that is not a date: ${JSON.stringify(expiresAt)}`)
+  return { token, expiresAtMs }
+}
+
+function tokenFetchError(cause: unknown): HouseholdChartError {
+  const why = cause instanceof Error ? cause.message : String(cause)
+  return new HouseholdChartError('token_fetch_failed', `fetchToken failed: ${why}. It should call your server, which mints a token with POST /api/v1/embed/chart-sessions and answers { token, expiresAt }.`)
+}
+
+function readyTimeoutError(embedOrigin: string, version: string, timeoutMs: number): HouseholdChartError {
+  return new HouseholdChartError(
+    'ready_timeout',
+    `The household chart (${embedOrigin}/chart/v${version}/index.html) did not say ready within ${timeoutMs} ms. Likely causes: ` +
+      `(1) this page's origin (${window.location.origin}) is not registered for your organization, so the chart refuses to be framed — register it with \`hearth origins add\`; ` +
+      `(2) this page's Content-Security-Policy blocks the embed origin — add ${embedOrigin} to frame-src (or child-src); ` +
+      `(3) a wrong embedOrigin or version — the page above must load in a browser tab; ` +
+      `(4) a slow network — raise readyTimeoutMs.`,
+  )
+}

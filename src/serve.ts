@@ -1,25 +1,28 @@
 // Starts Hearth: the store (taking the embedded database's lock and control socket when there is
-// no DATABASE_URL), the API origin, the embed origin and the demo. close() drains in-flight
-// requests, then closes the store and gives the data directory back.
+// no DATABASE_URL), the API origin, the embed origin, and the demo with its partner site. close()
+// drains in-flight requests, then closes the store and gives the data directory back.
 import type { FastifyInstance } from 'fastify'
 import type { Server } from 'node:net'
 import type { Config } from './config.ts'
 import { openStore, type Store } from './store/db.ts'
 import { buildApp } from './app.ts'
 import { buildEmbedApp } from './embed/server.ts'
-import { loadChartReleases } from './embed/releases.ts'
+import { loadChartReleases, releasedVersions } from './embed/releases.ts'
 import { MemoryRateLimitStore } from './rate-limit/memory-store.ts'
 import { acquireDataDirLock, type DataDirLock } from './admin/data-dir-lock.ts'
 import { socketPathOf, startControlSocket, type ControlResponse } from './admin/control-socket.ts'
 import { runAdmin } from './admin/operations.ts'
 import { AdminError, isAdminRequest } from './admin/requests.ts'
 import { prepareDemo, type Demo } from './demo.ts'
+import { startDemoPartner } from './demo-partner/server.ts'
 
 export interface RunningService {
   store: Store
   apiUrl?: string
   embedUrl?: string
   demo?: Demo
+  /** The demo partner site (with the demo on, when both the API and the embed origin run here). */
+  demoPartnerUrl?: string
   close(): Promise<void>
 }
 
@@ -54,8 +57,11 @@ export async function serve(config: Config, only?: Listener): Promise<RunningSer
       if (demo) service.demo = demo
     }
     // The embed origin first: the API names it in chart tokens and embed URLs.
+    let chartVersions: string[] = []
     if (only !== 'api') {
-      const embed = buildEmbedApp({ db: store.db, releases: await loadChartReleases() })
+      const releases = await loadChartReleases()
+      chartVersions = releasedVersions(releases)
+      const embed = buildEmbedApp({ db: store.db, releases })
       cleanups.push(() => embed.close())
       service.embedUrl = await listen(embed, config.host, config.embedPort)
     }
@@ -70,11 +76,36 @@ export async function serve(config: Config, only?: Listener): Promise<RunningSer
       cleanups.push(() => api.close())
       service.apiUrl = await listen(api, config.host, config.port)
     }
+    // The demo partner mints through the API and embeds from the embed origin: it needs both here.
+    if (service.demo && service.apiUrl && service.embedUrl) {
+      const partner = await startDemoPartner({
+        db: store.db,
+        orgId: service.demo.org.id,
+        apiKey: service.demo.key,
+        apiUrl: service.apiUrl,
+        embedOrigin: config.embedUrl ?? service.embedUrl,
+        chartVersion: newestVersion(chartVersions),
+        host: config.host,
+        port: config.demoPort,
+      })
+      cleanups.push(() => partner.close())
+      service.demoPartnerUrl = partner.url
+    }
     return service
   } catch (error) {
     await close()
     throw error
   }
+}
+
+/** The highest x.y.z (compared as numbers), or undefined when nothing is released. */
+function newestVersion(versions: string[]): string | undefined {
+  const key = (version: string) => version.split('.').map(Number)
+  return [...versions].sort((a, b) => {
+    const [x, y] = [key(a), key(b)]
+    for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0)
+    return 0
+  }).at(-1)
 }
 
 async function listen(app: FastifyInstance, host: string, port: number): Promise<string> {

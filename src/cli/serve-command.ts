@@ -9,6 +9,7 @@ function banner(config: Config, service: RunningService): string {
   const lines = ['', 'Hearth is running']
   if (service.apiUrl) lines.push(`  API          ${service.apiUrl}   reference: ${service.apiUrl}/docs`)
   if (service.embedUrl) lines.push(`  Embed origin ${service.embedUrl}`)
+  if (service.demoPartnerUrl) lines.push(`  Demo partner ${service.demoPartnerUrl}   (the household chart, embedded as a partner would)`)
   lines.push(`  Database     ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded, in ${config.dataDir}`}`)
   if (service.demo && service.apiUrl) {
     const { org, key, created } = service.demo
@@ -36,7 +37,7 @@ export async function serveCommand(only: Listener | undefined): Promise<number> 
     }
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'EADDRINUSE') {
-      throw new CliError(`${(error as Error).message}: another program uses that port; set PORT / HEARTH_EMBED_PORT`, 1)
+      throw new CliError(`${(error as Error).message}: another program uses that port; set PORT / HEARTH_EMBED_PORT${config.demo ? ' / HEARTH_DEMO_PORT' : ''}`, 1)
     }
     throw error
   }

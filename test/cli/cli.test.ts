@@ -21,6 +21,7 @@ const COMMANDS = [
   'origins remove',
   'origins list',
   'samples add',
+  'usage',
 ]
 
 // Every case gets its own data directory path below this one; none may ever be created.
@@ -86,6 +87,7 @@ describe.concurrent('help', () => {
         expect(result.stdout).toContain('--expires-in-days <n>')
       }
       if (command === 'origins add') expect(result.stdout).toContain(ORIGIN_RULE)
+      if (command === 'usage') expect(result.stdout).toContain('--since <YYYY-MM-DD>')
       expect(result.dataDirCreated).toBe(false)
     },
     TIMEOUT,
@@ -112,7 +114,7 @@ describe.concurrent('wrong arguments: exit 2, one line on stderr saying what is 
   it(
     'an unknown command lists the commands; an unknown command of a group lists the group\'s',
     async () => {
-      await expectUsageError(['frobnicate'], 'unknown command "frobnicate"', 'the commands are: serve, migrate, orgs, keys, origins, samples')
+      await expectUsageError(['frobnicate'], 'unknown command "frobnicate"', 'the commands are: serve, migrate, orgs, keys, origins, samples, usage')
       await expectUsageError(['keys', 'rotate'], 'unknown command "keys rotate"', 'the keys commands are: create, list, revoke')
     },
     TIMEOUT,
@@ -131,6 +133,7 @@ describe.concurrent('wrong arguments: exit 2, one line on stderr saying what is 
     async () => {
       await expectUsageError(['keys', 'list'], '--org is required: an organization id (hearth orgs list shows them)')
       await expectUsageError(['samples', 'add'], '--org is required: an organization id (hearth orgs list shows them)')
+      await expectUsageError(['usage'], '--org is required: an organization id (hearth orgs list shows them)')
     },
     TIMEOUT,
   )

@@ -156,6 +156,8 @@ export interface Banner {
   curl?: string
   demoKey?: string
   demoOrgId?: string
+  /** The demo partner site, when the demo is on. */
+  demoPartnerUrl?: string
 }
 
 function parseBanner(text: string): Banner {
@@ -165,6 +167,7 @@ function parseBanner(text: string): Banner {
   const curl = /^ {2}(curl .*)$/m.exec(text)?.[1]
   const demoKey = curl ? /Bearer (idx_[0-9A-Za-z]+)/.exec(curl)?.[1] : undefined
   const demoOrgId = /^Demo organization ".*" \(([0-9a-f-]{36})\)/m.exec(text)?.[1]
+  const demoPartnerUrl = /^ {2}Demo partner (http:\/\/\S+)/m.exec(text)?.[1]
   return {
     text,
     apiUrl,
@@ -172,16 +175,17 @@ function parseBanner(text: string): Banner {
     ...(curl ? { curl } : {}),
     ...(demoKey ? { demoKey } : {}),
     ...(demoOrgId ? { demoOrgId } : {}),
+    ...(demoPartnerUrl ? { demoPartnerUrl } : {}),
   }
 }
 
-/** A `hearth serve` process (PORT=0 and HEARTH_EMBED_PORT=0 unless the env says otherwise). */
+/** A `hearth serve` process (PORT, HEARTH_EMBED_PORT and HEARTH_DEMO_PORT 0 unless the env says otherwise). */
 export class ServerProcess extends HearthProcess {
   constructor(
     readonly env: Record<string, string>,
     args: string[] = ['serve'],
   ) {
-    super(args, { PORT: '0', HEARTH_EMBED_PORT: '0', ...env })
+    super(args, { PORT: '0', HEARTH_EMBED_PORT: '0', HEARTH_DEMO_PORT: '0', ...env })
   }
 
   /** Waits for the whole banner (one write; the demo part ends with the "Turn the demo off" line). */

@@ -1,0 +1,412 @@
+// The partner SDK (sdk/household-chart.ts, released as sdk.js beside the chart) in real Chromium:
+// a partner page loads it cross-origin from the embed origin and mounts the chart with a token
+// from its own server. The host page is as strict as a partner's may be (a CSP without
+// 'unsafe-inline', Referrer-Policy: no-referrer), so everything here also proves the SDK works there.
+import { readFileSync } from 'node:fs'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { Browser, Frame, Page } from 'playwright-core'
+import { hasChromium, launchChromium } from '../helpers/browser.ts'
+import { startChartStack, type ChartStack } from '../helpers/chart-stack.ts'
+import type { Site } from '../helpers/sites.ts'
+import { CHART_VERSION } from '../../chart/version.ts'
+import { loadChartSigner, mintChartToken } from '../../src/embed/tokens.ts'
+
+const EXAMPLE = JSON.parse(readFileSync(new URL('../../chart/example.json', import.meta.url), 'utf8')) as Record<string, unknown>
+const QUILLS = { household: { name: 'Quill Family' }, people: [{ id: 'zed', name: 'Zed Quill', role: 'primaryClient' }, { id: 'ada', name: 'Ada Quill', role: 'child' }], relationships: [{ from: 'zed', to: 'ada', type: 'parent' }] }
+
+interface TokenAnswer {
+  status: number
+  body: unknown
+}
+
+/** What the page exposes (host.js), as seen from page.evaluate. */
+interface HostWindow {
+  hostReady?: boolean
+  events: Array<{ type: string; height?: number; code?: string; message?: string; id?: string; kind?: string }>
+  readyOutcome?: { resolved: true } | { code: string; message: string; name: string; typed: boolean }
+  mount(options?: Record<string, unknown>, containerId?: string): void
+  handle: { update(payload: unknown): void; setTheme(theme: string): void; destroy(): void }
+  sdk: { mountHouseholdChart(options: Record<string, unknown>): unknown }
+  mountError(options: Record<string, unknown>): string
+}
+
+describe.runIf(hasChromium())('the partner SDK', () => {
+  let stack: ChartStack
+  let browser: Browser
+  /** Answers of the partner's token endpoint for the next calls; a real mint when empty. */
+  let plannedTokens: Array<() => Promise<TokenAnswer>> = []
+  let tokenCalls = 0
+  const pages: Page[] = []
+
+  beforeAll(async () => {
+    stack = await startChartStack()
+    browser = await launchChromium()
+    for (const site of [stack.partner, stack.stranger]) {
+      site.set('/host.html', hostPage(site, stack))
+      site.set('/host.js', hostScript(stack.embedOrigin))
+      site.handle('/token', async () => {
+        tokenCalls++
+        const planned = plannedTokens.shift()
+        if (planned) return planned()
+        // The stranger's server hands out a partner token: its page fails on framing, not on minting.
+        const { token, expiresAt } = await stack.mint()
+        return { status: 200, body: { token, expiresAt } }
+      })
+    }
+    // A stranger's page framed inside the partner's page, to post forged messages from.
+    stack.stranger.set('/forger.html', { type: 'text/html; charset=utf-8', body: '<!doctype html><meta charset="utf-8"><title>Forger</title><p>forger</p>' })
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await stack?.close()
+  })
+  beforeEach(async () => {
+    plannedTokens = []
+    tokenCalls = 0
+    for (const page of pages.splice(0)) await page.context().close()
+  })
+
+  /** Opens the host page on the site (own context, so clocks do not leak between tests). */
+  async function openHost(site: Site = stack.partner, options: { clock?: boolean } = {}): Promise<Page> {
+    const context = await browser.newContext()
+    if (options.clock) await context.clock.install()
+    const page = await context.newPage()
+    pages.push(page)
+    await page.goto(`${site.origin}/host.html`)
+    await page.waitForFunction(() => (window as unknown as HostWindow).hostReady === true)
+    return page
+  }
+
+  const mount = (page: Page, options: Record<string, unknown> = {}, containerId = 'c') =>
+    page.evaluate(([options, containerId]) => (window as unknown as HostWindow).mount(options, containerId), [options, containerId] as const)
+  const events = (page: Page) => page.evaluate(() => (window as unknown as HostWindow).events)
+  const eventsOf = async (page: Page, type: string) => (await events(page)).filter((event) => event.type === type)
+  const waitForEvents = (page: Page, type: string, count: number) =>
+    page.waitForFunction(([type, count]) => (window as unknown as HostWindow).events.filter((event) => event.type === type).length >= count, [type, count] as const)
+  const readyOutcome = async (page: Page) => {
+    await page.waitForFunction(() => (window as unknown as HostWindow).readyOutcome !== undefined)
+    return page.evaluate(() => (window as unknown as HostWindow).readyOutcome)
+  }
+
+  async function chartFrame(page: Page, containerId = 'c'): Promise<Frame> {
+    const element = await page.waitForSelector(`#${containerId} iframe`, { state: 'attached' })
+    const frame = await element.contentFrame()
+    if (!frame) throw new Error('the iframe has no frame')
+    return frame
+  }
+  const chartText = async (page: Page, containerId = 'c') => (await (await chartFrame(page, containerId)).locator('#chart').textContent()) ?? ''
+  const iframeHeight = (page: Page, containerId = 'c') =>
+    page.evaluate((id) => document.querySelector(`#${id} iframe`)?.getBoundingClientRect().height ?? -1, containerId)
+
+  it('creates the iframe exactly per the mounting rules, and renders on ready with one token', async () => {
+    const page = await openHost()
+    await mount(page, { title: 'Household chart of the Chen family' })
+    const attributes = await page.evaluate(() => {
+      const iframe = document.querySelector('#c iframe') as HTMLIFrameElement
+      return {
+        names: iframe.getAttributeNames().sort(),
+        sandbox: iframe.getAttribute('sandbox'),
+        src: iframe.getAttribute('src'),
+        title: iframe.getAttribute('title'),
+        referrerpolicy: iframe.getAttribute('referrerpolicy'),
+        loading: iframe.getAttribute('loading'),
+        width: iframe.style.width,
+        border: iframe.style.borderStyle,
+        borderWidth: iframe.style.borderWidth,
+      }
+    })
+    expect(attributes).toEqual({
+      names: ['loading', 'referrerpolicy', 'sandbox', 'src', 'style', 'title'],
+      sandbox: 'allow-scripts allow-same-origin',
+      src: stack.chartUrl,
+      title: 'Household chart of the Chen family',
+      referrerpolicy: 'origin',
+      loading: 'eager',
+      width: '100%',
+      border: 'none',
+      borderWidth: '0px',
+    })
+    await waitForEvents(page, 'rendered', 1)
+    expect(await readyOutcome(page)).toEqual({ resolved: true })
+    expect(await chartText(page)).toContain('Robert Chen')
+    expect(tokenCalls).toBe(1)
+    expect(await eventsOf(page, 'error')).toEqual([])
+  })
+
+  it('sizes the iframe from rendered and resize', async () => {
+    const page = await openHost()
+    await mount(page)
+    await waitForEvents(page, 'rendered', 1)
+    const [rendered] = await eventsOf(page, 'rendered')
+    expect(rendered?.height).toBeGreaterThan(150) // not the default iframe height
+    expect(await iframeHeight(page)).toBe(Math.ceil(rendered?.height ?? 0))
+
+    // The chart grows: it reports resize, and the iframe follows; then it shrinks back.
+    const frame = await chartFrame(page)
+    await frame.evaluate(() => {
+      const filler = document.createElement('div')
+      filler.id = 'filler'
+      filler.style.height = '700px'
+      document.body.append(filler)
+    })
+    await waitForEvents(page, 'resize', 1)
+    const grown = (await eventsOf(page, 'resize')).at(-1)?.height ?? 0
+    expect(grown).toBeGreaterThanOrEqual((rendered?.height ?? 0) + 700)
+    await page.waitForFunction((height) => document.querySelector('#c iframe')?.getBoundingClientRect().height === height, Math.ceil(grown))
+
+    await frame.evaluate(() => document.getElementById('filler')?.remove())
+    await waitForEvents(page, 'resize', 2)
+    await page.waitForFunction((height) => document.querySelector('#c iframe')?.getBoundingClientRect().height === height, Math.ceil(rendered?.height ?? 0))
+  })
+
+  it('ignores messages from other windows and origins', async () => {
+    const page = await openHost()
+    await mount(page)
+    await waitForEvents(page, 'rendered', 1)
+    const heightBefore = await iframeHeight(page)
+    const countBefore = (await events(page)).length
+
+    // A stranger's frame inside the page posts the chart's messages to the top page.
+    await page.evaluate((src) => {
+      const forger = document.createElement('iframe')
+      forger.id = 'forger'
+      forger.src = src
+      document.body.append(forger)
+      return new Promise((resolve) => forger.addEventListener('load', resolve))
+    }, `${stack.stranger.origin}/forger.html`)
+    const forger = page.frames().find((frame) => frame.url().startsWith(stack.stranger.origin))
+    if (!forger) throw new Error('no forger frame')
+    await forger.evaluate(() => {
+      for (const message of [
+        { type: 'select', id: 'robert', kind: 'person' },
+        { type: 'resize', height: 5 },
+        { type: 'rendered', height: 9 },
+        { type: 'error', code: 'token_invalid', message: 'forged' },
+      ]) {
+        window.parent.postMessage(message, '*')
+        window.top?.postMessage(message, '*')
+      }
+    })
+    // The page itself (right window? no: its own) and the chart's origin in the data only.
+    await page.evaluate(() => window.postMessage({ type: 'select', id: 'robert', kind: 'person' }, '*'))
+    // A second chart (same embed origin, another window) must not talk to the first one's handle.
+    await page.evaluate(() => {
+      const w = window as unknown as HostWindow & { secondEvents: unknown[] }
+      w.secondEvents = []
+      w.sdk.mountHouseholdChart({
+        container: document.getElementById('d'),
+        embedOrigin: document.documentElement.dataset.embedOrigin,
+        title: 'Second chart',
+        fetchToken: async () => (await fetch('/token', { method: 'POST' })).json(),
+        payload: { household: { name: 'Second' }, people: [{ id: 'solo', name: 'Solo Person', role: 'primaryClient' }] },
+        onEvent: (event: unknown) => w.secondEvents.push(event),
+      })
+    })
+    await page.waitForFunction(() => (window as unknown as { secondEvents: Array<{ type: string }> }).secondEvents.some((event) => event.type === 'rendered'))
+    // The chart's own window, navigated to another origin: the right source, the wrong origin.
+    const frame = await chartFrame(page)
+    await frame.goto(`${stack.stranger.origin}/forger.html`)
+    await frame.evaluate(() => {
+      window.parent.postMessage({ type: 'select', id: 'robert', kind: 'person' }, '*')
+      window.parent.postMessage({ type: 'resize', height: 5 }, '*')
+    })
+    await page.waitForTimeout(200)
+    expect((await events(page)).length).toBe(countBefore)
+    expect(await iframeHeight(page)).toBe(heightBefore)
+  })
+
+  it('update(payload) renders the new payload with the same token', async () => {
+    const page = await openHost()
+    await mount(page)
+    await waitForEvents(page, 'rendered', 1)
+    await page.evaluate((payload) => (window as unknown as HostWindow).handle.update(payload), QUILLS)
+    await waitForEvents(page, 'rendered', 2)
+    const text = await chartText(page)
+    expect(text).toContain('Zed Quill')
+    expect(text).not.toContain('Robert Chen')
+    expect(tokenCalls).toBe(1)
+  })
+
+  it('setTheme switches the theme inside the frame, before and after the first render', async () => {
+    const page = await openHost()
+    await mount(page, { theme: 'light' })
+    await waitForEvents(page, 'rendered', 1)
+    const frame = await chartFrame(page)
+    expect(await frame.locator('#chart').getAttribute('data-theme')).toBe('light')
+    await page.evaluate(() => (window as unknown as HostWindow).handle.setTheme('dark'))
+    await expect.poll(() => frame.locator('#chart').getAttribute('data-theme')).toBe('dark')
+    expect(await eventsOf(page, 'rendered')).toHaveLength(1) // a theme message, not a new render
+
+    // Set before the chart has rendered: the first render carries it.
+    const early = await openHost()
+    await mount(early, { theme: 'light' })
+    await early.evaluate(() => (window as unknown as HostWindow).handle.setTheme('dark'))
+    await waitForEvents(early, 'rendered', 1)
+    expect(await (await chartFrame(early)).locator('#chart').getAttribute('data-theme')).toBe('dark')
+  })
+
+  it('refreshes the token before it expires and renders again with it', async () => {
+    // A real 10-minute token that the partner's server says expires in 65 s.
+    plannedTokens = [
+      async () => {
+        const { token } = await stack.mint()
+        return { status: 200, body: { token, expiresAt: new Date(Date.now() + 65_000).toISOString() } }
+      },
+    ]
+    const page = await openHost(stack.partner, { clock: true })
+    await mount(page)
+    await waitForEvents(page, 'rendered', 1)
+    expect(tokenCalls).toBe(1)
+    await page.clock.fastForward(40_000)
+    await waitForEvents(page, 'rendered', 2)
+    expect(tokenCalls).toBe(2)
+    expect(await eventsOf(page, 'error')).toEqual([])
+  })
+
+  it('answers token_expired with one new token, and does not loop when that one is expired too', async () => {
+    // Tokens signed by the real key 20 minutes ago (expired 10 minutes ago), which the partner's
+    // server believes valid (as with a skewed clock).
+    const expired = async (): Promise<TokenAnswer> => {
+      const { token } = await mintChartToken(
+        await loadChartSigner(stack.store.db),
+        { issuer: 'x', audience: stack.embedOrigin, orgId: stack.orgId, frameOrigin: stack.partner.origin },
+        new Date(Date.now() - 20 * 60_000),
+      )
+      return { status: 200, body: { token, expiresAt: new Date(Date.now() + 10 * 60_000).toISOString() } }
+    }
+    plannedTokens = [expired]
+    const page = await openHost()
+    await mount(page)
+    await waitForEvents(page, 'rendered', 1)
+    expect(tokenCalls).toBe(2)
+    expect(await readyOutcome(page)).toEqual({ resolved: true })
+    expect(await eventsOf(page, 'error')).toEqual([])
+
+    plannedTokens = [expired, expired, expired]
+    tokenCalls = 0
+    const stuck = await openHost()
+    await mount(stuck)
+    await waitForEvents(stuck, 'error', 1)
+    const outcome = await readyOutcome(stuck)
+    expect(outcome).toMatchObject({ code: 'token_expired', name: 'HouseholdChartError', typed: true })
+    await stuck.waitForTimeout(300)
+    expect(tokenCalls).toBe(2)
+    expect((await eventsOf(stuck, 'error')).map((event) => event.code)).toEqual(['token_expired'])
+  })
+
+  it('a second mount into the same container replaces the first; destroy removes it', async () => {
+    const page = await openHost()
+    await mount(page)
+    await waitForEvents(page, 'rendered', 1)
+    const firstOutcome = await readyOutcome(page)
+    expect(firstOutcome).toEqual({ resolved: true })
+    await mount(page, { payload: QUILLS })
+    await waitForEvents(page, 'rendered', 2)
+    expect(await page.locator('#c iframe').count()).toBe(1)
+    expect(await chartText(page)).toContain('Zed Quill')
+
+    await page.evaluate(() => (window as unknown as HostWindow).handle.destroy())
+    expect(await page.locator('iframe').count()).toBe(0)
+    // Destroying twice, or updating a destroyed chart, does nothing.
+    await page.evaluate(() => {
+      const { handle } = window as unknown as HostWindow
+      handle.destroy()
+      handle.update({})
+      handle.setTheme('dark')
+    })
+    expect(await page.locator('iframe').count()).toBe(0)
+  })
+
+  it('rejects ready with a typed ready_timeout naming the likely causes when the page may not frame the chart', async () => {
+    const page = await openHost(stack.stranger)
+    await mount(page, { readyTimeoutMs: 1500 })
+    const outcome = await readyOutcome(page)
+    expect(outcome).toMatchObject({ code: 'ready_timeout', name: 'HouseholdChartError', typed: true })
+    const message = outcome && 'message' in outcome ? outcome.message : ''
+    for (const cause of [stack.stranger.origin, 'hearth origins add', 'frame-src', 'child-src', 'embedOrigin', 'version']) expect(message).toContain(cause)
+    expect((await eventsOf(page, 'error')).map((event) => event.code)).toEqual(['ready_timeout'])
+  })
+
+  it('reports token_fetch_failed when the partner server gives no token', async () => {
+    plannedTokens = [async () => ({ status: 500, body: { error: 'down' } }), async () => ({ status: 500, body: { error: 'down' } })]
+    const page = await openHost()
+    await mount(page)
+    const outcome = await readyOutcome(page)
+    expect(outcome).toMatchObject({ code: 'token_fetch_failed', typed: true })
+    expect(outcome && 'message' in outcome ? outcome.message : '').toContain('token 500')
+    await waitForEvents(page, 'error', 1)
+    expect((await eventsOf(page, 'error'))[0]?.code).toBe('token_fetch_failed')
+  })
+
+  it('refuses options that break the mounting rules with a TypeError', async () => {
+    const page = await openHost()
+    const errors = await page.evaluate((embedOrigin) => {
+      const { mountError } = window as unknown as HostWindow
+      return [
+        mountError({ version: 'latest' }),
+        mountError({ version: '1.0' }),
+        mountError({ embedOrigin: `${embedOrigin}/` }),
+        mountError({ embedOrigin: `${embedOrigin}/chart` }),
+        mountError({ embedOrigin: 'javascript:alert(1)' }),
+        mountError({ title: '' }),
+      ]
+    }, stack.embedOrigin)
+    expect(errors.map((error) => error.split(':')[0])).toEqual(Array(6).fill('TypeError'))
+    expect(errors[0]).toContain('pin a released version')
+    expect(await page.locator('iframe').count()).toBe(0)
+  })
+})
+
+/** The partner's host page: as strict as partner pages get. */
+function hostPage(site: Site, stack: ChartStack) {
+  const frameSources = [stack.embedOrigin, ...(site === stack.partner ? [stack.stranger.origin] : [])].join(' ')
+  return {
+    type: 'text/html; charset=utf-8',
+    headers: {
+      'content-security-policy': `default-src 'self'; script-src 'self' ${stack.embedOrigin}; connect-src 'self' ${stack.embedOrigin}; frame-src ${frameSources}; style-src 'self'`,
+      'referrer-policy': 'no-referrer',
+    },
+    body: `<!doctype html><html data-embed-origin="${stack.embedOrigin}"><meta charset="utf-8"><title>Partner</title>
+<script type="module" src="/host.js"></script>
+<div id="c"></div><div id="d"></div>`,
+  }
+}
+
+/** Loads the SDK from the embed origin and exposes a mount helper that records everything. */
+function hostScript(embedOrigin: string) {
+  return {
+    type: 'text/javascript; charset=utf-8',
+    body: `import * as sdk from ${JSON.stringify(`${embedOrigin}/chart/v${CHART_VERSION}/sdk.js`)}
+const embedOrigin = ${JSON.stringify(embedOrigin)}
+const example = ${JSON.stringify(EXAMPLE)}
+window.sdk = sdk
+window.events = []
+async function fetchToken() {
+  const response = await fetch('/token', { method: 'POST' })
+  if (!response.ok) throw new Error('token ' + response.status)
+  return response.json()
+}
+function options(overrides, containerId = 'c') {
+  return { container: document.getElementById(containerId), embedOrigin, title: 'Household chart', fetchToken, payload: example, onEvent: (event) => window.events.push(event), ...overrides }
+}
+window.mount = (overrides = {}, containerId = 'c') => {
+  window.readyOutcome = undefined
+  const handle = sdk.mountHouseholdChart(options(overrides, containerId))
+  window.handle = handle
+  handle.ready.then(
+    () => { if (window.handle === handle) window.readyOutcome = { resolved: true } },
+    (error) => { if (window.handle === handle) window.readyOutcome = { code: error.code, message: error.message, name: error.name, typed: error instanceof sdk.HouseholdChartError } },
+  )
+}
+window.mountError = (overrides) => {
+  try {
+    sdk.mountHouseholdChart(options(overrides))
+    return 'mounted'
+  } catch (error) {
+    return error.name + ': ' + error.message
+  }
+}
+window.hostReady = true
+`,
+  }
+}
