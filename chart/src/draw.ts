@@ -17,6 +17,10 @@ export interface DrawnChart {
 
 const NS = 'http://www.w3.org/2000/svg'
 const MAX_SCALE = 3
+/** The smallest first-view scale: box names (13 units) at 8.5 CSS px or more. */
+export const READABLE = 0.65
+/** The tallest first view, in CSS px, when the chart is shown through a window. */
+export const MAX_VIEW_H = 720
 const live = new WeakMap<HTMLElement, DrawnChart>()
 let serial = 0
 
@@ -69,7 +73,7 @@ export function drawChart(host: HTMLElement, payload: Payload, options: DrawOpti
   }
   button('Zoom out', '−', () => zoom(1 / 1.25))
   button('Zoom in', '+', () => zoom(1.25))
-  button('Fit to width', 'Fit', () => fit())
+  button('Fit the whole chart', 'Fit', () => fit())
 
   // ---- svg ----
   const frame = h('div', 'hc-frame', host)
@@ -212,26 +216,48 @@ export function drawChart(host: HTMLElement, payload: Payload, options: DrawOpti
     return best
   }
 
-  // ---- view: the viewBox is the camera; the element keeps its fitted size ----
+  // ---- view: the viewBox is the camera; the element keeps the size of the first view ----
+  // First view: fitted to the width (never above 1:1), unless that makes box names smaller than
+  // READABLE allows; then a window at READABLE, at most MAX_VIEW_H tall, centred on the clients.
   let vx = 0
   let vy = 0
   let vw = layout.width
   let vh = layout.height
   let ew = 0
+  let eh = 0
   let minScale = 0.1
   const scale = () => ew / vw
   const apply = () => svg.setAttribute('viewBox', `${r(vx)} ${r(vy)} ${r(vw)} ${r(vh)}`)
-  function fit() {
-    ew = Math.max(1, frame.clientWidth || host.clientWidth || 800)
-    const k = Math.min(1, ew / layout.width)
-    const eh = Math.max(96, Math.ceil(layout.height * k))
-    minScale = k / 2
-    svg.setAttribute('width', String(ew))
-    svg.setAttribute('height', String(eh))
+  const setSize = (w: number, hgt: number) => {
+    svg.setAttribute('width', String(w))
+    svg.setAttribute('height', String(hgt))
+  }
+  const view = (k: number, cx: number, cy: number) => {
     vw = ew / k
     vh = eh / k
-    vx = (layout.width - vw) / 2
-    vy = (layout.height - vh) / 2
+    vx = cx - vw / 2
+    vy = cy - vh / 2
+  }
+  const focusBox = clientsBox(payload, layout.boxes)
+  /** The first view for the frame's current width; sets the element's size for good. */
+  function home() {
+    ew = Math.max(1, frame.clientWidth || host.clientWidth || 800)
+    const fitW = Math.min(1, ew / layout.width)
+    const windowed = fitW < READABLE
+    const k = windowed ? READABLE : fitW
+    eh = Math.max(96, Math.ceil(windowed ? Math.min(MAX_VIEW_H, layout.height * k) : layout.height * k))
+    setSize(ew, eh)
+    minScale = Math.min(k, ew / layout.width, eh / layout.height) / 2
+    if (!windowed) return fit()
+    view(k, focusBox.x + focusBox.w / 2, focusBox.y + focusBox.h / 2)
+    // Inside the chart where it is larger than the window, centred where it is not.
+    vx = vw < layout.width ? Math.min(Math.max(vx, 0), layout.width - vw) : (layout.width - vw) / 2
+    vy = vh < layout.height ? Math.min(Math.max(vy, 0), layout.height - vh) : (layout.height - vh) / 2
+    apply()
+  }
+  /** The whole chart in the element, centred (the "Fit" button and the 0 key). */
+  function fit() {
+    view(Math.min(1, ew / layout.width, eh / layout.height), layout.width / 2, layout.height / 2)
     apply()
   }
   function zoom(factor: number, clientX?: number, clientY?: number) {
@@ -322,30 +348,40 @@ export function drawChart(host: HTMLElement, payload: Payload, options: DrawOpti
     { passive: false },
   )
 
-  // Refit when the frame's width changes (the element's height follows the fitted scale).
+  // A width change starts over from the first view (the element's height follows from it).
   let lastWidth = -1
   const ro = new ResizeObserver(() => {
     const w = frame.clientWidth
     if (w !== lastWidth) {
       lastWidth = w
-      fit()
+      home()
     }
   })
   ro.observe(frame)
-  // Print: the whole chart, fitted, with the text version open.
+  // Print: the whole chart, fitted to the width, with the text version open; then back.
   const details = host.querySelector('details')
   let wasOpen = false
+  let saved: number[] = []
   on(window, 'beforeprint', () => {
     wasOpen = details?.open ?? false
     if (details) details.open = true
-    fit()
+    saved = [vx, vy, vw, vh]
+    const k = Math.min(1, ew / layout.width)
+    setSize(ew, Math.max(1, Math.ceil(layout.height * k)))
+    vx = vy = 0
+    vw = layout.width
+    vh = layout.height
+    apply()
   })
   on(window, 'afterprint', () => {
     if (details) details.open = wasOpen
-    fit()
+    if (saved.length !== 4) return
+    ;[vx, vy, vw, vh] = saved as [number, number, number, number]
+    setSize(ew, eh)
+    apply()
   })
   lastWidth = frame.clientWidth
-  fit()
+  home()
 
   const chart: DrawnChart = {
     setTheme(theme) {
@@ -362,6 +398,27 @@ export function drawChart(host: HTMLElement, payload: Payload, options: DrawOpti
   }
   live.set(host, chart)
   return chart
+}
+
+/** The primary client (else the first person) with their current partners: the first view's centre. */
+function clientsBox(payload: Payload, boxes: NodeBox[]): { x: number; y: number; w: number; h: number } {
+  const first = payload.people.find((p) => p.role === 'primaryClient') ?? payload.people[0]
+  const ids = new Set(first ? [first.id] : [])
+  for (const rel of payload.relationships ?? []) {
+    if (rel.type !== 'spouse' && rel.type !== 'partner') continue
+    if (first && rel.from === first.id) ids.add(rel.to)
+    if (first && rel.to === first.id) ids.add(rel.from)
+  }
+  const own = boxes.find((b) => b.id === first?.id)
+  let x0 = Infinity
+  let x1 = -Infinity
+  for (const b of boxes) {
+    if (b.kind !== 'person' || !ids.has(b.id) || (own && b.row !== own.row)) continue
+    x0 = Math.min(x0, b.x)
+    x1 = Math.max(x1, b.x + b.w)
+  }
+  if (!own || x0 > x1) return boxes[0] ?? { x: 0, y: 0, w: 0, h: 0 }
+  return { x: x0, y: own.y, w: x1 - x0, h: own.h }
 }
 
 /** A compact key to the conventions, so the chart reads without colour. */
