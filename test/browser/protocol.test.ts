@@ -68,7 +68,7 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
   async function openHost(render: Record<string, unknown> | null, options: { attacker?: boolean } = {}): Promise<Host> {
     const path = `/host-${++pages}.html`
     stack.partner.set(path, hostPage(stack.chartUrl, render, options.attacker ? `${stack.stranger.origin}/attacker.html` : null))
-    const page = await browser.newPage()
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
     const requests: Host['requests'] = []
     const dialogs: string[] = []
     const consoleErrors: string[] = []
@@ -273,7 +273,7 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
 
   it('says token_invalid when the keys cannot be fetched, and fetches again for the next render', async () => {
     const session = await stack.mint()
-    const page = await browser.newPage()
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
     await page.route('**/.well-known/jwks.json*', (route) => route.abort())
     const path = `/host-${++pages}.html`
     stack.partner.set(path, hostPage(stack.chartUrl, await renderMessage(example, session.token), null))
@@ -426,7 +426,8 @@ function hostPage(chartUrl: string, render: Record<string, unknown> | null, atta
   const frame = document.createElement('iframe')
   frame.setAttribute('sandbox', 'allow-scripts allow-same-origin')
   frame.setAttribute('title', 'Household chart')
-  frame.style.width = '900px'
+  // Wide enough for the example to fit whole (narrower hosts get a window onto the chart).
+  frame.style.width = '1300px'
   frame.style.border = '0'
   frame.src = config.chartUrl
   window.send = (message) => frame.contentWindow.postMessage(message, config.embedOrigin)
