@@ -27,7 +27,10 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   if (!request) return
   if (request.type === 'render') {
     const { source, origin } = event
-    renders = renders.then(() => handleRender(request, source, origin)).catch(() => undefined)
+    renders = renders
+      .then(() => handleRender(request, source, origin))
+      // Every render gets an answer, even one that failed in a way nothing above foresaw.
+      .catch(() => refuse(errorMessage('payload_invalid', 'payload: the chart could not process this render.', '')))
   } else if (request.type === 'theme') {
     // An extension: only from the parent, at the origin that rendered, after a render. Otherwise ignored.
     if (event.source !== window.parent || hostOrigin === null || event.origin !== hostOrigin || !chart) return
@@ -98,8 +101,9 @@ function contentHeight(): number {
 }
 
 function refuse(message: ErrorMessage): void {
-  // Errors hold no secrets and name nothing from the payload: they go to whatever page is the parent.
-  window.parent.postMessage(message, '*')
+  // Once a render was accepted, to its origin only; before that the host is unknown, and errors
+  // hold no secrets and name nothing from the payload, so they go to whatever page is the parent.
+  window.parent.postMessage(message, hostOrigin ?? '*')
 }
 
 function post(message: ChartMessage, origin: string): void {

@@ -3,7 +3,7 @@
 // audience and expiry against the embed origin's JWKS, fetched once per token id (that fetch is the
 // render metering, and the only request the chart makes).
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet } from 'jose'
-import type { ErrorCode } from './protocol.ts'
+import { isRecord, type ErrorCode } from './protocol.ts'
 
 export const CLOCK_TOLERANCE_SECONDS = 30
 /** Token ids whose key set is kept; a page sees one or a few tokens in its life. */
@@ -92,8 +92,4 @@ export async function fetchChartKeys(jti: string): Promise<unknown> {
 
 function refuse(code: ErrorCode, message: string): TokenCheck {
   return { ok: false, code, message }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null
 }

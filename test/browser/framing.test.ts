@@ -21,19 +21,23 @@ describe.runIf(hasChromium())('framing the chart page', () => {
     await stack?.close()
   })
 
-  /** Loads the site's framing page; resolves with whether the chart inside said `ready`. */
+  /** Loads the site's framing page; resolves once the chart inside said `ready` or was refused. */
   async function frameFrom(site: Site): Promise<{ ready: boolean; refused: boolean }> {
     const page: Page = await browser.newPage()
     let refused = false
+    let onRefused = () => {}
+    const blocked = new Promise<void>((resolve) => (onRefused = resolve))
     // Chromium reports a frame refused by frame-ancestors as a failed navigation.
     page.on('requestfailed', (request) => {
-      if (request.url() === stack.chartUrl && request.failure()?.errorText === 'net::ERR_BLOCKED_BY_RESPONSE') refused = true
+      if (request.url() !== stack.chartUrl || request.failure()?.errorText !== 'net::ERR_BLOCKED_BY_RESPONSE') return
+      refused = true
+      onRefused()
     })
     try {
       await page.goto(`${site.origin}/frame.html`)
-      await page.waitForFunction(() => (window as unknown as { frameLoaded?: boolean }).frameLoaded === true)
-      // `ready` is posted while the chart's module runs, before its load event; allow a moment.
-      await page.waitForTimeout(300)
+      const said = page.waitForFunction(() => (window as unknown as { readyFrom: string[] }).readyFrom.length > 0).catch(() => undefined)
+      await Promise.race([said, blocked])
+      // A refused frame shows Chromium's error page: no chart script runs in it, so no ready can follow.
       const ready = await page.evaluate(() => (window as unknown as { readyFrom: string[] }).readyFrom.length > 0)
       return { ready, refused }
     } finally {
@@ -80,6 +84,6 @@ function framingPage(chartUrl: string) {
     if (event.origin === ${JSON.stringify(embedOrigin)} && event.data && event.data.type === 'ready') window.readyFrom.push(event.origin)
   })
 </script>
-<iframe id="chart" sandbox="allow-scripts allow-same-origin" src=${JSON.stringify(chartUrl)} onload="window.frameLoaded = true"></iframe>`,
+<iframe id="chart" sandbox="allow-scripts allow-same-origin" src=${JSON.stringify(chartUrl)}></iframe>`,
   }
 }

@@ -58,6 +58,8 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
     stack = await startChartStack()
     browser = await launchChromium()
     stack.stranger.set('/attacker.html', { type: 'text/html; charset=utf-8', body: '<!doctype html><meta charset="utf-8"><title>Stranger</title>' })
+    // Another window on the partner's own origin: only the source check tells it from the parent.
+    stack.partner.set('/sibling.html', { type: 'text/html; charset=utf-8', body: '<!doctype html><meta charset="utf-8"><title>Sibling</title>' })
   })
   afterAll(async () => {
     await browser?.close()
@@ -65,9 +67,10 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
   })
 
   /** Opens a partner page that renders `render` (a whole message, or nothing) when the chart is ready. */
-  async function openHost(render: Record<string, unknown> | null, options: { attacker?: boolean } = {}): Promise<Host> {
+  async function openHost(render: Record<string, unknown> | null, options: { attacker?: boolean; sibling?: boolean } = {}): Promise<Host> {
     const path = `/host-${++pages}.html`
-    stack.partner.set(path, hostPage(stack.chartUrl, render, options.attacker ? `${stack.stranger.origin}/attacker.html` : null))
+    const other = options.attacker ? `${stack.stranger.origin}/attacker.html` : options.sibling ? `${stack.partner.origin}/sibling.html` : null
+    stack.partner.set(path, hostPage(stack.chartUrl, render, other))
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
     const requests: Host['requests'] = []
     const dialogs: string[] = []
@@ -150,6 +153,22 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
       }
     })
 
+    it('a render with a valid token sent by another window on the partner\'s own origin', async () => {
+      const session = await stack.mint()
+      const { page, chart, requests } = await openHost(null, { sibling: true })
+      try {
+        const sibling = page.frame({ url: `${stack.partner.origin}/sibling.html` })
+        if (!sibling) throw new Error('no sibling frame')
+        // Same origin as the parent and a token minted for it: only `source === window.parent` refuses it.
+        await sibling.evaluate((message) => (globalThis as unknown as FrameGlobals).parent.frames[0]?.postMessage(message, '*'), await renderMessage(example, session.token))
+        expect(await waitFor(page, 'error')).toMatchObject({ code: 'origin_mismatch', message: 'Render messages are accepted from the parent window only.' })
+        expect(await chart.locator('#chart').evaluate((element) => element.childElementCount)).toBe(0)
+        expect(requests.filter((request) => request.url.includes('jwks'))).toEqual([])
+      } finally {
+        await page.close()
+      }
+    })
+
     it('a token minted for another frame origin', async () => {
       const signer = await loadChartSigner(stack.store.db)
       const { token } = await mintChartToken(signer, { issuer: 'x', audience: stack.embedOrigin, orgId: stack.orgId, frameOrigin: stack.stranger.origin })
@@ -187,13 +206,12 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
       for (const token of ['not-a-token', 42, '', 'a.b.c']) await expectRefused(await renderMessage(example, token as string), 'token_invalid')
     })
 
-    it('10,000 people, quickly, at /people', async () => {
+    // A hang would hit the test timeout; how fast is for bench/chart, not here.
+    it('10,000 people, at /people', async () => {
       const people = Array.from({ length: 10_000 }, (_, i) => ({ id: `p${i}`, name: `Person ${i}`, role: 'other' }))
-      const started = Date.now()
       const answer = await expectRefused(await renderMessage({ ...example, people, relationships: [], links: [] }), 'payload_invalid')
       expect(answer.path).toBe('/people')
       expect(answer.message).toMatch(/^\/people: must NOT have more than 1000 items/)
-      expect(Date.now() - started).toBeLessThan(10_000)
     })
 
     it('a schema problem, at its JSON Pointer', async () => {
@@ -388,7 +406,7 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
   })
 
   it('switches theme on a theme message from its host, and ignores one from another window', async () => {
-    const { page, chart } = await openHost(null, { attacker: true })
+    const { page, chart } = await openHost(null, { sibling: true })
     try {
       // Before a render there is nothing to theme: ignored, and not remembered.
       await send(page, { type: 'theme', v: 1, theme: 'dark' })
@@ -397,8 +415,9 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
       expect(await themeOf(chart)).toBe('light')
       await send(page, { type: 'theme', v: 1, theme: 'dark' })
       await expect.poll(() => themeOf(chart)).toBe('dark')
-      const attacker = page.frame({ url: `${stack.stranger.origin}/attacker.html` })
-      await attacker?.evaluate(() => (globalThis as unknown as FrameGlobals).parent.frames[0]?.postMessage({ type: 'theme', v: 1, theme: 'light' }, '*'))
+      // From another window on the host's own origin: the source check alone refuses it.
+      const sibling = page.frame({ url: `${stack.partner.origin}/sibling.html` })
+      await sibling?.evaluate(() => (globalThis as unknown as FrameGlobals).parent.frames[0]?.postMessage({ type: 'theme', v: 1, theme: 'light' }, '*'))
       await send(page, { type: 'theme', v: 1, theme: 'purple' })
       // A round trip: both were handled before this answer.
       await send(page, { type: 'render', v: 2 })

@@ -135,7 +135,8 @@ describe('payload rules', () => {
     )
   })
 
-  it('stays fast and flat at the schema limits: a 1000-generation line, 5000 relationships', () => {
+  // No recursion (a 1000-generation line would overflow the stack) and no hang (the test timeout).
+  it('stays flat at the schema limits: a 1000-generation line, 5000 relationships', () => {
     const count = PAYLOAD_LIMITS.people
     const ids = Array.from({ length: count }, (_, i) => `p${i}`)
     const relationships: Relationship[] = []
@@ -145,7 +146,6 @@ describe('payload rules', () => {
       relationships.push(parent(ids[i] as string, ids[i + 2] as string))
     }
     const line = family(relationships, ids)
-    let started = performance.now()
     expect(checkPayloadRules({ ...line, relationships: [...relationships, spouse('p500', 'p501')] })?.path).toBe(`/relationships/${relationships.length}`)
     expect(checkPayloadRules({ ...line, relationships: [...relationships, parent('p999', 'p0')] })?.path).toBe(`/relationships/${relationships.length}`)
     // Many partner edges, the last one wrong: every earlier one is checked first.
@@ -154,14 +154,11 @@ describe('payload rules', () => {
     expect(
       checkPayloadRules({ ...line, people: [...line.people, ...spouses], relationships: [...relationships.slice(0, 3500), ...partners, spouse('p999', 'p3')] })?.path,
     ).toBe('/relationships/4999')
-    expect(performance.now() - started).toBeLessThan(1000)
-    started = performance.now()
     const wide = family(
       ids.slice(1).map((id) => parent('p0', id)),
       ids,
     )
     expect(checkPayloadRules({ ...wide, relationships: [...(wide.relationships ?? []), ...ids.slice(2).map((id) => spouse('p1', id))] })).toBeNull()
-    expect(performance.now() - started).toBeLessThan(1000)
   })
 })
 
