@@ -9,6 +9,7 @@ import { buildApp } from './app.ts'
 import { buildEmbedApp } from './embed/server.ts'
 import { loadChartReleases, releasedVersions } from './embed/releases.ts'
 import { MemoryRateLimitStore } from './rate-limit/memory-store.ts'
+import { RateLimiter } from './rate-limit/limiter.ts'
 import { acquireDataDirLock, type DataDirLock } from './admin/data-dir-lock.ts'
 import { socketPathOf, startControlSocket, type ControlResponse } from './admin/control-socket.ts'
 import { runAdmin } from './admin/operations.ts'
@@ -61,7 +62,8 @@ export async function serve(config: Config, only?: Listener): Promise<RunningSer
     if (only !== 'api') {
       const releases = await loadChartReleases()
       chartVersions = releasedVersions(releases)
-      const embed = buildEmbedApp({ db: store.db, releases })
+      const limiter = new RateLimiter(new MemoryRateLimitStore(), config.rateLimitMax, config.rateLimitWindowSeconds)
+      const embed = buildEmbedApp({ db: store.db, releases, limiter, trustProxy: config.trustProxy })
       cleanups.push(() => embed.close())
       service.embedUrl = await listen(embed, config.host, config.embedPort)
     }

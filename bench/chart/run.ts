@@ -21,6 +21,8 @@ import { createOrg } from '../../src/store/orgs.ts'
 import { addFrameOrigin } from '../../src/store/origins.ts'
 import { recordChartMint } from '../../src/store/chart-mints.ts'
 import { buildEmbedApp } from '../../src/embed/server.ts'
+import { RateLimiter } from '../../src/rate-limit/limiter.ts'
+import { MemoryRateLimitStore } from '../../src/rate-limit/memory-store.ts'
 import { chartFile, type ChartReleases } from '../../src/embed/releases.ts'
 import { loadChartSigner, mintChartToken } from '../../src/embed/tokens.ts'
 import { generateHousehold } from './generate.ts'
@@ -105,7 +107,7 @@ function hostPage(chartUrl: string): string {
 async function browserReport(releases: ChartReleases): Promise<string[]> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-chart-'))
   const store = await openStore({ dataDir })
-  const embed = buildEmbedApp({ db: store.db, releases })
+  const embed = buildEmbedApp({ db: store.db, releases, limiter: new RateLimiter(new MemoryRateLimitStore(), 1_000_000, 60) })
   const host = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page))
   let page = ''
   const browser = await chromium.launch({

@@ -7,6 +7,7 @@ import { recordChartRender } from '../store/chart-mints.ts'
 import { chartJwks } from './tokens.ts'
 import { chartPagePolicy } from './frame-ancestors.ts'
 import { releasedVersions, type ChartFile, type ChartReleases } from './releases.ts'
+import type { RateLimiter } from '../rate-limit/limiter.ts'
 
 const IMMUTABLE = 'public, max-age=31536000, immutable'
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -14,19 +15,34 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export interface EmbedAppOptions {
   db: Kysely<Database>
   releases: ChartReleases
+  /** Per client address, for the two answers that ask the database (the page and a metered key fetch). */
+  limiter: RateLimiter
+  /** Behind a load balancer: the client address comes from X-Forwarded-For. */
+  trustProxy?: boolean
 }
 
-export function buildEmbedApp({ db, releases }: EmbedAppOptions): FastifyInstance {
-  const app = Fastify({ logger: false })
+export function buildEmbedApp({ db, releases, limiter, trustProxy = false }: EmbedAppOptions): FastifyInstance {
+  const app = Fastify({ logger: false, trustProxy })
   app.addHook('onSend', async (_request, reply) => {
     reply.header('X-Content-Type-Options', 'nosniff')
   })
+
+  /** Whether the client may have one more database-backed answer; answers 429 itself when not. */
+  const withinBudget = async (ip: string, reply: FastifyReply): Promise<boolean> => {
+    const decision = await limiter.consume(`embed:${ip}`)
+    reply.headers(decision.headers)
+    if (decision.allowed) return true
+    const resetAt = new Date(decision.resetAt).toISOString()
+    reply.status(429).send({ error: `Too many requests from this address; the budget resets at ${resetAt}.`, code: 'rate_limited', resetAt })
+    return false
+  }
 
   // The chart fetches the keys with `?render=<token id>` once per token: that request is the
   // render metering, and it carries nothing else from the page.
   app.get<{ Querystring: { render?: string } }>('/.well-known/jwks.json', async (request, reply) => {
     const render = request.query.render
     if (typeof render === 'string' && UUID.test(render)) {
+      if (!(await withinBudget(request.ip, reply))) return reply
       await recordChartRender(db, render.toLowerCase())
       reply.header('Cache-Control', 'no-store')
     } else {
@@ -40,6 +56,7 @@ export function buildEmbedApp({ db, releases }: EmbedAppOptions): FastifyInstanc
   app.get('/chart/*', async (request, reply) => {
     const file = releases.get(request.url.split('?')[0] ?? '')
     if (!file) return notFound(reply, request.url, releases)
+    if (file.isPage && !(await withinBudget(request.ip, reply))) return reply
     return sendChartFile(file, request.headers, reply, db)
   })
 

@@ -6,6 +6,8 @@ import type { AddressInfo } from 'node:net'
 import { buildChartRelease } from '../../chart/build.ts'
 import { CHART_VERSION } from '../../chart/version.ts'
 import { buildEmbedApp } from '../../src/embed/server.ts'
+import { RateLimiter } from '../../src/rate-limit/limiter.ts'
+import { MemoryRateLimitStore } from '../../src/rate-limit/memory-store.ts'
 import { chartFile, type ChartReleases } from '../../src/embed/releases.ts'
 import { addFrameOrigin } from '../../src/store/origins.ts'
 import { call, createOrgWithKey, startApp, type TestApp } from './app.ts'
@@ -50,7 +52,7 @@ export async function currentChartRelease(): Promise<ChartReleases> {
 
 export async function startChartStack(): Promise<ChartStack> {
   const store = await openTestStore('pglite')
-  const embed = buildEmbedApp({ db: store.db, releases: await currentChartRelease() })
+  const embed = buildEmbedApp({ db: store.db, releases: await currentChartRelease(), limiter: new RateLimiter(new MemoryRateLimitStore(), 100_000, 60) })
   await embed.listen({ host: '127.0.0.1', port: 0 })
   const embedOrigin = `http://127.0.0.1:${(embed.server.address() as AddressInfo).port}`
   const api = await startApp(store.db, { embedOrigin })

@@ -6,6 +6,8 @@ import type { FastifyInstance } from 'fastify'
 import { storeKinds, openTestStore, type TestStore } from '../helpers/stores.ts'
 import { call, createKey, createOrgWithKey, startApp, type TestApp } from '../helpers/app.ts'
 import { buildEmbedApp } from '../../src/embed/server.ts'
+import { RateLimiter } from '../../src/rate-limit/limiter.ts'
+import { MemoryRateLimitStore } from '../../src/rate-limit/memory-store.ts'
 import { addFrameOrigin } from '../../src/store/origins.ts'
 
 const PARTNER = 'https://partner.example.com'
@@ -20,7 +22,7 @@ describe.each(storeKinds())('chart sessions on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    embed = buildEmbedApp({ db: store.db, releases: new Map() })
+    embed = buildEmbedApp({ db: store.db, releases: new Map(), limiter: new RateLimiter(new MemoryRateLimitStore(), 100_000, 60) })
     await embed.listen({ host: '127.0.0.1', port: 0 })
     const address = embed.server.address()
     embedOrigin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`

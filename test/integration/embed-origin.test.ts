@@ -7,6 +7,8 @@ import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { CHART_VERSION } from '../../chart/version.ts'
 import { buildEmbedApp } from '../../src/embed/server.ts'
+import { RateLimiter } from '../../src/rate-limit/limiter.ts'
+import { MemoryRateLimitStore } from '../../src/rate-limit/memory-store.ts'
 import { recordChartMint } from '../../src/store/chart-mints.ts'
 import { addFrameOrigin } from '../../src/store/origins.ts'
 import { createOrgWithKey } from '../helpers/app.ts'
@@ -28,7 +30,7 @@ describe.each(storeKinds())('the embed origin on %s', (kind) => {
   beforeAll(async () => {
     store = await openTestStore(kind)
     releases = await currentChartRelease()
-    embed = buildEmbedApp({ db: store.db, releases })
+    embed = buildEmbedApp({ db: store.db, releases, limiter: new RateLimiter(new MemoryRateLimitStore(), 100_000, 60) })
     await embed.listen({ host: '127.0.0.1', port: 0 })
     url = `http://127.0.0.1:${(embed.server.address() as AddressInfo).port}`
     ;({ orgId, keyId } = await createOrgWithKey(store.db, ['embed:chart']))
@@ -116,5 +118,30 @@ describe.each(storeKinds())('the embed origin on %s', (kind) => {
     await fetch(`${url}/.well-known/jwks.json?render=${jti}`)
     const row = await store.db.selectFrom('chart_mints').select('rendered_at').where('jti', '=', jti).executeTakeFirstOrThrow()
     expect(row.rendered_at).toBeNull()
+  })
+
+  it('limits the database-backed answers (the page, a metered key fetch) per client address; assets never', async () => {
+    const limited = buildEmbedApp({ db: store.db, releases, limiter: new RateLimiter(new MemoryRateLimitStore(), 3, 60) })
+    await limited.listen({ host: '127.0.0.1', port: 0 })
+    const base = `http://127.0.0.1:${(limited.server.address() as AddressInfo).port}`
+    try {
+      const asset = [...releases.keys()].find((path) => path.endsWith('.js') && !path.endsWith('sdk.js')) ?? ''
+      for (let i = 0; i < 5; i++) expect((await fetch(`${base}${asset}`)).status).toBe(200)
+      expect((await fetch(`${base}${PAGE}`)).status).toBe(200)
+      expect((await fetch(`${base}${PAGE}`)).status).toBe(200)
+      expect((await fetch(`${base}/.well-known/jwks.json?render=${randomUUID()}`)).status).toBe(200)
+      const refused = await fetch(`${base}${PAGE}`)
+      expect(refused.status).toBe(429)
+      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/)
+      const body = (await refused.json()) as { code: string; resetAt: string }
+      expect(body.code).toBe('rate_limited')
+      expect(Date.parse(body.resetAt)).toBeGreaterThan(Date.now() - 1000)
+      expect((await fetch(`${base}/.well-known/jwks.json?render=${randomUUID()}`)).status).toBe(429)
+      // Verifiers that only fetch the keys (no render to meter) and the assets are not counted.
+      expect((await fetch(`${base}/.well-known/jwks.json`)).status).toBe(200)
+      expect((await fetch(`${base}${asset}`)).status).toBe(200)
+    } finally {
+      await limited.close()
+    }
   })
 })
