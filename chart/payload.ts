@@ -23,8 +23,8 @@ const Id = Type.String({
 const Name = Type.String({ minLength: 1, maxLength: PAYLOAD_LIMITS.nameLength, pattern: '\\S', description: 'Shown as plain text, never as markup.' })
 const CalendarDate = Type.String({ pattern: '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$', description: 'YYYY-MM-DD' })
 
-export const PERSON_ROLES = ['primaryClient', 'coClient', 'spouse', 'child', 'grandchild', 'greatGrandchild', 'parent', 'sibling', 'inLaw', 'other'] as const
-export const RELATIONSHIP_TYPES = ['spouse', 'partner', 'exSpouse', 'parent'] as const
+const PERSON_ROLES = ['primaryClient', 'coClient', 'spouse', 'child', 'grandchild', 'greatGrandchild', 'parent', 'sibling', 'inLaw', 'other'] as const
+const RELATIONSHIP_TYPES = ['spouse', 'partner', 'exSpouse', 'parent'] as const
 export const ENTITY_KINDS = ['revocableTrust', 'irrevocableTrust', 'ilit', 'slat', 'grat', 'crt', 'llc', 'flp', 'foundation', 'daf', 'other'] as const
 export const LINK_TYPES = ['grantor', 'trustee', 'beneficiary', 'owner'] as const
 export const THEMES = ['light', 'dark', 'system'] as const

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import { randomUUID } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
-import { chromium } from 'playwright-core'
+import { launchChromium } from '../../test/helpers/browser.ts'
 import { buildChartRelease } from '../../chart/build.ts'
 import { CHART_VERSION } from '../../chart/version.ts'
 import type { Payload } from '../../chart/payload.ts'
@@ -28,7 +28,6 @@ import { loadChartSigner, mintChartToken } from '../../src/embed/tokens.ts'
 import { generateHousehold } from './generate.ts'
 
 const log = (line: string) => console.error(line)
-const CHROME_PATH = process.env.CHROME_PATH || '/usr/bin/chromium'
 const TARGETS = { bundleGzipBytes: 40 * 1024, exampleMs: 100, largeMs: 500 }
 const RENDERS = 15
 
@@ -110,10 +109,7 @@ async function browserReport(releases: ChartReleases): Promise<string[]> {
   const embed = buildEmbedApp({ db: store.db, releases, limiter: new RateLimiter(new MemoryRateLimitStore(), 1_000_000, 60) })
   const host = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page))
   let page = ''
-  const browser = await chromium.launch({
-    executablePath: CHROME_PATH,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
+  const browser = await launchChromium()
   try {
     await embed.listen({ host: '127.0.0.1', port: 0 })
     await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve))

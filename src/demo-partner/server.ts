@@ -157,7 +157,7 @@ async function loadAssets(embedOrigin: string, chartVersion: string | undefined)
 }
 
 /** The headers a partner's page needs to embed the chart, and no more than it needs. */
-export function pageHeaders(embedOrigin: string): Record<string, string> {
+function pageHeaders(embedOrigin: string): Record<string, string> {
   return {
     // script-src: the SDK module comes from the embed origin; connect-src: example.json does too;
     // frame-src: the chart itself. No 'unsafe-inline' anywhere: the SDK styles the iframe

@@ -11,7 +11,7 @@ import type { Database } from '../store/tables.ts'
 import { parseFrameOrigin } from '../domain/origins.ts'
 import { isFrameOriginRegisteredAnywhere } from '../store/origins.ts'
 
-export const CHART_PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'"
+const CHART_PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'"
 
 export async function chartPagePolicy(db: Kysely<Database>, referer: string | undefined): Promise<string> {
   const origin = refererOrigin(referer)

@@ -6,7 +6,7 @@ import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-export const DEFAULT_RELEASES_DIR = fileURLToPath(new URL('../../dist/chart', import.meta.url))
+const DEFAULT_RELEASES_DIR = fileURLToPath(new URL('../../dist/chart', import.meta.url))
 
 const VERSION_DIRECTORY = /^v\d+\.\d+\.\d+$/
 

@@ -1,6 +1,7 @@
 // `hearth serve` as a newcomer meets it: on an empty data directory it creates the demo
 // organization and prints a curl line that works as pasted; restarts print a new demo key; the
 // demo is off with HEARTH_DEMO=0 and in production; bad settings stop it with their name.
+import net from 'node:net'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -156,7 +157,7 @@ describe('first start on an empty data directory', () => {
 })
 
 describe('the demo is off with HEARTH_DEMO=0 and with NODE_ENV=production', () => {
-  const started: Array<{ name: string; dataDir: string; server: ServerProcess; banner: Banner }> = []
+  const started: Array<{ name: string; dataDir: string; server: ServerProcess; banner: Banner; demoPort: number }> = []
 
   beforeAll(async () => {
     const settings: Array<{ name: string; env: Record<string, string> }> = [
@@ -167,8 +168,10 @@ describe('the demo is off with HEARTH_DEMO=0 and with NODE_ENV=production', () =
       settings.map(async ({ name, env }) => {
         const dataDir = freshPgliteDir()
         dirs.push(dataDir)
-        const { server, banner } = await startServer({ HEARTH_DATA_DIR: dataDir, ...env })
-        started.push({ name, dataDir, server, banner })
+        // A real port, so that "nothing listens there" means something.
+        const demoPort = await freePort()
+        const { server, banner } = await startServer({ HEARTH_DATA_DIR: dataDir, HEARTH_DEMO_PORT: String(demoPort), ...env })
+        started.push({ name, dataDir, server, banner, demoPort })
       }),
     )
   }, TIMEOUT)
@@ -180,6 +183,14 @@ describe('the demo is off with HEARTH_DEMO=0 and with NODE_ENV=production', () =
       expect(banner.text, name).not.toContain('Demo organization')
       expect(banner.text, name).not.toContain('curl')
       expect(banner.text, name).not.toContain('idx_')
+    }
+  })
+
+  it('no demo partner site: no banner line, nothing listening on HEARTH_DEMO_PORT', async () => {
+    for (const { name, banner, demoPort } of started) {
+      expect(banner.demoPartnerUrl, name).toBeUndefined()
+      expect(banner.text, name).not.toContain('Demo partner')
+      await expect(fetch(`http://127.0.0.1:${demoPort}/`), name).rejects.toThrow()
     }
   })
 
@@ -246,3 +257,12 @@ describe('invalid settings', () => {
     TIMEOUT,
   )
 })
+
+/** A port nothing listens on right now. */
+async function freePort(): Promise<number> {
+  const server = net.createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as net.AddressInfo
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return port
+}
