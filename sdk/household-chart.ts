@@ -32,7 +32,7 @@
  *   } catch (error) {
  *     if (error instanceof HouseholdChartError) console.error(error.code, error.message)
  *   }
- *   chart.update(nextPayload) // re-renders with the current token
+ *   chart.update(nextPayload) // re-renders, with the token the SDK holds (or a new one)
  *   chart.setTheme('dark')
  *   chart.destroy() // removes the iframe, its listener and its timers
  *
@@ -46,10 +46,20 @@
  * - Calls fetchToken as soon as it mounts (in parallel with the iframe loading); on the chart's
  *   `ready` posts `render {type: 'render', v: 1, token, payload}` to the embed origin.
  * - Sizes the iframe's height from the chart's `rendered` and `resize` messages.
- * - Refreshes the token 60 s before its expiresAt (halfway through a token shorter than two
- *   minutes) and renders again with the new token. When the chart answers `token_expired` (a
- *   token that aged, or a skewed clock) it fetches a new token and renders again — once: if the
- *   chart finds the new token expired too, that is reported through onEvent (no retry loop).
+ * - Fetches a new token 60 s before the held one's expiresAt (halfway through a token shorter
+ *   than two minutes) and keeps it, quietly: a refresh posts no render, so the chart keeps the
+ *   user's pan, zoom and focus, and no render is metered for it. The chart checks a token only
+ *   when it renders, so the held token is what the next render uses: update(payload), or
+ *   setTheme before the first render. A render never uses a held token with less than 15 s left:
+ *   it fetches a new one first.
+ * - Stops refreshing on an idle page: after 3 refreshes in a row with no render in between, the
+ *   last token is kept until it expires and no further one is fetched (every fetch is a mint).
+ *   The next render fetches a token first if the held one has expired or is about to, and
+ *   refreshing resumes from there. (A setTheme after the first render needs no token and does
+ *   not count as a render.)
+ * - When the chart answers `token_expired` (a token that aged, or a skewed clock) it fetches a
+ *   new token and renders again — once: if the chart finds the new token expired too, that is
+ *   reported through onEvent (no retry loop).
  * - A second mount into the same container destroys the first.
  *
  * Errors, always as onEvent({type: 'error', code, message, path?}):
@@ -176,7 +186,7 @@ export interface MountHouseholdChartOptions {
   version?: string
   /** The iframe's accessible name, e.g. "Household chart of the Chen family". */
   title: string
-  /** Asks your own server for a chart token; called at mount, before expiry, and on token_expired. */
+  /** Asks your own server for a chart token; called at mount, before expiry (see the header), and on token_expired. */
   fetchToken: () => Promise<HouseholdChartToken>
   payload: HouseholdChartPayload
   /** Overrides payload.options.theme. */
@@ -191,7 +201,7 @@ export interface HouseholdChartHandle {
   readonly iframe: HTMLIFrameElement
   /** Resolves when the chart has rendered once; rejects with a HouseholdChartError (see the header). */
   readonly ready: Promise<void>
-  /** Renders the new payload (with the current token). */
+  /** Renders the new payload (with the held token, or a new one if it has expired or is about to). */
   update(payload: HouseholdChartPayload): void
   /** Switches the theme without a new render once the chart has rendered. */
   setTheme(theme: ChartTheme): void
@@ -223,6 +233,8 @@ const REFRESH_LEAD_MS = 60_000
 const MIN_REFRESH_DELAY_MS = 5_000
 /** A cached token with less time than this left is not used for a new render. */
 const MIN_TOKEN_VALIDITY_MS = 15_000
+/** Refreshes in a row with no render in between, after which an idle page stops fetching tokens. */
+const MAX_IDLE_REFRESHES = 3
 const MAX_HEIGHT = 100_000
 const MAX_TIMER_DELAY_MS = 2_147_483_647
 const VERSION = /^\d+\.\d+\.\d+$/
@@ -268,6 +280,8 @@ export function mountHouseholdChart(options: MountHouseholdChartOptions): Househ
   /** Each render asks for a number; only the newest one is posted once its token is there. */
   let renderSeq = 0
   let refreshTimer: ReturnType<typeof setTimeout> | undefined
+  /** Refreshes since the last render; at MAX_IDLE_REFRESHES no further refresh is scheduled. */
+  let idleRefreshes = 0
 
   let settleReady: { resolve: () => void; reject: (error: HouseholdChartError) => void } | undefined
   const ready = new Promise<void>((resolve, reject) => {
@@ -324,6 +338,8 @@ export function mountHouseholdChart(options: MountHouseholdChartOptions): Househ
 
   const scheduleRefresh = (token: HeldToken): void => {
     clearRefresh()
+    // An idle page: keep the token there is, and let the next render fetch one if it needs to.
+    if (idleRefreshes >= MAX_IDLE_REFRESHES) return
     const remaining = token.expiresAtMs - Date.now()
     // Already expired by this clock: no timer (it would fire at once, again and again); the chart
     // answers token_expired if it really is, and that fetches a new one.
@@ -333,10 +349,17 @@ export function mountHouseholdChart(options: MountHouseholdChartOptions): Househ
     const delay = Math.min(wanted, MAX_TIMER_DELAY_MS)
     refreshTimer = setTimeout(() => {
       refreshTimer = undefined
-      // A new token, and a render with it, so the chart's session carries on under a valid token.
-      render(true)
-      if (!chartReady) void getToken(true)
+      // Quietly: the new token is held for the next render. Rendering now would rebuild the chart
+      // (losing the user's pan, zoom and focus) and meter a render nobody asked for.
+      idleRefreshes++
+      void getToken(true)
     }, delay)
+  }
+
+  /** A render is on its way: refreshing carries on (or starts again after an idle stop). */
+  const noteRender = (): void => {
+    idleRefreshes = 0
+    if (refreshTimer === undefined && tokenRequest === undefined && held) scheduleRefresh(held)
   }
 
   /**
@@ -378,6 +401,7 @@ export function mountHouseholdChart(options: MountHouseholdChartOptions): Househ
   /** Posts a render of the current payload once a token is there; a newer render supersedes it. */
   const render = (freshToken = false): void => {
     if (!chartReady || destroyed) return
+    noteRender()
     const seq = ++renderSeq
     void getToken(freshToken).then((token) => {
       if (!token || destroyed || !chartReady || seq !== renderSeq) return
@@ -421,13 +445,19 @@ export function mountHouseholdChart(options: MountHouseholdChartOptions): Househ
       case 'error': {
         const code = message.code
         if (typeof code !== 'string' || !CHART_ERROR_CODES.has(code)) return
-        if (code === 'token_expired' && tokenRequest === undefined && expiredRetryAvailable) {
-          expiredRetryAvailable = false
-          render(true)
-          return
+        if (code === 'token_expired') {
+          // A new token is on its way (a refresh, or the retry below): this is about an older one.
+          // Render with the new one; if a render is already waiting for it, this one replaces it.
+          if (tokenRequest !== undefined) {
+            render()
+            return
+          }
+          if (expiredRetryAvailable) {
+            expiredRetryAvailable = false
+            render(true)
+            return
+          }
         }
-        // A token_expired that arrives while a new token is on its way is about the old one.
-        if (code === 'token_expired' && tokenRequest !== undefined) return
         const text = typeof message.message === 'string' ? message.message : `the chart reported ${code}`
         fail(new HouseholdChartError(code as HouseholdChartErrorCode, text, typeof message.path === 'string' ? message.path : undefined))
         return
@@ -524,7 +554,8 @@ function readyTimeoutError(embedOrigin: string, version: string, timeoutMs: numb
     `The household chart (${embedOrigin}/chart/v${version}/index.html) did not say ready within ${timeoutMs} ms. Likely causes: ` +
       `(1) this page's origin (${window.location.origin}) is not registered for your organization, so the chart refuses to be framed — register it with \`hearth origins add\`; ` +
       `(2) this page's Content-Security-Policy blocks the embed origin — add ${embedOrigin} to frame-src (or child-src); ` +
-      `(3) a wrong embedOrigin or version — the page above must load in a browser tab; ` +
-      `(4) a slow network — raise readyTimeoutMs.`,
+      `(3) the embed origin could not identify this page's origin because the frame's Referer was stripped (e.g. by a browser extension or a proxy), so the chart refuses to be framed; ` +
+      `(4) a wrong embedOrigin or version — the page above must load in a browser tab; ` +
+      `(5) a slow network — raise readyTimeoutMs.`,
   )
 }

@@ -3,6 +3,7 @@
 // from its own server. The host page is as strict as a partner's may be (a CSP without
 // 'unsafe-inline', Referrer-Policy: no-referrer), so everything here also proves the SDK works there.
 import { readFileSync } from 'node:fs'
+import { decodeJwt } from 'jose'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Browser, Frame, Page } from 'playwright-core'
 import { hasChromium, launchChromium } from '../helpers/browser.ts'
@@ -24,6 +25,13 @@ interface HostWindow {
   hostReady?: boolean
   events: Array<{ type: string; height?: number; code?: string; message?: string; id?: string; kind?: string }>
   readyOutcome?: { resolved: true } | { code: string; message: string; name: string; typed: boolean }
+  /** Calls of fetchToken (counted when called, before the answer), and the answers it resolved with. */
+  fetchTokenCalls: number
+  tokens: Array<{ token: string; expiresAt: string }>
+  /** When set, fetchToken answers expiresAt this long after the page's (possibly fake) now. */
+  tokenLifeMs?: number
+  /** Messages of type `sentinel` the page received, by id (see sentinel()). */
+  sentinels: string[]
   mount(options?: Record<string, unknown>, containerId?: string): void
   handle: { update(payload: unknown): void; setTheme(theme: string): void; destroy(): void }
   sdk: { mountHouseholdChart(options: Record<string, unknown>): unknown }
@@ -93,6 +101,35 @@ describe.runIf(hasChromium())('the partner SDK', () => {
     const frame = await element.contentFrame()
     if (!frame) throw new Error('the iframe has no frame')
     return frame
+  }
+  /**
+   * Records in the chart's own window the token of every render message that reaches it from now on
+   * (beside the chart's listener, which it does not disturb).
+   */
+  async function logRenders(page: Page): Promise<() => Promise<string[]>> {
+    const frame = await chartFrame(page)
+    await frame.evaluate(() => {
+      const w = window as unknown as { renderTokens: string[] }
+      w.renderTokens = []
+      window.addEventListener('message', (event: MessageEvent<unknown>) => {
+        const data = event.data as { type?: unknown; token?: unknown } | null
+        if (typeof data === 'object' && data !== null && data.type === 'render') w.renderTokens.push(String(data.token))
+      })
+    })
+    return () => frame.evaluate(() => (window as unknown as { renderTokens: string[] }).renderTokens)
+  }
+  const fetchTokenCalls = (page: Page) => page.evaluate(() => (window as unknown as HostWindow).fetchTokenCalls)
+  const heldTokens = (page: Page) => page.evaluate(() => (window as unknown as HostWindow).tokens.map((answer) => answer.token))
+  const waitForTokens = (page: Page, count: number) => page.waitForFunction((count) => (window as unknown as HostWindow).tokens.length >= count, count)
+  /**
+   * Posts a `sentinel` message from `source` (a frame, or the page itself) to the top page and
+   * waits until the page has received it. Messages from one window to another arrive in the order
+   * they were posted, so every message that window posted before has been dispatched (and handled
+   * by the SDK, whose listener is synchronous) by then: a deterministic round trip, not a sleep.
+   */
+  async function sentinel(page: Page, source: Page | Frame, id: string): Promise<void> {
+    await source.evaluate((id) => window.parent.postMessage({ type: 'sentinel', id }, '*'), id)
+    await page.waitForFunction((id) => (window as unknown as HostWindow).sentinels.includes(id), id)
   }
   const chartText = async (page: Page, containerId = 'c') => (await (await chartFrame(page, containerId)).locator('#chart').textContent()) ?? ''
   const iframeHeight = (page: Page, containerId = 'c') =>
@@ -187,8 +224,10 @@ describe.runIf(hasChromium())('the partner SDK', () => {
         window.top?.postMessage(message, '*')
       }
     })
+    await sentinel(page, forger, 'forger')
     // The page itself (right window? no: its own) and the chart's origin in the data only.
     await page.evaluate(() => window.postMessage({ type: 'select', id: 'robert', kind: 'person' }, '*'))
+    await sentinel(page, page, 'page')
     // A second chart (same embed origin, another window) must not talk to the first one's handle.
     await page.evaluate(() => {
       const w = window as unknown as HostWindow & { secondEvents: unknown[] }
@@ -210,7 +249,7 @@ describe.runIf(hasChromium())('the partner SDK', () => {
       window.parent.postMessage({ type: 'select', id: 'robert', kind: 'person' }, '*')
       window.parent.postMessage({ type: 'resize', height: 5 }, '*')
     })
-    await page.waitForTimeout(200)
+    await sentinel(page, frame, 'navigated chart frame')
     expect((await events(page)).length).toBe(countBefore)
     expect(await iframeHeight(page)).toBe(heightBefore)
   })
@@ -245,7 +284,7 @@ describe.runIf(hasChromium())('the partner SDK', () => {
     expect(await (await chartFrame(early)).locator('#chart').getAttribute('data-theme')).toBe('dark')
   })
 
-  it('refreshes the token before it expires and renders again with it', async () => {
+  it('refreshes the token quietly before it expires (no render), and the next update renders with the new token', async () => {
     // A real 10-minute token that the partner's server says expires in 65 s.
     plannedTokens = [
       async () => {
@@ -257,9 +296,63 @@ describe.runIf(hasChromium())('the partner SDK', () => {
     await mount(page)
     await waitForEvents(page, 'rendered', 1)
     expect(tokenCalls).toBe(1)
+    const renderTokens = await logRenders(page)
+
+    // The refresh is due halfway through the 65 s: 40 s on, still 25 s before expiry, it has happened.
     await page.clock.fastForward(40_000)
+    expect(await fetchTokenCalls(page)).toBe(2)
+    await waitForTokens(page, 2)
+    const [first, second] = await heldTokens(page)
+    expect(second).toBeDefined()
+    expect(second).not.toBe(first)
+
+    // Then an update. It is posted after anything a refresh could have posted (one sender, one
+    // receiver: in order), so when it has rendered, every render sent so far has reached the chart.
+    await page.evaluate((payload) => (window as unknown as HostWindow).handle.update(payload), QUILLS)
     await waitForEvents(page, 'rendered', 2)
+    expect(await renderTokens()).toEqual([second]) // no render at the refresh; the update carries the new token
+    expect(await eventsOf(page, 'rendered')).toHaveLength(2)
+    expect(await chartText(page)).toContain('Zed Quill')
+    // The chart metered a render for the new token (its key fetch names the token id).
+    const jti = String(decodeJwt(second ?? '').jti)
+    const mint = await stack.store.db.selectFrom('chart_mints').select('rendered_at').where('jti', '=', jti).executeTakeFirst()
+    expect(mint?.rendered_at).toBeInstanceOf(Date)
     expect(tokenCalls).toBe(2)
+    expect(await eventsOf(page, 'error')).toEqual([])
+  })
+
+  it('stops refreshing after three refreshes without a render; the next update fetches a token first', async () => {
+    const page = await openHost(stack.partner, { clock: true })
+    // Tokens the page believes live 20 s: refreshed 10 s after each arrives.
+    await page.evaluate(() => {
+      ;(window as unknown as HostWindow).tokenLifeMs = 20_000
+    })
+    await mount(page)
+    await waitForEvents(page, 'rendered', 1)
+    await waitForTokens(page, 1)
+    const renderTokens = await logRenders(page)
+    for (const calls of [2, 3, 4]) {
+      await page.clock.fastForward(10_000)
+      expect(await fetchTokenCalls(page)).toBe(calls)
+      await waitForTokens(page, calls)
+    }
+    // Idle: the third refresh was the last. (The refresh timer runs inside fastForward, and the
+    // fetch starts in the same task, so a later evaluate sees it: no sleep needed.)
+    await page.clock.fastForward(60_000)
+    expect(await fetchTokenCalls(page)).toBe(4)
+    expect(await renderTokens()).toEqual([])
+
+    // The held token has expired: the update fetches a new one and renders with it.
+    await page.evaluate((payload) => (window as unknown as HostWindow).handle.update(payload), QUILLS)
+    await waitForEvents(page, 'rendered', 2)
+    expect(await fetchTokenCalls(page)).toBe(5)
+    const tokens = await heldTokens(page)
+    expect(await renderTokens()).toEqual([tokens[4]])
+    expect(await chartText(page)).toContain('Zed Quill')
+    // And refreshing has resumed.
+    await page.clock.fastForward(10_000)
+    expect(await fetchTokenCalls(page)).toBe(6)
+    await waitForTokens(page, 6)
     expect(await eventsOf(page, 'error')).toEqual([])
   })
 
@@ -289,7 +382,8 @@ describe.runIf(hasChromium())('the partner SDK', () => {
     await waitForEvents(stuck, 'error', 1)
     const outcome = await readyOutcome(stuck)
     expect(outcome).toMatchObject({ code: 'token_expired', name: 'HouseholdChartError', typed: true })
-    await stuck.waitForTimeout(300)
+    // A retry would call fetchToken while handling the chart's error, before this later evaluate.
+    expect(await fetchTokenCalls(stuck)).toBe(2)
     expect(tokenCalls).toBe(2)
     expect((await eventsOf(stuck, 'error')).map((event) => event.code)).toEqual(['token_expired'])
   })
@@ -381,10 +475,20 @@ const embedOrigin = ${JSON.stringify(embedOrigin)}
 const example = ${JSON.stringify(EXAMPLE)}
 window.sdk = sdk
 window.events = []
+window.fetchTokenCalls = 0
+window.tokens = []
+window.sentinels = []
+window.addEventListener('message', (event) => {
+  if (event.data && event.data.type === 'sentinel') window.sentinels.push(event.data.id)
+})
 async function fetchToken() {
+  window.fetchTokenCalls++
   const response = await fetch('/token', { method: 'POST' })
   if (!response.ok) throw new Error('token ' + response.status)
-  return response.json()
+  const answer = await response.json()
+  if (window.tokenLifeMs !== undefined) answer.expiresAt = new Date(Date.now() + window.tokenLifeMs).toISOString()
+  window.tokens.push(answer)
+  return answer
 }
 function options(overrides, containerId = 'c') {
   return { container: document.getElementById(containerId), embedOrigin, title: 'Household chart', fetchToken, payload: example, onEvent: (event) => window.events.push(event), ...overrides }
