@@ -32,7 +32,7 @@
  *   } catch (error) {
  *     if (error instanceof HouseholdChartError) console.error(error.code, error.message)
  *   }
- *   chart.update(nextPayload) // re-renders with the current token
+ *   chart.update(nextPayload) // re-renders, with the token the SDK holds (or a new one)
  *   chart.setTheme('dark')
  *   chart.destroy() // removes the iframe, its listener and its timers
  *
@@ -46,10 +46,20 @@
  * - Calls fetchToken as soon as it mounts (in parallel with the iframe loading); on the chart's
  *   `ready` posts `render {type: 'render', v: 1, token, payload}` to the embed origin.
  * - Sizes the iframe's height from the chart's `rendered` and `resize` messages.
- * - Refreshes the token 60 s before its expiresAt (halfway through a token shorter than two
- *   minutes) and renders again with the new token. When the chart answers `token_expired` (a
- *   token that aged, or a skewed clock) it fetches a new token and renders again — once: if the
- *   chart finds the new token expired too, that is reported through onEvent (no retry loop).
+ * - Fetches a new token 60 s before the held one's expiresAt (halfway through a token shorter
+ *   than two minutes) and keeps it, quietly: a refresh posts no render, so the chart keeps the
+ *   user's pan, zoom and focus, and no render is metered for it. The chart checks a token only
+ *   when it renders, so the held token is what the next render uses: update(payload), or
+ *   setTheme before the first render. A render never uses a held token with less than 15 s left:
+ *   it fetches a new one first.
+ * - Stops refreshing on an idle page: after 3 refreshes in a row with no render in between, the
+ *   last token is kept until it expires and no further one is fetched (every fetch is a mint).
+ *   The next render fetches a token first if the held one has expired or is about to, and
+ *   refreshing resumes from there. (A setTheme after the first render needs no token and does
+ *   not count as a render.)
+ * - When the chart answers `token_expired` (a token that aged, or a skewed clock) it fetches a
+ *   new token and renders again — once: if the chart finds the new token expired too, that is
+ *   reported through onEvent (no retry loop).
  * - A second mount into the same container destroys the first.
  *
  * Errors, always as onEvent({type: 'error', code, message, path?}):
@@ -159,7 +169,7 @@ export interface MountHouseholdChartOptions {
     version?: string;
     /** The iframe's accessible name, e.g. "Household chart of the Chen family". */
     title: string;
-    /** Asks your own server for a chart token; called at mount, before expiry, and on token_expired. */
+    /** Asks your own server for a chart token; called at mount, before expiry (see the header), and on token_expired. */
     fetchToken: () => Promise<HouseholdChartToken>;
     payload: HouseholdChartPayload;
     /** Overrides payload.options.theme. */
@@ -173,7 +183,7 @@ export interface HouseholdChartHandle {
     readonly iframe: HTMLIFrameElement;
     /** Resolves when the chart has rendered once; rejects with a HouseholdChartError (see the header). */
     readonly ready: Promise<void>;
-    /** Renders the new payload (with the current token). */
+    /** Renders the new payload (with the held token, or a new one if it has expired or is about to). */
     update(payload: HouseholdChartPayload): void;
     /** Switches the theme without a new render once the chart has rendered. */
     setTheme(theme: ChartTheme): void;

@@ -33,7 +33,7 @@
  *   } catch (error) {
  *     if (error instanceof HouseholdChartError) console.error(error.code, error.message)
  *   }
- *   chart.update(nextPayload) // re-renders with the current token
+ *   chart.update(nextPayload) // re-renders, with the token the SDK holds (or a new one)
  *   chart.setTheme('dark')
  *   chart.destroy() // removes the iframe, its listener and its timers
  *
@@ -47,10 +47,20 @@
  * - Calls fetchToken as soon as it mounts (in parallel with the iframe loading); on the chart's
  *   `ready` posts `render {type: 'render', v: 1, token, payload}` to the embed origin.
  * - Sizes the iframe's height from the chart's `rendered` and `resize` messages.
- * - Refreshes the token 60 s before its expiresAt (halfway through a token shorter than two
- *   minutes) and renders again with the new token. When the chart answers `token_expired` (a
- *   token that aged, or a skewed clock) it fetches a new token and renders again — once: if the
- *   chart finds the new token expired too, that is reported through onEvent (no retry loop).
+ * - Fetches a new token 60 s before the held one's expiresAt (halfway through a token shorter
+ *   than two minutes) and keeps it, quietly: a refresh posts no render, so the chart keeps the
+ *   user's pan, zoom and focus, and no render is metered for it. The chart checks a token only
+ *   when it renders, so the held token is what the next render uses: update(payload), or
+ *   setTheme before the first render. A render never uses a held token with less than 15 s left:
+ *   it fetches a new one first.
+ * - Stops refreshing on an idle page: after 3 refreshes in a row with no render in between, the
+ *   last token is kept until it expires and no further one is fetched (every fetch is a mint).
+ *   The next render fetches a token first if the held one has expired or is about to, and
+ *   refreshing resumes from there. (A setTheme after the first render needs no token and does
+ *   not count as a render.)
+ * - When the chart answers `token_expired` (a token that aged, or a skewed clock) it fetches a
+ *   new token and renders again — once: if the chart finds the new token expired too, that is
+ *   reported through onEvent (no retry loop).
  * - A second mount into the same container destroys the first.
  *
  * Errors, always as onEvent({type: 'error', code, message, path?}):
@@ -82,6 +92,7 @@ var DEFAULT_READY_TIMEOUT_MS = 15e3;
 var REFRESH_LEAD_MS = 6e4;
 var MIN_REFRESH_DELAY_MS = 5e3;
 var MIN_TOKEN_VALIDITY_MS = 15e3;
+var MAX_IDLE_REFRESHES = 3;
 var MAX_HEIGHT = 1e5;
 var MAX_TIMER_DELAY_MS = 2147483647;
 var VERSION = /^\d+\.\d+\.\d+$/;
@@ -109,6 +120,7 @@ function mountHouseholdChart(options) {
   let tokenRequest;
   let renderSeq = 0;
   let refreshTimer;
+  let idleRefreshes = 0;
   let settleReady;
   const ready = new Promise((resolve, reject) => {
     settleReady = { resolve, reject };
@@ -147,15 +159,20 @@ function mountHouseholdChart(options) {
   };
   const scheduleRefresh = (token) => {
     clearRefresh();
+    if (idleRefreshes >= MAX_IDLE_REFRESHES) return;
     const remaining = token.expiresAtMs - Date.now();
     if (remaining <= 0) return;
     const wanted = Math.max(remaining > 2 * REFRESH_LEAD_MS ? remaining - REFRESH_LEAD_MS : remaining / 2, MIN_REFRESH_DELAY_MS);
     const delay = Math.min(wanted, MAX_TIMER_DELAY_MS);
     refreshTimer = setTimeout(() => {
       refreshTimer = void 0;
-      render(true);
-      if (!chartReady) void getToken(true);
+      idleRefreshes++;
+      void getToken(true);
     }, delay);
+  };
+  const noteRender = () => {
+    idleRefreshes = 0;
+    if (refreshTimer === void 0 && tokenRequest === void 0 && held) scheduleRefresh(held);
   };
   const getToken = (fresh) => {
     if (tokenRequest) return tokenRequest;
@@ -184,6 +201,7 @@ function mountHouseholdChart(options) {
   const renderedPayload = () => theme === void 0 ? payload : { ...payload, options: { ...payload.options, theme } };
   const render = (freshToken = false) => {
     if (!chartReady || destroyed) return;
+    noteRender();
     const seq = ++renderSeq;
     void getToken(freshToken).then((token) => {
       if (!token || destroyed || !chartReady || seq !== renderSeq) return;
@@ -224,12 +242,17 @@ function mountHouseholdChart(options) {
       case "error": {
         const code = message.code;
         if (typeof code !== "string" || !CHART_ERROR_CODES.has(code)) return;
-        if (code === "token_expired" && tokenRequest === void 0 && expiredRetryAvailable) {
-          expiredRetryAvailable = false;
-          render(true);
-          return;
+        if (code === "token_expired") {
+          if (tokenRequest !== void 0) {
+            render();
+            return;
+          }
+          if (expiredRetryAvailable) {
+            expiredRetryAvailable = false;
+            render(true);
+            return;
+          }
         }
-        if (code === "token_expired" && tokenRequest !== void 0) return;
         const text = typeof message.message === "string" ? message.message : `the chart reported ${code}`;
         fail(new HouseholdChartError(code, text, typeof message.path === "string" ? message.path : void 0));
         return;
@@ -313,7 +336,7 @@ function tokenFetchError(cause) {
 function readyTimeoutError(embedOrigin, version, timeoutMs) {
   return new HouseholdChartError(
     "ready_timeout",
-    `The household chart (${embedOrigin}/chart/v${version}/index.html) did not say ready within ${timeoutMs} ms. Likely causes: (1) this page's origin (${window.location.origin}) is not registered for your organization, so the chart refuses to be framed \u2014 register it with \`hearth origins add\`; (2) this page's Content-Security-Policy blocks the embed origin \u2014 add ${embedOrigin} to frame-src (or child-src); (3) a wrong embedOrigin or version \u2014 the page above must load in a browser tab; (4) a slow network \u2014 raise readyTimeoutMs.`
+    `The household chart (${embedOrigin}/chart/v${version}/index.html) did not say ready within ${timeoutMs} ms. Likely causes: (1) this page's origin (${window.location.origin}) is not registered for your organization, so the chart refuses to be framed \u2014 register it with \`hearth origins add\`; (2) this page's Content-Security-Policy blocks the embed origin \u2014 add ${embedOrigin} to frame-src (or child-src); (3) the embed origin could not identify this page's origin because the frame's Referer was stripped (e.g. by a browser extension or a proxy), so the chart refuses to be framed; (4) a wrong embedOrigin or version \u2014 the page above must load in a browser tab; (5) a slow network \u2014 raise readyTimeoutMs.`
   );
 }
 export {
