@@ -17,8 +17,12 @@ export interface DrawnChart {
 
 const NS = 'http://www.w3.org/2000/svg'
 const MAX_SCALE = 3
-/** The smallest first-view scale: box names (13 units) at 8.5 CSS px or more. */
-export const READABLE = 0.65
+/**
+ * The smallest first-view scale: box names (13 units) at 7 CSS px or more. Lower than comfortable
+ * reading on purpose: a household is read as a whole first (the example fits whole from a ~1050 px
+ * host), and zoom is one key away.
+ */
+export const READABLE = 0.55
 /** The tallest first view, in CSS px, when the chart is shown through a window. */
 export const MAX_VIEW_H = 720
 const live = new WeakMap<HTMLElement, DrawnChart>()
