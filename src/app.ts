@@ -18,6 +18,7 @@ import { registerAuthentication } from './http/plugins/authenticate.ts'
 import { registerResponseHeaders } from './http/plugins/response-headers.ts'
 import { registerOpenApi } from './http/plugins/openapi.ts'
 import { registerRelationshipRoutes } from './http/routes/relationships.ts'
+import { registerRelationshipRecordRoutes } from './http/routes/relationship-record.ts'
 import { registerChartSessionRoutes, type ChartSessionOptions } from './http/routes/chart-sessions.ts'
 import type { App } from './http/types.ts'
 
@@ -81,6 +82,8 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   await registerOpenApi(app)
   registerRelationshipRoutes(app, deps.db, false)
   registerRelationshipRoutes(app, deps.db, true)
+  registerRelationshipRecordRoutes(app, deps.db, false)
+  registerRelationshipRecordRoutes(app, deps.db, true)
   registerChartSessionRoutes(app, deps.db, deps.chart)
   return app
 }

@@ -1,6 +1,6 @@
 // Rules for household fields beyond what the JSON Schema checks: trimming, cents, real dates,
 // and the size and depth of metadata. Returns the cleaned values or the first problem.
-import { LIMITS, type CreateHouseholdBody } from '../schemas/relationship.ts'
+import { LIMITS, type CreateHouseholdBody, type UpdateHouseholdBody } from '../schemas/relationship.ts'
 import { isStorableText } from './text.ts'
 
 export interface HouseholdFields {
@@ -117,4 +117,17 @@ export function checkCreateBody(body: CreateHouseholdBody): FieldsResult {
       coClientAsDonor: body.coClientAsDonor ?? null,
     },
   }
+}
+
+export type PatchResult = { ok: true; fields: Partial<HouseholdFields> } | { ok: false; message: string }
+
+/**
+ * The fields a merge patch sets, cleaned by exactly the create rules (each rule concerns one
+ * field, so checking the patch's fields is checking the merged household).
+ */
+export function checkPatchBody(body: UpdateHouseholdBody): PatchResult {
+  const checked = checkCreateBody({ ...body, name: body.name ?? 'unchanged' })
+  if (!checked.ok) return checked
+  const sent = Object.keys(body) as Array<keyof HouseholdFields>
+  return { ok: true, fields: Object.fromEntries(sent.map((key) => [key, checked.fields[key]])) }
 }

@@ -15,6 +15,8 @@ export const ERRORS = {
   missing_permission: { status: 403, meaning: 'The credential is valid but lacks the permission this operation needs.' },
   frame_origin_not_registered: { status: 403, meaning: 'frameOrigin is not registered for the organization (hearth origins add).' },
   not_found: { status: 404, meaning: 'No such route or resource.' },
+  precondition_failed: { status: 412, meaning: 'If-Match names a version that is no longer current: read the household again, then retry.' },
+  precondition_required: { status: 428, meaning: 'This write needs If-Match with the household\'s current ETag (from GET), so that no update is lost.' },
   idempotency_key_reused: { status: 409, meaning: 'The Idempotency-Key was already used with a different request body.' },
   body_too_large: { status: 413, meaning: 'The request body is larger than 1 MB.' },
   unsupported_media_type: { status: 415, meaning: 'The request body is not application/json in UTF-8.' },

@@ -15,6 +15,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal | null
+    /** Gives back the request counted against the caller's rate limit (for a 304); sets the new headers. */
+    refundRateLimit: (() => Promise<void>) | null
   }
 }
 

@@ -17,7 +17,15 @@ export class RateLimiter {
   ) {}
 
   async consume(key: string, now = Date.now()): Promise<LimitDecision> {
-    const { count, resetAt } = await this.store.hit(key, this.windowSeconds * 1000, now)
+    return this.decide(await this.store.hit(key, this.windowSeconds * 1000, now), now)
+  }
+
+  /** Gives back a request consume() counted (a 304 costs nothing); the headers say the new budget. */
+  async refund(key: string, now = Date.now()): Promise<LimitDecision> {
+    return this.decide(await this.store.refund(key, this.windowSeconds * 1000, now), now)
+  }
+
+  private decide({ count, resetAt }: { count: number; resetAt: number }, now: number): LimitDecision {
     const remaining = Math.max(0, this.max - count)
     const secondsLeft = Math.max(1, Math.ceil((resetAt - now) / 1000))
     const headers: Record<string, string> = {

@@ -23,6 +23,14 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return { ...fresh }
   }
 
+  async refund(key: string, windowMs: number, now: number): Promise<WindowCount> {
+    const { end } = windowOf(now, windowMs)
+    const current = this.counts.get(key)
+    if (!current || current.resetAt !== end) return { count: 0, resetAt: end }
+    current.count = Math.max(0, current.count - 1)
+    return { ...current }
+  }
+
   sweep(now: number): void {
     for (const [key, value] of this.counts) if (value.resetAt <= now) this.counts.delete(key)
   }

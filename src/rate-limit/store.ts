@@ -11,6 +11,8 @@ export interface WindowCount {
 export interface RateLimitStore {
   /** Counts one request for `key` in the window of `windowMs` that contains `now`. */
   hit(key: string, windowMs: number, now: number): Promise<WindowCount>
+  /** Takes back one request counted for `key` in the window containing `now` (never below zero). */
+  refund(key: string, windowMs: number, now: number): Promise<WindowCount>
   close(): Promise<void>
 }
 

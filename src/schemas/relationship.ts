@@ -79,6 +79,26 @@ export const CreateHouseholdBody = Type.Object(
 )
 export type CreateHouseholdBody = Static<typeof CreateHouseholdBody>
 
+export const UpdateHouseholdBody = Type.Object(
+  {
+    name: Type.Optional(createFields.name),
+    dsueReceived: Type.Optional(createFields.dsueReceived),
+    deceasedSpouseName: Type.Optional(createFields.deceasedSpouseName),
+    dsueDateOfDeath: Type.Optional(createFields.dsueDateOfDeath),
+    metadata: Type.Optional(createFields.metadata),
+    primaryClientAsDonor: Type.Optional(createFields.primaryClientAsDonor),
+    coClientAsDonor: Type.Optional(createFields.coClientAsDonor),
+  },
+  {
+    title: 'UpdateHouseholdBody',
+    additionalProperties: false,
+    minProperties: 1,
+    description:
+      'A JSON merge patch (RFC 7396) of the create fields: the fields sent are set, null clears an optional field, the others stay. name cannot be cleared. The same rules as create.',
+  },
+)
+export type UpdateHouseholdBody = Static<typeof UpdateHouseholdBody>
+
 export const Household = Type.Object(
   {
     ...listItemProperties,

@@ -5,6 +5,8 @@ import { likeLiteral, type Listing } from '../domain/listing.ts'
 import type { HouseholdFields } from '../domain/household-input.ts'
 import type { Household, HouseholdListItem } from '../schemas/relationship.ts'
 import { claimIdempotencyKey, completeIdempotencyKey } from './idempotency.ts'
+import { recordAudit } from './audit.ts'
+import type { Principal } from '../auth/principal.ts'
 
 type MemberSummary = HouseholdListItem['members'][number]
 
@@ -56,6 +58,21 @@ const JOINED_SORT_COLUMN = {
 /** RFC 3339 in UTC with milliseconds, exactly as Date.prototype.toISOString() writes it. */
 const isoTime = (column: string) => sql.raw(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`)
 
+/** The key-value pairs of a list item (schema HouseholdListItem) of the row aliased h, for json_build_object. */
+export const LIST_ITEM_PAIRS = sql`
+  'id', h.id,
+  'name', h.name,
+  'createdAt', ${isoTime('h.created_at')},
+  'updatedAt', ${isoTime('h.updated_at')},
+  'isSample', h.is_sample,
+  'members', CASE WHEN h.member_count = 0 THEN '[]'::json ELSE (
+    SELECT json_agg(json_build_object('id', m.id, 'name', m.name, 'role', m.role) ORDER BY m.position, m.id)
+    FROM members m WHERE m.household_id = h.id) END,
+  'assignments', CASE WHEN h.assignment_count = 0 THEN '[]'::json ELSE (
+    SELECT json_agg(json_build_object('userId', u.id, 'name', u.name, 'role', a.role) ORDER BY a.created_at, u.id)
+    FROM assignments a JOIN users u ON u.id = a.user_id WHERE a.household_id = h.id) END,
+  'counts', json_build_object('members', h.member_count, 'assignments', h.assignment_count)`
+
 /**
  * A page of households as the finished JSON text of the list response (schema HouseholdList),
  * built by the database in one statement: Node neither parses rows nor serializes them, which
@@ -76,20 +93,7 @@ export async function listHouseholdsJson(db: Kysely<Database>, orgId: string, li
   const result = await sql<{ body: string }>`
     SELECT json_build_object(
       'households', coalesce((
-        SELECT json_agg(json_build_object(
-          'id', h.id,
-          'name', h.name,
-          'createdAt', ${isoTime('h.created_at')},
-          'updatedAt', ${isoTime('h.updated_at')},
-          'isSample', h.is_sample,
-          'members', CASE WHEN h.member_count = 0 THEN '[]'::json ELSE (
-            SELECT json_agg(json_build_object('id', m.id, 'name', m.name, 'role', m.role) ORDER BY m.position, m.id)
-            FROM members m WHERE m.household_id = h.id) END,
-          'assignments', CASE WHEN h.assignment_count = 0 THEN '[]'::json ELSE (
-            SELECT json_agg(json_build_object('userId', u.id, 'name', u.name, 'role', a.role) ORDER BY a.created_at, u.id)
-            FROM assignments a JOIN users u ON u.id = a.user_id WHERE a.household_id = h.id) END,
-          'counts', json_build_object('members', h.member_count, 'assignments', h.assignment_count)
-        ) ORDER BY ${JOINED_SORT_COLUMN[listing.sortBy]} ${direction}, h.id ${direction})
+        SELECT json_agg(json_build_object(${LIST_ITEM_PAIRS}) ORDER BY ${JOINED_SORT_COLUMN[listing.sortBy]} ${direction}, h.id ${direction})
         FROM households h WHERE h.id IN ${pageIds}), '[]'::json),
       'total', coalesce(${totalQuery(db, orgId, listing)}, 0),
       'page', ${listing.page}::int,
@@ -165,29 +169,33 @@ export type CreateOutcome =
   | { kind: 'conflict' }
 
 export interface CreateRequest {
+  actor: Principal
   orgId: string
   fields: HouseholdFields
   idempotency?: { key: string; requestHash: string } | undefined
   locationOf: (id: string) => string
 }
 
-/** Creates a household; with an idempotency key, in one transaction with the key's record. */
+/**
+ * Creates a household and its audit entry in one transaction; with an idempotency key, the key's
+ * record is in it too.
+ */
 export async function createHousehold(db: Kysely<Database>, request: CreateRequest): Promise<CreateOutcome> {
-  const { orgId, fields, idempotency, locationOf } = request
-  if (!idempotency) {
-    const household = await insertHousehold(db, orgId, fields)
-    return { kind: 'created', body: { household }, location: locationOf(household.id) }
-  }
+  const { actor, orgId, fields, idempotency, locationOf } = request
   return db.transaction().execute(async (trx) => {
-    const claim = await claimIdempotencyKey(trx, orgId, idempotency.key, idempotency.requestHash)
-    if (claim.state === 'conflict') return { kind: 'conflict' }
-    if (claim.state === 'replay') {
-      return { kind: 'replay', body: claim.response as { household: Household }, location: claim.location ?? '' }
+    if (idempotency) {
+      const claim = await claimIdempotencyKey(trx, orgId, idempotency.key, idempotency.requestHash)
+      if (claim.state === 'conflict') return { kind: 'conflict' }
+      if (claim.state === 'replay') {
+        return { kind: 'replay', body: claim.response as { household: Household }, location: claim.location ?? '' }
+      }
     }
     const household = await insertHousehold(trx, orgId, fields)
+    const changed = Object.entries(fields).filter(([, value]) => value !== null).map(([key]) => key)
+    await recordAudit(trx, { actor, action: 'household.create', householdId: household.id, changed })
     const body = { household }
     const location = locationOf(household.id)
-    await completeIdempotencyKey(trx, orgId, idempotency.key, body, location)
+    if (idempotency) await completeIdempotencyKey(trx, orgId, idempotency.key, body, location)
     return { kind: 'created', body, location }
   })
 }

@@ -46,6 +46,7 @@ export interface HouseholdsTable {
   search_text: ColumnType<string, never, never>
   created_at: CreatedAt
   updated_at: Timestamp
+  version: Generated<number>
 }
 
 export interface MembersTable {
@@ -119,6 +120,25 @@ export interface ChartMintsTable {
   rendered_at: Date | null
 }
 
+export interface MemberRelationshipsTable {
+  household_id: string
+  from_member_id: string
+  to_member_id: string
+  type: 'spouse' | 'partner' | 'exSpouse' | 'parent'
+  created_at: CreatedAt
+}
+
+export interface AuditLogTable {
+  id: ColumnType<number, never, never>
+  org_id: string
+  actor_type: 'apiKey' | 'user'
+  actor_id: string
+  action: string
+  household_id: string | null
+  changed: string[]
+  at: CreatedAt
+}
+
 export interface Database {
   orgs: OrgsTable
   org_household_counts: OrgHouseholdCountsTable
@@ -132,4 +152,6 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable
   signing_keys: SigningKeysTable
   chart_mints: ChartMintsTable
+  member_relationships: MemberRelationshipsTable
+  audit_log: AuditLogTable
 }

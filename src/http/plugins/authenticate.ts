@@ -33,6 +33,7 @@ export interface AuthDependencies {
 
 export function registerAuthentication(app: App, deps: AuthDependencies): void {
   app.decorateRequest('principal', null)
+  app.decorateRequest('refundRateLimit', null)
 
   app.addHook('onRoute', (route) => {
     const config = route.config ?? {}
@@ -61,7 +62,8 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
     }
 
     const principal = result.principal
-    const decision = await deps.limiter.consume(`credential:${principal.id}`)
+    const limitKey = `credential:${principal.id}`
+    const decision = await deps.limiter.consume(limitKey)
     reply.headers(decision.headers)
     if (!decision.allowed) throw rateLimited(decision.resetAt, 'This credential used up its request budget for the current window.')
 
@@ -70,6 +72,9 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
       throw new ApiError('missing_permission', `This API key lacks the permission ${describeRequirement(required)}.`)
     }
     request.principal = principal
+    request.refundRateLimit = async () => {
+      reply.headers((await deps.limiter.refund(limitKey)).headers)
+    }
   })
 }
 

@@ -7,7 +7,8 @@ import type { App } from '../types.ts'
 export function registerJsonParser(app: App): void {
   const parseJson = app.getDefaultJsonParser('error', 'error')
   app.removeAllContentTypeParsers()
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  // PATCH bodies are JSON merge patches (RFC 7396); plain application/json is taken as one too.
+  app.addContentTypeParser(['application/json', 'application/merge-patch+json'], { parseAs: 'string' }, (request, body, done) => {
     const charset = /;\s*charset\s*=\s*"?([^";]+)/i.exec(request.headers['content-type'] ?? '')?.[1]?.trim().toLowerCase()
     if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
       done(new ApiError('unsupported_media_type', `Send JSON in UTF-8; charset=${charset} is not accepted.`), undefined)

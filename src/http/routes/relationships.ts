@@ -10,6 +10,7 @@ import { checkCreateBody } from '../../domain/household-input.ts'
 import { createHousehold, listHouseholdsJson } from '../../store/households.ts'
 import { ApiError } from '../errors.ts'
 import { principalOf } from '../plugins/authenticate.ts'
+import { etagOf } from '../etag.ts'
 import type { App } from '../types.ts'
 
 export const RELATIONSHIPS_PATH = '/api/v1/relationships'
@@ -26,8 +27,8 @@ const IdempotencyHeaders = Type.Object({
   ),
 })
 
-const security: Array<Record<string, string[]>> = [{ BearerAuth: [] }, { SessionAuth: [] }]
-const authErrors = { 401: ErrorBody, 403: ErrorBody, 429: RateLimitErrorBody }
+export const security: Array<Record<string, string[]>> = [{ BearerAuth: [] }, { SessionAuth: [] }]
+export const authErrors = { 401: ErrorBody, 403: ErrorBody, 429: RateLimitErrorBody }
 
 /** Canonical JSON (sorted keys), so that the same body in another key order is the same request. */
 function canonicalJson(value: unknown): string {
@@ -92,8 +93,10 @@ export function registerRelationshipRoutes(app: App, db: Kysely<Database>, legac
       const checked = checkCreateBody(request.body)
       if (!checked.ok) throw new ApiError('invalid_body', checked.message)
       const key = request.headers['idempotency-key'] as string | undefined
+      const principal = principalOf(request)
       const outcome = await createHousehold(db, {
-        orgId: principalOf(request).orgId,
+        actor: principal,
+        orgId: principal.orgId,
         fields: checked.fields,
         idempotency: key ? { key, requestHash: createHash('sha256').update(canonicalJson(request.body)).digest('hex') } : undefined,
         locationOf: (id) => `${base}/${id}`,
@@ -101,7 +104,9 @@ export function registerRelationshipRoutes(app: App, db: Kysely<Database>, legac
       if (outcome.kind === 'conflict') {
         throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was already used with a different body; use a new key for a new household.')
       }
+      // A replay may describe a household changed since: only a fresh one is known to be version 1.
       if (outcome.kind === 'replay') reply.header('Idempotent-Replayed', 'true')
+      else reply.header('ETag', etagOf(1))
       reply.header('Location', outcome.location)
       return reply.status(201).send(outcome.body)
     },

@@ -1,0 +1,37 @@
+// Strong ETags of households (their version) and the two conditional headers: If-None-Match on
+// reads (304), If-Match on writes (428 when missing, 412 when stale). RFC 9110 §8.8.3, §13.1.
+import { ApiError } from './errors.ts'
+
+export function etagOf(version: number): string {
+  return `"${version}"`
+}
+
+/** If-None-Match matches by weak comparison: W/"3" and "3" are the same, and * matches anything. */
+export function notModified(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false
+  return entityTags(ifNoneMatch).some((tag) => tag === '*' || tag.replace(/^W\//, '') === etag)
+}
+
+/**
+ * The versions a write may change, from If-Match: 'any' for `*`; 428 without the header. Weak tags
+ * and junk name no version (strong comparison), so they can only fail (412, or 404 when absent).
+ */
+export function expectedVersions(ifMatch: string | undefined): number[] | 'any' {
+  if (ifMatch === undefined || ifMatch.trim() === '') {
+    throw new ApiError('precondition_required', 'Send If-Match with the household\'s ETag from GET (or *), so that a concurrent change is never overwritten.')
+  }
+  const tags = entityTags(ifMatch)
+  if (tags.includes('*')) return 'any'
+  return tags.map((tag) => /^"(\d{1,9})"$/.exec(tag)?.[1]).filter((v): v is string => v !== undefined).map(Number)
+}
+
+export function staleVersion(): ApiError {
+  return new ApiError('precondition_failed', 'The household changed since you read it (If-Match does not name its current ETag); read it again and retry.')
+}
+
+function entityTags(header: string): string[] {
+  return header
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter(Boolean)
+}

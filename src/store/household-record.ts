@@ -1,0 +1,68 @@
+// One household: read it whole (the JSON the API sends, built by the database) with its version,
+// and the version gate every write goes through.
+import { sql, type Kysely } from 'kysely'
+import type { Database } from './tables.ts'
+import type { HouseholdFields } from '../domain/household-input.ts'
+import { LIST_ITEM_PAIRS } from './households.ts'
+
+export interface HouseholdJson {
+  /** The Household schema's JSON text. */
+  body: string
+  version: number
+}
+
+/** The household as JSON (schema Household) with its version, or undefined when the org has none with this id. */
+export async function readHouseholdJson(db: Kysely<Database>, orgId: string, id: string): Promise<HouseholdJson | undefined> {
+  const result = await sql<HouseholdJson>`
+    SELECT h.version, json_build_object(${LIST_ITEM_PAIRS},
+      -- float8 prints the shortest exact form (2500000, not 2500000.00), as JSON.stringify does.
+      'dsueReceived', h.dsue_received::float8,
+      'deceasedSpouseName', h.deceased_spouse_name,
+      'dsueDateOfDeath', to_char(h.dsue_date_of_death, 'YYYY-MM-DD'),
+      'metadata', h.metadata,
+      'primaryClientAsDonor', h.primary_client_as_donor,
+      'coClientAsDonor', h.co_client_as_donor
+    )::text AS body
+    FROM households h WHERE h.org_id = ${orgId} AND h.id = ${id}
+  `.execute(db)
+  return result.rows[0]
+}
+
+export type VersionGate = { ok: true; version: number } | { ok: false; reason: 'not_found' | 'stale' }
+
+/**
+ * Moves the household from one of the `expected` versions to the next (and its updatedAt to now),
+ * holding its row lock until the transaction ends; 'any' (If-Match: *) takes whatever is current.
+ * Two writers that read the same version queue on the row lock, and the second finds the version
+ * moved: exactly one wins. Call it first in every write transaction.
+ */
+export async function claimHouseholdVersion(trx: Kysely<Database>, orgId: string, id: string, expected: readonly number[] | 'any'): Promise<VersionGate> {
+  let update = trx
+    .updateTable('households')
+    .set({ version: sql<number>`version + 1`, updated_at: sql<Date>`clock_timestamp()` })
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+  if (expected !== 'any') update = expected.length === 0 ? update.where(sql<boolean>`false`) : update.where('version', 'in', expected)
+  const claimed = await update.returning('version').executeTakeFirst()
+  if (claimed) return { ok: true, version: claimed.version }
+  const exists = await trx.selectFrom('households').select('id').where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst()
+  return { ok: false, reason: exists ? 'stale' : 'not_found' }
+}
+
+/** Sets the given fields of a household whose version the transaction has claimed. */
+export async function updateHouseholdFields(trx: Kysely<Database>, id: string, fields: Partial<HouseholdFields>): Promise<void> {
+  const set: Record<string, unknown> = {}
+  if ('name' in fields) set.name = fields.name
+  if ('dsueReceived' in fields) set.dsue_received = fields.dsueReceived
+  if ('deceasedSpouseName' in fields) set.deceased_spouse_name = fields.deceasedSpouseName
+  if ('dsueDateOfDeath' in fields) set.dsue_date_of_death = fields.dsueDateOfDeath
+  if ('metadata' in fields) set.metadata = fields.metadata == null ? null : JSON.stringify(fields.metadata)
+  if ('primaryClientAsDonor' in fields) set.primary_client_as_donor = fields.primaryClientAsDonor
+  if ('coClientAsDonor' in fields) set.co_client_as_donor = fields.coClientAsDonor
+  if (Object.keys(set).length === 0) return
+  await trx.updateTable('households').set(set).where('id', '=', id).execute()
+}
+
+export async function deleteHouseholdRow(trx: Kysely<Database>, id: string): Promise<void> {
+  await trx.deleteFrom('households').where('id', '=', id).execute()
+}

@@ -1,0 +1,19 @@
+// Every change to a household runs here: one transaction that first claims the version the caller
+// read (If-Match), then does its work. A refusal thrown by the work rolls everything back.
+import type { Kysely } from 'kysely'
+import type { Database } from './tables.ts'
+import { claimHouseholdVersion } from './household-record.ts'
+
+export type WriteOutcome<T> = { ok: true; value: T; version: number } | { ok: false; reason: 'not_found' | 'stale' }
+
+export function writeHousehold<T>(
+  db: Kysely<Database>,
+  target: { orgId: string; id: string; expected: readonly number[] | 'any' },
+  work: (trx: Kysely<Database>) => Promise<T>,
+): Promise<WriteOutcome<T>> {
+  return db.transaction().execute(async (trx) => {
+    const gate = await claimHouseholdVersion(trx, target.orgId, target.id, target.expected)
+    if (!gate.ok) return gate
+    return { ok: true, value: await work(trx), version: gate.version }
+  })
+}
