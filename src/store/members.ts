@@ -1,0 +1,223 @@
+// Members of one household and the relationships between them. Reads build the API's JSON in the
+// database, in one statement with the household's version, so a list and its ETag always agree.
+// Writes run inside writeHousehold (the household's row lock is held), so the checks made here
+// (role taken, members known, no cycle) cannot race another write to the same household.
+//
+// Relationships are stored once per pair: spouse, partner and exSpouse with the smaller member id
+// in from_member_id; parent with the parent in from_member_id and the child in to_member_id. A
+// member "owns" (lists, and replaces when its relationships are sent) its mutual relationships
+// and the links to its parents; links to its children belong to the children.
+import { sql, type Kysely, type RawBuilder } from 'kysely'
+import type { Database } from './tables.ts'
+import type { MemberFields } from '../domain/member-input.ts'
+import type { MemberRelationship } from '../schemas/member.ts'
+
+export interface MembersJson {
+  /** JSON text: an array of Member. */
+  body: string
+  version: number
+}
+
+export interface MemberJson {
+  /** JSON text: a Member. */
+  body: string
+  version: number
+}
+
+function memberJson(alias: string): RawBuilder<unknown> {
+  const id = sql.ref(`${alias}.id`)
+  return sql`json_build_object(
+    'id', ${id},
+    'name', ${sql.ref(`${alias}.name`)},
+    'role', ${sql.ref(`${alias}.role`)},
+    'birthDate', to_char(${sql.ref(`${alias}.birth_date`)}, 'YYYY-MM-DD'),
+    'deathDate', to_char(${sql.ref(`${alias}.death_date`)}, 'YYYY-MM-DD'),
+    'email', ${sql.ref(`${alias}.email`)},
+    'relationships', coalesce((
+      SELECT json_agg(json_build_object('memberId', o.id, 'type', r.type) ORDER BY o.position, o.id)
+      FROM member_relationships r
+      JOIN members o ON o.id = CASE WHEN r.to_member_id = ${id} THEN r.from_member_id ELSE r.to_member_id END
+      WHERE r.to_member_id = ${id} OR (r.from_member_id = ${id} AND r.type <> 'parent')
+    ), '[]'::json)
+  )`
+}
+
+/** The household's members (JSON array text) with its version, or undefined when the org has no such household. */
+export async function readMembersJson(db: Kysely<Database>, orgId: string, householdId: string): Promise<MembersJson | undefined> {
+  const result = await sql<MembersJson>`
+    SELECT h.version, coalesce((
+      SELECT json_agg(${memberJson('m')} ORDER BY m.position, m.id) FROM members m WHERE m.household_id = h.id
+    ), '[]'::json)::text AS body
+    FROM households h WHERE h.org_id = ${orgId} AND h.id = ${householdId}
+  `.execute(db)
+  return result.rows[0]
+}
+
+/** One member (JSON text) with its household's version, or undefined when either is not found. */
+export async function readMemberJson(db: Kysely<Database>, orgId: string, householdId: string, memberId: string): Promise<MemberJson | undefined> {
+  const result = await sql<MemberJson>`
+    SELECT h.version, ${memberJson('m')}::text AS body
+    FROM households h JOIN members m ON m.household_id = h.id
+    WHERE h.org_id = ${orgId} AND h.id = ${householdId} AND m.id = ${memberId}
+  `.execute(db)
+  return result.rows[0]
+}
+
+/** A member's stored fields, or undefined when the household has no member with this id. */
+export async function readMemberFields(trx: Kysely<Database>, householdId: string, memberId: string): Promise<MemberFields | undefined> {
+  const row = await trx
+    .selectFrom('members')
+    .select(['name', 'role', 'birth_date', 'death_date', 'email'])
+    .where('household_id', '=', householdId)
+    .where('id', '=', memberId)
+    .executeTakeFirst()
+  if (!row) return undefined
+  return { name: row.name, role: row.role as MemberFields['role'], birthDate: row.birth_date, deathDate: row.death_date, email: row.email }
+}
+
+/** Whether another member of the household already has this role (only primaryClient and coClient are unique). */
+export async function roleTaken(trx: Kysely<Database>, householdId: string, role: MemberFields['role'], exceptMemberId?: string): Promise<boolean> {
+  if (role !== 'primaryClient' && role !== 'coClient') return false
+  let query = trx.selectFrom('members').select('id').where('household_id', '=', householdId).where('role', '=', role)
+  if (exceptMemberId !== undefined) query = query.where('id', '<>', exceptMemberId)
+  return (await query.executeTakeFirst()) !== undefined
+}
+
+/** Adds a member after the household's others; returns its id. */
+export async function insertMember(trx: Kysely<Database>, householdId: string, fields: MemberFields): Promise<string> {
+  const row = await trx
+    .insertInto('members')
+    .values({
+      household_id: householdId,
+      name: fields.name,
+      role: fields.role,
+      birth_date: fields.birthDate,
+      death_date: fields.deathDate,
+      email: fields.email,
+      position: sql<number>`coalesce((SELECT max(position) + 1 FROM members WHERE household_id = ${householdId}), 0)`,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return row.id
+}
+
+export async function updateMember(trx: Kysely<Database>, memberId: string, fields: MemberFields): Promise<void> {
+  await trx
+    .updateTable('members')
+    .set({ name: fields.name, role: fields.role, birth_date: fields.birthDate, death_date: fields.deathDate, email: fields.email })
+    .where('id', '=', memberId)
+    .execute()
+}
+
+/** Deletes a member; its relationships (both the ones it owns and its children's links to it) go with it. */
+export async function deleteMember(trx: Kysely<Database>, householdId: string, memberId: string): Promise<boolean> {
+  const deleted = await trx.deleteFrom('members').where('household_id', '=', householdId).where('id', '=', memberId).returning('id').executeTakeFirst()
+  return deleted !== undefined
+}
+
+export type RelationshipRefusal = { ok: false; code: 'relationship_member_unknown' | 'relationship_conflict' | 'relationship_cycle'; message: string }
+
+/**
+ * Replaces the relationships the member owns (see the top of this file) with `relationships`
+ * (already free of self-references and repeats), then checks the household's parent links for a
+ * cycle. A refusal leaves rows written: the caller must roll back (throw).
+ */
+export async function replaceRelationships(
+  trx: Kysely<Database>,
+  householdId: string,
+  memberId: string,
+  relationships: readonly MemberRelationship[],
+): Promise<{ ok: true } | RelationshipRefusal> {
+  const others = relationships.map((r) => r.memberId)
+  if (others.length > 0) {
+    const known = new Set(
+      (await trx.selectFrom('members').select('id').where('household_id', '=', householdId).where('id', 'in', others).execute()).map((row) => row.id),
+    )
+    const unknown = others.find((id) => !known.has(id))
+    if (unknown !== undefined) {
+      return { ok: false, code: 'relationship_member_unknown', message: `memberId ${unknown} is not a member of this household.` }
+    }
+  }
+
+  await trx
+    .deleteFrom('member_relationships')
+    .where('household_id', '=', householdId)
+    .where((eb) => eb.or([eb('to_member_id', '=', memberId), eb.and([eb('from_member_id', '=', memberId), eb('type', '<>', 'parent')])]))
+    .execute()
+  if (relationships.length === 0) return { ok: true }
+
+  // What is left between this member and another is a link to one of its children.
+  const children = new Set(
+    (
+      await trx
+        .selectFrom('member_relationships')
+        .select('to_member_id')
+        .where('from_member_id', '=', memberId)
+        .where('to_member_id', 'in', others)
+        .execute()
+    ).map((row) => row.to_member_id),
+  )
+  for (const relationship of relationships) {
+    if (!children.has(relationship.memberId)) continue
+    if (relationship.type === 'parent') {
+      return { ok: false, code: 'relationship_cycle', message: `Member ${relationship.memberId} is this member's child, so cannot also be their parent.` }
+    }
+    return {
+      ok: false,
+      code: 'relationship_conflict',
+      message: `Member ${relationship.memberId} is this member's child; two members have at most one relationship (change the child's parent link first).`,
+    }
+  }
+
+  await trx
+    .insertInto('member_relationships')
+    .values(
+      relationships.map((r) => {
+        if (r.type === 'parent') return { household_id: householdId, from_member_id: r.memberId, to_member_id: memberId, type: r.type }
+        const [from, to] = r.memberId < memberId ? [r.memberId, memberId] : [memberId, r.memberId]
+        return { household_id: householdId, from_member_id: from, to_member_id: to, type: r.type }
+      }),
+    )
+    .execute()
+
+  if (relationships.some((r) => r.type === 'parent') && (await hasAncestryCycle(trx, householdId))) {
+    return { ok: false, code: 'relationship_cycle', message: 'These parent links would make someone their own ancestor.' }
+  }
+  return { ok: true }
+}
+
+/** Whether the household's parent links form a cycle: Kahn's algorithm, without recursion. */
+export async function hasAncestryCycle(trx: Kysely<Database>, householdId: string): Promise<boolean> {
+  const edges = await trx
+    .selectFrom('member_relationships')
+    .select(['from_member_id', 'to_member_id'])
+    .where('household_id', '=', householdId)
+    .where('type', '=', 'parent')
+    .execute()
+  return hasCycle(edges.map((edge) => [edge.from_member_id, edge.to_member_id]))
+}
+
+/** Whether a directed graph given by its edges has a cycle. */
+export function hasCycle(edges: ReadonlyArray<readonly [string, string]>): boolean {
+  const children = new Map<string, string[]>()
+  const incoming = new Map<string, number>()
+  for (const [from, to] of edges) {
+    const list = children.get(from)
+    if (list) list.push(to)
+    else children.set(from, [to])
+    incoming.set(to, (incoming.get(to) ?? 0) + 1)
+    if (!incoming.has(from)) incoming.set(from, 0)
+  }
+  const ready = [...incoming].filter(([, count]) => count === 0).map(([node]) => node)
+  let removed = 0
+  while (ready.length > 0) {
+    const node = ready.pop() as string
+    removed++
+    for (const child of children.get(node) ?? []) {
+      const left = (incoming.get(child) ?? 0) - 1
+      incoming.set(child, left)
+      if (left === 0) ready.push(child)
+    }
+  }
+  return removed < incoming.size
+}
