@@ -9,8 +9,10 @@ import { listApiKeys, revokeApiKey } from '../store/api-keys.ts'
 import { addFrameOrigin, listFrameOrigins, removeFrameOrigin } from '../store/origins.ts'
 import { addSampleHouseholds } from '../store/samples.ts'
 import { chartUsage } from '../store/chart-mints.ts'
+import { listAudit } from '../store/audit.ts'
+import { createUser, listUsers, type UserRole } from '../store/users.ts'
 import { issueApiKey } from '../auth/issue-api-key.ts'
-import { AdminError, DEFAULT_KEY_NAME, validateAdminRequest, type AdminRequest } from './requests.ts'
+import { AdminError, AUDIT_LIMIT, DEFAULT_KEY_NAME, DEFAULT_USER_ROLE, validateAdminRequest, type AdminRequest } from './requests.ts'
 
 async function requireOrg(db: Kysely<Database>, orgId: string) {
   const org = await findOrg(db, orgId)
@@ -60,6 +62,19 @@ export async function runAdmin(db: Kysely<Database>, request: AdminRequest, migr
     case 'usage':
       await requireOrg(db, request.orgId)
       return { since: request.since, days: await chartUsage(db, request.orgId, request.since) }
+    case 'audit':
+      await requireOrg(db, request.orgId)
+      return { entries: await listAudit(db, request.orgId, request.householdId?.toLowerCase(), request.limit ?? AUDIT_LIMIT.default) }
+    case 'users.add': {
+      await requireOrg(db, request.orgId)
+      const email = request.email.trim()
+      const user = await createUser(db, { orgId: request.orgId, email, name: request.name.trim(), role: (request.role ?? DEFAULT_USER_ROLE) as UserRole })
+      if (!user) throw new AdminError(`the organization already has a user with the email ${email}; "hearth users list --org <id>" shows them`)
+      return user
+    }
+    case 'users.list':
+      await requireOrg(db, request.orgId)
+      return { users: await listUsers(db, request.orgId) }
     case 'migrate':
       return migrations
   }

@@ -26,6 +26,9 @@ export const AdminRequest = Type.Union([
   Type.Object({ op: op('origins.list'), orgId: Id }),
   Type.Object({ op: op('samples.add'), orgId: Id }),
   Type.Object({ op: op('usage'), orgId: Id, since: Type.String() }),
+  Type.Object({ op: op('audit'), orgId: Id, householdId: Type.Optional(Id), limit: Type.Optional(Type.Integer()) }),
+  Type.Object({ op: op('users.add'), orgId: Id, email: Type.String(), name: Type.String(), role: Type.Optional(Type.String()) }),
+  Type.Object({ op: op('users.list'), orgId: Id }),
   Type.Object({ op: op('migrate') }),
 ])
 export type AdminRequest = Static<typeof AdminRequest>
@@ -41,6 +44,12 @@ export function isAdminRequest(value: unknown): value is AdminRequest {
 }
 
 export const DEFAULT_KEY_NAME = 'API key'
+
+export const AUDIT_LIMIT = { default: 100, max: 10_000 } as const
+export const USER_ROLE_NAMES = ['admin', 'advisor', 'viewer'] as const
+export const DEFAULT_USER_ROLE = 'advisor'
+/** Something@something.something, no spaces: a sanity check, not a proof that mail arrives. */
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 /** The checks that need no database; the CLI runs them before it opens anything. */
 export function validateAdminRequest(request: AdminRequest): void {
@@ -68,6 +77,20 @@ export function validateAdminRequest(request: AdminRequest): void {
     case 'origins.remove': {
       const parsed = parseFrameOrigin(request.origin)
       if (!parsed.ok) throw new AdminError(`--origin ${parsed.reason}`)
+      return
+    }
+    case 'audit': {
+      const limit = request.limit
+      if (limit !== undefined && (limit < 1 || limit > AUDIT_LIMIT.max)) throw new AdminError(`--limit must be a whole number from 1 to ${AUDIT_LIMIT.max}`)
+      return
+    }
+    case 'users.add': {
+      const email = request.email.trim()
+      if (email.length > 254 || !EMAIL.test(email)) throw new AdminError(`--email must be an email address, got "${request.email}"`)
+      const name = request.name.trim()
+      if (name.length === 0 || name.length > 200) throw new AdminError('--name must be 1 to 200 characters')
+      const role = request.role ?? DEFAULT_USER_ROLE
+      if (!(USER_ROLE_NAMES as readonly string[]).includes(role)) throw new AdminError(`--role must be one of ${USER_ROLE_NAMES.join(', ')}, got "${role}"`)
       return
     }
     case 'usage':

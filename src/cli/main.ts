@@ -5,9 +5,11 @@ import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { ConfigError, loadConfig } from '../config.ts'
 import { PERMISSIONS } from '../domain/permissions.ts'
 import { ORIGIN_RULE } from '../domain/origins.ts'
-import { AdminError, MAX_KEY_DAYS, validateAdminRequest, type AdminRequest } from '../admin/requests.ts'
+import { AdminError, AUDIT_LIMIT, DEFAULT_USER_ROLE, MAX_KEY_DAYS, USER_ROLE_NAMES, validateAdminRequest, type AdminRequest } from '../admin/requests.ts'
 import { CliError } from './cli-error.ts'
 import type { ChartUsageRow } from '../store/chart-mints.ts'
+import type { AuditRow } from '../store/audit.ts'
+import type { User } from '../store/users.ts'
 
 type Options = NonNullable<ParseArgsConfig['options']>
 type Values = Record<string, string | boolean | undefined>
@@ -193,6 +195,60 @@ const COMMANDS: Command[] = [
         ['TOTAL', '', total('mints'), total('renders')],
       ])}`
     },
+  },
+  {
+    words: ['users', 'add'],
+    summary: 'add a user (an advisor households can be assigned to)',
+    usage: `hearth users add --org <orgId> --email <email> --name <name> [--role <role>]\n  role: ${USER_ROLE_NAMES.join(', ')} (default ${DEFAULT_USER_ROLE})`,
+    options: { ...org, email: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' } },
+    request: (values) => ({
+      op: 'users.add',
+      orgId: orgId(values),
+      email: required(values, 'email', 'the user\'s email address'),
+      name: required(values, 'name', 'the user\'s name'),
+      ...(typeof values.role === 'string' ? { role: values.role.trim() } : {}),
+    }),
+    print: (result: User) => `Added ${result.role} "${result.name}" <${result.email}> with id ${result.id}`,
+  },
+  {
+    words: ['users', 'list'],
+    summary: 'list an organization\'s users',
+    usage: 'hearth users list --org <orgId>',
+    options: { ...org },
+    request: (values) => ({ op: 'users.list', orgId: orgId(values) }),
+    print: (result: { users: User[] }) =>
+      result.users.length
+        ? table([['ID', 'NAME', 'EMAIL', 'ROLE', 'CREATED'], ...result.users.map((u) => [u.id, u.name, u.email, u.role, when(u.createdAt)])])
+        : 'No users yet: hearth users add --org <orgId> --email <email> --name <name>',
+  },
+  {
+    words: ['audit'],
+    summary: 'the audit log: who changed which household, when, and which fields',
+    usage: `hearth audit --org <orgId> [--household <householdId>] [--limit <n>]\n  limit: the newest n entries, shown oldest first (default ${AUDIT_LIMIT.default}, at most ${AUDIT_LIMIT.max})`,
+    options: { ...org, household: { type: 'string' }, limit: { type: 'string' } },
+    request: (values) => {
+      const household = values.household
+      if (household !== undefined && (typeof household !== 'string' || !UUID.test(household.trim()))) {
+        usageError(`--household must be a household id (a UUID), got "${String(household)}"`)
+      }
+      const limit = values.limit
+      if (limit !== undefined && (typeof limit !== 'string' || !/^\d{1,6}$/.test(limit.trim()))) {
+        usageError(`--limit must be a whole number from 1 to ${AUDIT_LIMIT.max}`)
+      }
+      return {
+        op: 'audit',
+        orgId: orgId(values),
+        ...(typeof household === 'string' ? { householdId: household.trim() } : {}),
+        ...(typeof limit === 'string' ? { limit: Number(limit) } : {}),
+      }
+    },
+    print: (result: { entries: AuditRow[] }) =>
+      result.entries.length
+        ? table([
+            ['TIME', 'ACTOR', 'ACTION', 'HOUSEHOLD', 'CHANGED'],
+            ...result.entries.map((e) => [e.at, `${e.actorType} ${e.actorId}`, e.action, e.householdId ?? '-', e.changed.length ? e.changed.join(',') : '-']),
+          ])
+        : 'No audit entries.',
   },
 ]
 

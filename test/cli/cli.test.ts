@@ -22,6 +22,9 @@ const COMMANDS = [
   'origins list',
   'samples add',
   'usage',
+  'users add',
+  'users list',
+  'audit',
 ]
 
 // Every case gets its own data directory path below this one; none may ever be created.
@@ -88,6 +91,8 @@ describe.concurrent('help', () => {
       }
       if (command === 'origins add') expect(result.stdout).toContain(ORIGIN_RULE)
       if (command === 'usage') expect(result.stdout).toContain('--since <YYYY-MM-DD>')
+      if (command === 'audit') expect(result.stdout).toContain('[--household <householdId>] [--limit <n>]')
+      if (command === 'users add') expect(result.stdout).toContain('role: admin, advisor, viewer (default advisor)')
       expect(result.dataDirCreated).toBe(false)
     },
     TIMEOUT,
@@ -114,7 +119,7 @@ describe.concurrent('wrong arguments: exit 2, one line on stderr saying what is 
   it(
     'an unknown command lists the commands; an unknown command of a group lists the group\'s',
     async () => {
-      await expectUsageError(['frobnicate'], 'unknown command "frobnicate"', 'the commands are: serve, migrate, orgs, keys, origins, samples, usage')
+      await expectUsageError(['frobnicate'], 'unknown command "frobnicate"', 'the commands are: serve, migrate, orgs, keys, origins, samples, usage, users, audit')
       await expectUsageError(['keys', 'rotate'], 'unknown command "keys rotate"', 'the keys commands are: create, list, revoke')
     },
     TIMEOUT,
@@ -134,6 +139,7 @@ describe.concurrent('wrong arguments: exit 2, one line on stderr saying what is 
       await expectUsageError(['keys', 'list'], '--org is required: an organization id (hearth orgs list shows them)')
       await expectUsageError(['samples', 'add'], '--org is required: an organization id (hearth orgs list shows them)')
       await expectUsageError(['usage'], '--org is required: an organization id (hearth orgs list shows them)')
+      await expectUsageError(['audit'], '--org is required: an organization id (hearth orgs list shows them)')
     },
     TIMEOUT,
   )
@@ -208,6 +214,18 @@ describe.concurrent('wrong arguments: exit 2, one line on stderr saying what is 
     async () => {
       await expectUsageError(['keys', 'revoke', 'idx_abc'], 'give the id of the key to revoke (a UUID from hearth keys list), got "idx_abc"')
       await expectUsageError(['orgs', 'list', 'everything'], 'unexpected argument "everything"; usage: hearth orgs list')
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'audit --household must be a UUID and --limit a whole number from 1 to 10000; users add checks its email and role',
+    async () => {
+      await expectUsageError(['audit', '--org', org, '--household', 'chens'], '--household must be a household id (a UUID), got "chens"')
+      for (const limit of ['0', '10001', 'all', '-5']) await expectUsageError(['audit', '--org', org, '--limit', limit], '--limit must be a whole number from 1 to 10000')
+      await expectUsageError(['users', 'add', '--org', org, '--email', 'not-an-email', '--name', 'Ann'], '--email must be an email address, got "not-an-email"')
+      await expectUsageError(['users', 'add', '--org', org, '--email', 'ann@example.com', '--name', 'Ann', '--role', 'owner'], '--role must be one of admin, advisor, viewer, got "owner"')
+      await expectUsageError(['users', 'add', '--org', org, '--email', 'ann@example.com'], "--name is required: the user's name")
     },
     TIMEOUT,
   )

@@ -1,0 +1,253 @@
+// GET /api/v1/relationships/{id}/chart (and the legacy path): a household as chart payload v1 that
+// the chart accepts as is — valid against the published JSON Schema and the payload rules — with the
+// household's ETag and 304s, 404 across organizations, and 409 when there is no one to draw.
+import { readFileSync } from 'node:fs'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { payloadJsonSchema, type Payload } from '../../chart/payload.ts'
+import { checkPayloadRules } from '../../chart/src/payload-rules.ts'
+import { CHART_VERSION } from '../../chart/version.ts'
+import { DECEASED_SPOUSE_ID } from '../../src/domain/chart-payload.ts'
+import { openTestStore, storeKinds, type TestStore } from '../helpers/stores.ts'
+import { call, createKey, createOrgWithKey, startApp, type TestApp } from '../helpers/app.ts'
+
+const REL = '/api/v1/relationships'
+const example = JSON.parse(readFileSync(new URL('../../chart/example.json', import.meta.url), 'utf8')) as Payload
+const validatePayload = new Ajv2020({ allErrors: true }).compile(payloadJsonSchema(CHART_VERSION))
+
+/** What the chart itself checks before drawing: the schema, then the rules. */
+function expectChartAccepts(payload: unknown): asserts payload is Payload {
+  expect(validatePayload(payload), JSON.stringify(validatePayload.errors)).toBe(true)
+  expect(checkPayloadRules(payload as Payload)).toBeNull()
+}
+
+/** Member roles for the example's people: the payload's spouse and inLaw are not member roles. */
+const MEMBER_ROLE: Record<string, string> = { spouse: 'other', inLaw: 'other' }
+
+describe.each(storeKinds())('the chart payload of a household on %s', (kind) => {
+  let store: TestStore
+  let api: TestApp
+  let alice: { orgId: string; key: string; keyId: string }
+  let bob: { orgId: string; key: string; keyId: string }
+
+  async function createHousehold(key: string, body: Record<string, unknown>): Promise<string> {
+    const created = await call(`${api.url}${REL}`, key, { body })
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    return (created.body.household as { id: string }).id
+  }
+
+  /** Members and relationships written straight to the tables (the members API has its own tests). */
+  async function addPeople(householdId: string, payload: Payload, roles: Record<string, string> = MEMBER_ROLE): Promise<Map<string, string>> {
+    const ids = new Map<string, string>()
+    for (const [position, person] of payload.people.entries()) {
+      const row = await store.db
+        .insertInto('members')
+        .values({
+          household_id: householdId,
+          name: person.name,
+          role: roles[person.role] ?? person.role,
+          birth_date: person.birthDate ?? null,
+          death_date: person.deathDate ?? null,
+          position,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      ids.set(person.id, row.id)
+    }
+    const relationships = payload.relationships ?? []
+    if (relationships.length > 0) {
+      await store.db
+        .insertInto('member_relationships')
+        .values(relationships.map((r) => ({ household_id: householdId, from_member_id: ids.get(r.from) ?? '', to_member_id: ids.get(r.to) ?? '', type: r.type })))
+        .execute()
+    }
+    return ids
+  }
+
+  beforeAll(async () => {
+    store = await openTestStore(kind)
+    api = await startApp(store.db)
+    alice = await createOrgWithKey(store.db)
+    bob = await createOrgWithKey(store.db)
+  })
+  afterAll(async () => {
+    await api?.close()
+    await store?.drop()
+  })
+
+  it('maps the example family to a payload the chart accepts, with the same people, names, dates and relationships', async () => {
+    // Eleanor, Robert's late first wife, is both a member and the household's deceased spouse: she is drawn once.
+    const id = await createHousehold(alice.key, { name: 'Chen Family', deceasedSpouseName: 'Eleanor Chen', dsueDateOfDeath: '1989-11-30' })
+    const ids = await addPeople(id, example)
+    const answer = await call(`${api.url}${REL}/${id}/chart`, alice.key)
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+    expect(answer.headers.get('content-type')).toMatch(/^application\/json/)
+    const payload: unknown = answer.body
+    expectChartAccepts(payload)
+
+    expect(payload.household).toEqual({ name: 'Chen Family' })
+    expect(payload.entities).toEqual([])
+    expect(payload.links).toEqual([])
+    expect(payload.options).toBeUndefined()
+    // Every example person, under their member id, in member order; roles that are member roles kept.
+    const back = new Map([...ids].map(([exampleId, memberId]) => [memberId, exampleId]))
+    expect(payload.people.map((p) => back.get(p.id))).toEqual(example.people.map((p) => p.id))
+    for (const [i, p] of payload.people.entries()) {
+      const original = example.people[i] as Payload['people'][number]
+      expect(p).toEqual({
+        id: ids.get(original.id),
+        name: original.name,
+        role: MEMBER_ROLE[original.role] ?? original.role,
+        ...(original.birthDate ? { birthDate: original.birthDate } : {}),
+        ...(original.deathDate ? { deathDate: original.deathDate } : {}),
+      })
+    }
+    expect(payload.people.some((p) => p.id === DECEASED_SPOUSE_ID)).toBe(false)
+    // The same relationships, with parent still meaning "from is a parent of to".
+    const asExample = (payload.relationships ?? []).map((r) => `${back.get(r.from)} ${r.type} ${back.get(r.to)}`).sort()
+    expect(asExample).toEqual((example.relationships ?? []).map((r) => `${r.from} ${r.type} ${r.to}`).sort())
+  })
+
+  it('draws a deceased spouse recorded on the household as a person, married to the primary client', async () => {
+    const id = await createHousehold(alice.key, { name: 'Widow Family', deceasedSpouseName: '  Harold Widow ', dsueDateOfDeath: '2019-06-30' })
+    const ids = await addPeople(id, {
+      household: { name: 'x' },
+      people: [
+        { id: 'ruth', name: 'Ruth Widow', role: 'primaryClient', birthDate: '1950-01-02' },
+        { id: 'kid', name: 'Kid Widow', role: 'child' },
+      ],
+      relationships: [{ from: 'ruth', to: 'kid', type: 'parent' }],
+    })
+    const answer = await call(`${api.url}${REL}/${id}/chart`, alice.key)
+    expect(answer.status).toBe(200)
+    const payload: unknown = answer.body
+    expectChartAccepts(payload)
+    expect(payload.people).toEqual([
+      { id: ids.get('ruth'), name: 'Ruth Widow', role: 'primaryClient', birthDate: '1950-01-02' },
+      { id: ids.get('kid'), name: 'Kid Widow', role: 'child' },
+      { id: DECEASED_SPOUSE_ID, name: 'Harold Widow', role: 'spouse', deathDate: '2019-06-30' },
+    ])
+    expect(payload.relationships).toEqual([
+      { from: ids.get('ruth'), to: ids.get('kid'), type: 'parent' },
+      { from: ids.get('ruth'), to: DECEASED_SPOUSE_ID, type: 'spouse' },
+    ])
+
+    // Without a primary client or a date of death: the person still, without the line or the date.
+    const alone = await createHousehold(alice.key, { name: 'Estate Only', deceasedSpouseName: 'Walter Estate' })
+    const only = await call(`${api.url}${REL}/${alone}/chart`, alice.key)
+    expect(only.status).toBe(200)
+    expectChartAccepts(only.body)
+    expect(only.body).toEqual({
+      household: { name: 'Estate Only' },
+      people: [{ id: DECEASED_SPOUSE_ID, name: 'Walter Estate', role: 'spouse' }],
+      relationships: [],
+      entities: [],
+      links: [],
+    })
+  })
+
+  it('follows the members API: a member added moves the ETag, and a member\'s parent is `from` of a parent relationship', async () => {
+    const id = await createHousehold(alice.key, { name: 'Api Family' })
+    const before = await call(`${api.url}${REL}/${id}/chart`, alice.key)
+    expect(before.status).toBe(409)
+    const mom = await call(`${api.url}${REL}/${id}/members`, alice.key, { body: { name: 'Mona Api', role: 'primaryClient', birthDate: '1960-04-01' } })
+    expect(mom.status, JSON.stringify(mom.body)).toBe(201)
+    const momId = (mom.body.member as { id: string }).id
+    const first = await call(`${api.url}${REL}/${id}/chart`, alice.key)
+    expect(first.status).toBe(200)
+    const kid = await call(`${api.url}${REL}/${id}/members`, alice.key, {
+      body: { name: 'Kit Api', role: 'child', relationships: [{ memberId: momId, type: 'parent' }] },
+    })
+    expect(kid.status, JSON.stringify(kid.body)).toBe(201)
+    const kidId = (kid.body.member as { id: string }).id
+    const second = await call(`${api.url}${REL}/${id}/chart`, alice.key, { headers: { 'if-none-match': first.headers.get('etag') ?? '' } })
+    expect(second.status).toBe(200)
+    expect(second.headers.get('etag')).toBe(kid.headers.get('etag'))
+    expectChartAccepts(second.body)
+    expect(second.body.people).toEqual([
+      { id: momId, name: 'Mona Api', role: 'primaryClient', birthDate: '1960-04-01' },
+      { id: kidId, name: 'Kit Api', role: 'child' },
+    ])
+    expect(second.body.relationships).toEqual([{ from: momId, to: kidId, type: 'parent' }])
+  })
+
+  it('leaves out a relationship the chart would refuse, so the payload always renders', async () => {
+    const id = await createHousehold(alice.key, { name: 'Tangled Family' })
+    const ids = await addPeople(id, {
+      household: { name: 'x' },
+      people: [
+        { id: 'a', name: 'Ann Tangled', role: 'primaryClient' },
+        { id: 'b', name: 'Bea Tangled', role: 'child' },
+      ],
+      relationships: [{ from: 'a', to: 'b', type: 'parent' }],
+    })
+    // A spouse line between a parent and her child, as old data might hold: the chart refuses it.
+    await store.db.insertInto('member_relationships').values({ household_id: id, from_member_id: ids.get('b') ?? '', to_member_id: ids.get('a') ?? '', type: 'spouse' }).execute()
+    const answer = await call(`${api.url}${REL}/${id}/chart`, alice.key)
+    expect(answer.status).toBe(200)
+    expectChartAccepts(answer.body)
+    expect(answer.body.relationships).toEqual([{ from: ids.get('a'), to: ids.get('b'), type: 'parent' }])
+  })
+
+  it('is 409 chart_needs_members for a household with no one to draw', async () => {
+    const id = await createHousehold(alice.key, { name: 'Empty Family' })
+    const answer = await call(`${api.url}${REL}/${id}/chart`, alice.key)
+    expect(answer.status).toBe(409)
+    expect(answer.body.code).toBe('chart_needs_members')
+    expect(answer.body.error).toMatch(/no members/)
+  })
+
+  it('carries the household\'s ETag: If-None-Match answers 304, and a change moves it', async () => {
+    const id = await createHousehold(alice.key, { name: 'Cached Family' })
+    await addPeople(id, { household: { name: 'x' }, people: [{ id: 'p', name: 'Pat Cached', role: 'primaryClient' }] })
+    const first = await call(`${api.url}${REL}/${id}/chart`, alice.key)
+    const etag = first.headers.get('etag') ?? ''
+    expect(etag).toMatch(/^"\d+"$/)
+    expect((await call(`${api.url}${REL}/${id}`, alice.key)).headers.get('etag')).toBe(etag)
+    for (const header of [etag, `W/${etag}`, `"0", ${etag}`, '*']) {
+      const cached = await call(`${api.url}${REL}/${id}/chart`, alice.key, { headers: { 'if-none-match': header } })
+      expect(cached.status, header).toBe(304)
+      expect(cached.headers.get('etag')).toBe(etag)
+    }
+    const renamed = await call(`${api.url}${REL}/${id}`, alice.key, { method: 'PATCH', body: { name: 'Renamed Family' }, headers: { 'if-match': etag } })
+    expect(renamed.status).toBe(200)
+    const after = await call(`${api.url}${REL}/${id}/chart`, alice.key, { headers: { 'if-none-match': etag } })
+    expect(after.status).toBe(200)
+    expect(after.headers.get('etag')).toBe(renamed.headers.get('etag'))
+    expect(after.body.household).toEqual({ name: 'Renamed Family' })
+  })
+
+  it('is 404 for another organization\'s household, an unknown id and a malformed one; needs relationships:read', async () => {
+    const bobs = await createHousehold(bob.key, { name: 'Bob Family', deceasedSpouseName: 'Bob Secret Spouse' })
+    for (const target of [bobs, crypto.randomUUID(), 'nope', `${bobs}x`]) {
+      const answer = await call(`${api.url}${REL}/${target}/chart`, alice.key)
+      expect(answer.status).toBe(404)
+      expect(answer.body.code).toBe('not_found')
+      expect(JSON.stringify(answer.body)).not.toContain('Secret')
+    }
+    expect((await call(`${api.url}${REL}/${bobs}/chart`, bob.key)).status).toBe(200)
+    const embedOnly = await createKey(store.db, bob.orgId, ['embed:chart'])
+    const legacyRead = await createKey(store.db, bob.orgId, ['households:read'])
+    expect((await call(`${api.url}${REL}/${bobs}/chart`, embedOnly.key)).status).toBe(403)
+    expect((await call(`${api.url}${REL}/${bobs}/chart`, legacyRead.key)).status).toBe(200)
+    expect((await call(`${api.url}${REL}/${bobs}/chart`, undefined)).status).toBe(401)
+  })
+
+  it('answers the same on the legacy path, with deprecation headers; the OpenAPI document gives the payload schema', async () => {
+    const id = await createHousehold(alice.key, { name: 'Legacy Chart', deceasedSpouseName: 'Lee Legacy' })
+    const current = await call(`${api.url}${REL}/${id}/chart`, alice.key)
+    const legacy = await call(`${api.url}/api/v1/households/${id}/chart`, alice.key)
+    expect(legacy.status).toBe(200)
+    expect(legacy.body).toEqual(current.body)
+    expect(legacy.headers.get('deprecation')).toMatch(/^@\d+$/)
+    expect(current.headers.get('deprecation')).toBeNull()
+
+    const doc = (await call(`${api.url}/api/v1/openapi.json`, undefined)).body as { paths: Record<string, Record<string, { deprecated?: boolean; responses: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }> }>> }
+    const operation = doc.paths['/api/v1/relationships/{id}/chart']?.get
+    const schema = operation?.responses['200']?.content?.['application/json']?.schema
+    expect(schema?.title).toBe('Hearth household chart payload, version 1')
+    expect(Object.keys(operation?.responses ?? {}).sort()).toEqual(['200', '304', '401', '403', '404', '409', '429'])
+    expect(doc.paths['/api/v1/households/{id}/chart']?.get?.deprecated).toBe(true)
+    expect(doc.paths['/api/v1/relationships/{id}/assignments']?.put?.responses['400']).toBeDefined()
+  })
+})
