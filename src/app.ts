@@ -19,6 +19,9 @@ import { registerResponseHeaders } from './http/plugins/response-headers.ts'
 import { registerOpenApi } from './http/plugins/openapi.ts'
 import { registerRelationshipRoutes } from './http/routes/relationships.ts'
 import { registerRelationshipRecordRoutes } from './http/routes/relationship-record.ts'
+import { registerHouseholdAssignmentRoutes } from './http/routes/household-assignments.ts'
+import { registerHouseholdChartRoutes } from './http/routes/household-chart.ts'
+import { registerHouseholdMemberRoutes } from './http/routes/household-members.ts'
 import { registerChartSessionRoutes, type ChartSessionOptions } from './http/routes/chart-sessions.ts'
 import type { App } from './http/types.ts'
 
@@ -51,6 +54,22 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     logger: { level: deps.config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
     bodyLimit: BODY_LIMIT_BYTES,
     http: { maxHeaderSize: MAX_HEADER_BYTES },
+    // Path parameters (household ids…) as long as the request head allows: a long junk id reaches
+    // its handler and is the documented 404, not Fastify's own 414 body.
+    routerOptions: { maxParamLength: MAX_HEADER_BYTES },
+    // A path Fastify cannot decode (bad percent-encoding, e.g. /relationships/%zz) names nothing:
+    // the documented 404 body instead of Fastify's own, before authentication (it reveals nothing).
+    frameworkErrors: (error, request, reply) => {
+      if (error.code !== 'FST_ERR_BAD_URL' && error.code !== 'FST_ERR_MAX_PARAM_LENGTH') throw error
+      const body = JSON.stringify({ error: 'There is nothing at this path: it is not a valid URL.', code: 'not_found', requestId: request.id })
+      reply.raw.writeHead(404, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': Buffer.byteLength(body),
+        'X-Request-Id': request.id,
+        'X-Content-Type-Options': 'nosniff',
+      })
+      reply.raw.end(body)
+    },
     clientErrorHandler: answerClientError,
     trustProxy: deps.config.trustProxy,
     genReqId: () => randomUUID(),
@@ -84,6 +103,12 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   registerRelationshipRoutes(app, deps.db, true)
   registerRelationshipRecordRoutes(app, deps.db, false)
   registerRelationshipRecordRoutes(app, deps.db, true)
+  registerHouseholdMemberRoutes(app, deps.db, false)
+  registerHouseholdMemberRoutes(app, deps.db, true)
+  for (const legacy of [false, true]) {
+    registerHouseholdAssignmentRoutes(app, deps.db, legacy)
+    registerHouseholdChartRoutes(app, deps.db, legacy)
+  }
   registerChartSessionRoutes(app, deps.db, deps.chart)
   return app
 }

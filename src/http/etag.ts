@@ -22,7 +22,8 @@ export function expectedVersions(ifMatch: string | undefined): number[] | 'any' 
   }
   const tags = entityTags(ifMatch)
   if (tags.includes('*')) return 'any'
-  return tags.map((tag) => /^"(\d{1,9})"$/.exec(tag)?.[1]).filter((v): v is string => v !== undefined).map(Number)
+  // Strong comparison is character by character: "01" is not the ETag "1", so no leading zeros.
+  return tags.map((tag) => /^"(0|[1-9]\d{0,8})"$/.exec(tag)?.[1]).filter((v): v is string => v !== undefined).map(Number)
 }
 
 export function staleVersion(): ApiError {

@@ -17,7 +17,9 @@ const RELATIONSHIPS = '/api/v1/relationships'
 const HOUSEHOLDS = '/api/v1/households'
 const PATHS = [RELATIONSHIPS, HOUSEHOLDS] as const
 const METHODS = ['get', 'post'] as const
-type Method = (typeof METHODS)[number]
+/** The operations on one household (GET/PATCH/DELETE …/{id}). */
+const RECORD_METHODS = ['get', 'patch', 'delete'] as const
+type Method = (typeof METHODS)[number] | (typeof RECORD_METHODS)[number]
 
 type JsonSchema = Record<string, unknown>
 interface Parameter {
@@ -96,6 +98,15 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
     const documented = op.responses[String(response.status)]
     const where = `${method.toUpperCase()} ${path} → ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`
     expect(documented, `${where}: the status is not documented (documented: ${Object.keys(op.responses).join(', ')})`).toBeDefined()
+    const seen = produced.get(`${method} ${path}`) ?? new Set<number>()
+    seen.add(response.status)
+    produced.set(`${method} ${path}`, seen)
+    if (response.status === 204 || response.status === 304) {
+      // No content: the document must not promise a body either.
+      expect(response.body, where).toEqual({})
+      expect(Object.keys(documented?.content ?? {}).filter((type) => type !== 'application/json' || documented?.content?.[type]?.schema?.type !== 'null'), where).toEqual([])
+      return
+    }
     expect(response.headers.get('content-type') ?? '', where).toMatch(/^application\/json/)
     const schema = documented?.content?.['application/json']?.schema
     expect(schema, `${where}: no application/json schema documented`).toBeDefined()
@@ -108,9 +119,6 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
     if (!validate(response.body)) {
       throw new Error(`${where}\ndoes not match its documented schema: ${ajv.errorsText(validate.errors, { separator: '\n  ' })}`)
     }
-    const seen = produced.get(`${method} ${path}`) ?? new Set<number>()
-    seen.add(response.status)
-    produced.set(`${method} ${path}`, seen)
   }
 
   /** Calls, checks the status (and code) the test expects, then checks the response against the document. */
@@ -385,6 +393,126 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
 
     it('every status documented for the two operations was produced and checked above', () => {
       for (const method of METHODS) {
+        const documented = Object.keys(operation(path, method).responses).map(Number)
+        const seen = produced.get(`${method} ${path}`) ?? new Set<number>()
+        expect(documented.filter((status) => !seen.has(status)), `${method.toUpperCase()} ${path}: documented but never produced`).toEqual([])
+      }
+    })
+  })
+  describe.each(PATHS)('real responses on %s/{id} match the document', (prefix) => {
+    const path = `${prefix}/{id}`
+    const at = (id: string) => `${prefix}/${id}`
+    /** Calls …/{id} and checks the answer against the document of the templated path. */
+    async function expectRecordCall(
+      id: string,
+      method: (typeof RECORD_METHODS)[number],
+      expected: { status: number; code?: string },
+      init: { key?: string | undefined; body?: unknown; headers?: Record<string, string>; base?: string } = {},
+    ): Promise<CallResult> {
+      const url = `${init.base ?? app.url}${at(id)}`
+      const response = await call(url, init.key, { method: method.toUpperCase(), body: init.body, headers: init.headers })
+      expect(response.status, `${method.toUpperCase()} ${url}: ${JSON.stringify(response.body).slice(0, 300)}`).toBe(expected.status)
+      if (expected.code) expect(response.body.code).toBe(expected.code)
+      conforms(path, method, response)
+      return response
+    }
+    const fresh = async (body: unknown = FULL_BODY) => {
+      const created = await call(`${app.url}${prefix}`, keys.all, { method: 'POST', body })
+      expect(created.status).toBe(201)
+      return (created.body.household as { id: string }).id
+    }
+    const unknown = '00000000-0000-4000-8000-000000000000'
+
+    it('is documented: three operations with unique ids, the id parameter, If-Match, the merge-patch body and their errors', () => {
+      for (const method of RECORD_METHODS) {
+        const op = operation(path, method)
+        expect(op.deprecated ?? false, `${method} ${path}`).toBe(prefix === HOUSEHOLDS)
+        expect(op.security).toEqual(expect.arrayContaining([{ BearerAuth: [] }, { SessionAuth: [] }]))
+        expect(op.parameters?.find((p) => p.in === 'path' && p.name === 'id')?.required).toBe(true)
+        for (const status of ['401', '403', '404', '429']) expect(op.responses[status], `${method} ${status}`).toBeDefined()
+      }
+      expect(Object.keys(operation(path, 'get').responses).sort()).toEqual(['200', '304', '401', '403', '404', '429'])
+      for (const method of ['patch', 'delete'] as const) {
+        const op = operation(path, method)
+        expect(op.parameters?.find((p) => p.in === 'header' && p.name === 'if-match'), `${method} documents If-Match`).toBeDefined()
+        for (const status of ['400', '412', '413', '415', '428']) expect(op.responses[status], `${method} ${status}`).toBeDefined()
+      }
+      expect(operation(path, 'patch').responses['200']).toBeDefined()
+      expect(operation(path, 'delete').responses['204']).toBeDefined()
+      const body = operation(path, 'patch').requestBody?.content ?? {}
+      expect(Object.keys(body)).toEqual(expect.arrayContaining(['application/json']))
+      const properties = Object.keys((body['application/json']?.schema?.properties as object | undefined) ?? {}).sort()
+      expect(properties).toEqual(['coClientAsDonor', 'dsueDateOfDeath', 'dsueReceived', 'deceasedSpouseName', 'metadata', 'name', 'primaryClientAsDonor'].sort())
+      const ids = PATHS.flatMap((p) => RECORD_METHODS.map((method) => operation(`${p}/{id}`, method).operationId))
+      expect(new Set(ids).size).toBe(6)
+    })
+
+    it('GET: 200, 304, 404 (unknown, malformed, another org), 401, 403', async () => {
+      const id = await fresh()
+      const full = await expectRecordCall(id, 'get', { status: 200 }, { key: keys.all })
+      expect(full.headers.get('etag')).toBe('"1"')
+      await expectRecordCall(id, 'get', { status: 200 }, { key: keys.legacyRead })
+      const [sample = ''] = sampleIds
+      await expectRecordCall(sample, 'get', { status: 200 }, { key: keys.read })
+      await expectRecordCall(id, 'get', { status: 304 }, { key: keys.all, headers: { 'if-none-match': '"1"' } })
+      const other = await createOrgWithKey(store.db)
+      for (const missing of [unknown, 'abc', id.slice(1)]) await expectRecordCall(missing, 'get', { status: 404, code: 'not_found' }, { key: keys.all })
+      await expectRecordCall(id, 'get', { status: 404, code: 'not_found' }, { key: other.key })
+      await expectRecordCall(id, 'get', { status: 401, code: 'missing_credentials' }, {})
+      await expectRecordCall(id, 'get', { status: 401, code: 'api_key_revoked' }, { key: keys.revoked })
+      await expectRecordCall(id, 'get', { status: 403, code: 'missing_permission' }, { key: keys.write })
+    })
+
+    it('PATCH: 200, 400, 404, 412, 413, 415, 428, 401, 403', async () => {
+      const id = await fresh()
+      const patched = await expectRecordCall(id, 'patch', { status: 200 }, { key: keys.all, body: { name: 'Patched', metadata: null }, headers: { 'if-match': '"1"', 'content-type': 'application/merge-patch+json' } })
+      expect(patched.headers.get('etag')).toBe('"2"')
+      await expectRecordCall(id, 'patch', { status: 200 }, { key: keys.legacyWrite, body: { dsueReceived: null }, headers: { 'if-match': '*' } })
+      for (const body of [{}, { name: null }, { name: '  ' }, { dsueReceived: 1.005 }, { metadata: [] }, { other: 1 }]) {
+        await expectRecordCall(id, 'patch', { status: 400, code: 'invalid_body' }, { key: keys.all, body, headers: { 'if-match': '*' } })
+      }
+      await expectRecordCall(id, 'patch', { status: 400, code: 'invalid_json' }, { key: keys.all, body: '{"name":', headers: { 'if-match': '*' } })
+      await expectRecordCall(unknown, 'patch', { status: 404, code: 'not_found' }, { key: keys.all, body: { name: 'x' }, headers: { 'if-match': '*' } })
+      await expectRecordCall(id, 'patch', { status: 412, code: 'precondition_failed' }, { key: keys.all, body: { name: 'x' }, headers: { 'if-match': '"1"' } })
+      await expectRecordCall(id, 'patch', { status: 413, code: 'body_too_large' }, { key: keys.all, body: JSON.stringify({ metadata: { blob: 'x'.repeat(1024 * 1024) } }), headers: { 'if-match': '*' } })
+      await expectRecordCall(id, 'patch', { status: 415, code: 'unsupported_media_type' }, { key: keys.all, body: '{"name":"x"}', headers: { 'if-match': '*', 'content-type': 'text/plain' } })
+      await expectRecordCall(id, 'patch', { status: 428, code: 'precondition_required' }, { key: keys.all, body: { name: 'x' } })
+      await expectRecordCall(id, 'patch', { status: 401, code: 'invalid_credentials' }, { key: 'idx_short', body: { name: 'x' }, headers: { 'if-match': '*' } })
+      await expectRecordCall(id, 'patch', { status: 403, code: 'missing_permission' }, { key: keys.read, body: { name: 'x' }, headers: { 'if-match': '*' } })
+    })
+
+    it('DELETE: 204, 400, 404, 412, 413, 415, 428, 401, 403', async () => {
+      const id = await fresh()
+      await expectRecordCall(id, 'delete', { status: 428, code: 'precondition_required' }, { key: keys.all })
+      await expectRecordCall(id, 'delete', { status: 412, code: 'precondition_failed' }, { key: keys.all, headers: { 'if-match': '"2"' } })
+      // A body on a DELETE is ignored, but it is still read: bad JSON, another type or too much is refused.
+      await expectRecordCall(id, 'delete', { status: 400, code: 'invalid_json' }, { key: keys.all, body: '{', headers: { 'if-match': '*' } })
+      await expectRecordCall(id, 'delete', { status: 415, code: 'unsupported_media_type' }, { key: keys.all, body: 'x', headers: { 'if-match': '*', 'content-type': 'text/plain' } })
+      await expectRecordCall(id, 'delete', { status: 413, code: 'body_too_large' }, { key: keys.all, body: JSON.stringify({ blob: 'x'.repeat(1024 * 1024) }), headers: { 'if-match': '*' } })
+      await expectRecordCall(id, 'delete', { status: 401, code: 'api_key_expired' }, { key: keys.expired, headers: { 'if-match': '*' } })
+      await expectRecordCall(id, 'delete', { status: 403, code: 'missing_permission' }, { key: keys.legacyRead, headers: { 'if-match': '*' } })
+      await expectRecordCall(id, 'delete', { status: 204 }, { key: keys.legacyWrite, headers: { 'if-match': '"1"' } })
+      await expectRecordCall(id, 'delete', { status: 404, code: 'not_found' }, { key: keys.all, headers: { 'if-match': '*' } })
+    })
+
+    it('429 on each operation, with resetAt', async () => {
+      const limited = await startApp(store.db, { rateLimitMax: 1, rateLimitWindowSeconds: 3600 })
+      try {
+        const id = await fresh()
+        for (const method of RECORD_METHODS) {
+          const key = (await createKey(store.db, orgId, ALL_PERMISSIONS)).key
+          const init = { key, base: limited.url, body: method === 'patch' ? { name: 'x' } : undefined, headers: { 'if-match': '*' } }
+          await expectRecordCall(id, 'get', { status: 200 }, { ...init, body: undefined })
+          const refused = await expectRecordCall(id, method, { status: 429, code: 'rate_limited' }, init)
+          expect(refused.body.resetAt).toEqual(expect.any(String))
+        }
+      } finally {
+        await limited.close()
+      }
+    })
+
+    it('every status documented for the three operations was produced and checked above', () => {
+      for (const method of RECORD_METHODS) {
         const documented = Object.keys(operation(path, method).responses).map(Number)
         const seen = produced.get(`${method} ${path}`) ?? new Set<number>()
         expect(documented.filter((status) => !seen.has(status)), `${method.toUpperCase()} ${path}: documented but never produced`).toEqual([])

@@ -122,7 +122,8 @@ export function registerRelationshipRecordRoutes(app: App, db: Kysely<Database>,
         security,
         params: HouseholdIdParams,
         headers: IfMatchHeaders,
-        response: { 204: Type.Null({ description: 'Deleted.' }), 404: ErrorBody, 412: ErrorBody, 428: ErrorBody, ...authErrors },
+        // A DELETE may carry a body (it is ignored), but it is still parsed: bad JSON is 400, another type 415, too big 413.
+        response: { 204: Type.Null({ description: 'Deleted.' }), 400: ErrorBody, 404: ErrorBody, 412: ErrorBody, 413: ErrorBody, 415: ErrorBody, 428: ErrorBody, ...authErrors },
       },
     },
     async (request, reply) => {
