@@ -25,11 +25,16 @@ export interface LoadResult {
 function options(url: string, request: CaseRequest, settings: LoadSettings, duration: number): autocannon.Options {
   const headers: Record<string, string> = { ...settings.headers }
   if (request.body !== undefined) headers['content-type'] = 'application/json'
+  Object.assign(headers, request.headers)
   return {
     url: url + request.path,
     method: request.method,
     headers,
     body: request.body,
+    // In worker mode autocannon takes the path of a module to require(), not a function (its
+    // README, "workers"); the type definitions only know the function form.
+    ...(request.setupClient ? { setupClient: request.setupClient as unknown as autocannon.Options['setupClient'] } : {}),
+    ...(request.initialContext ? { initialContext: request.initialContext } : {}),
     connections: settings.connections,
     duration,
     // Ten connections on a loopback never need pipelining to saturate a 2-core machine.
@@ -69,7 +74,7 @@ export interface Probe {
 export async function probe(baseUrl: string, request: CaseRequest, headers: Record<string, string>): Promise<Probe> {
   const response = await fetch(baseUrl + request.path, {
     method: request.method,
-    headers: request.body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+    headers: { ...headers, ...(request.body === undefined ? {} : { 'content-type': 'application/json' }), ...request.headers },
     body: request.body,
   })
   const bytes = Buffer.from(await response.arrayBuffer())
