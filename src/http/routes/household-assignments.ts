@@ -3,7 +3,7 @@
 // organization can be assigned; any other id — another org's user included — is the same
 // assignment_user_unknown, so nothing says which users other organizations have.
 import type { Kysely } from 'kysely'
-import { Type, type Static } from 'typebox'
+import type { Static } from 'typebox'
 import type { Database } from '../../store/tables.ts'
 import { HouseholdEnvelope } from '../../schemas/relationship.ts'
 import { AssignmentList, SetAssignmentsBody, type AssignmentRole } from '../../schemas/assignment.ts'
@@ -13,9 +13,10 @@ import { writeHousehold } from '../../store/household-writes.ts'
 import { readAssignments, replaceAssignments, usersNotInOrg, type AssignmentWrite } from '../../store/assignments.ts'
 import { recordAudit } from '../../store/audit.ts'
 import { ApiError } from '../errors.ts'
-import { etagOf, expectedVersions, notModified } from '../etag.ts'
+import { etagOf, expectedVersions } from '../etag.ts'
 import { principalOf } from '../plugins/authenticate.ts'
 import type { App } from '../types.ts'
+import { answeredNotModified, IfNoneMatchHeaders, NotModified } from '../conditional-get.ts'
 import { authErrors, HOUSEHOLDS_PATH, RELATIONSHIPS_PATH, security } from './relationships.ts'
 import { HouseholdIdParams, householdIdOf, householdNotFound, IfMatchHeaders, refusedWrite } from './relationship-record.ts'
 
@@ -54,20 +55,15 @@ export function registerHouseholdAssignmentRoutes(app: App, db: Kysely<Database>
         deprecated: legacy || undefined,
         security,
         params: HouseholdIdParams,
-        headers: Type.Object({ 'if-none-match': Type.Optional(Type.String()) }),
-        response: { 200: AssignmentList, 304: Type.Null({ description: 'Not modified: your copy is current.' }), 404: ErrorBody, ...authErrors },
+        headers: IfNoneMatchHeaders,
+        response: { 200: AssignmentList, 304: NotModified, 404: ErrorBody, ...authErrors },
       },
     },
     async (request, reply) => {
       const id = householdIdOf(request.params)
       const found = await readAssignments(db, principalOf(request).orgId, id)
       if (!found) throw householdNotFound()
-      const etag = etagOf(found.version)
-      reply.header('ETag', etag)
-      if (notModified(request.headers['if-none-match'], etag)) {
-        await request.refundRateLimit?.()
-        return reply.status(304).send(null)
-      }
+      if (await answeredNotModified(request, reply, found.version)) return reply
       return found.list
     },
   )

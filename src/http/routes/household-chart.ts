@@ -2,16 +2,15 @@
 // message, on both path prefixes. The ETag is the household's (its version moves with every change to
 // the household, its members and their relationships); If-None-Match → 304 costs no rate-limit budget.
 import type { Kysely } from 'kysely'
-import { Type } from 'typebox'
 import type { Database } from '../../store/tables.ts'
 import { Payload } from '../../../chart/payload.ts'
 import { ErrorBody } from '../../schemas/errors.ts'
 import { toChartPayload } from '../../domain/chart-payload.ts'
 import { readHouseholdChart } from '../../store/household-chart.ts'
 import { ApiError } from '../errors.ts'
-import { etagOf, notModified } from '../etag.ts'
 import { principalOf } from '../plugins/authenticate.ts'
 import type { App } from '../types.ts'
+import { answeredNotModified, IfNoneMatchHeaders, NotModified } from '../conditional-get.ts'
 import { authErrors, HOUSEHOLDS_PATH, RELATIONSHIPS_PATH, security } from './relationships.ts'
 import { HouseholdIdParams, householdIdOf, householdNotFound } from './relationship-record.ts'
 
@@ -41,24 +40,19 @@ export function registerHouseholdChartRoutes(app: App, db: Kysely<Database>, leg
         deprecated: legacy || undefined,
         security,
         params: HouseholdIdParams,
-        headers: Type.Object({ 'if-none-match': Type.Optional(Type.String()) }),
-        response: { 200: Payload, 304: Type.Null({ description: 'Not modified: your copy is current.' }), 404: ErrorBody, 409: ErrorBody, ...authErrors },
+        headers: IfNoneMatchHeaders,
+        response: { 200: Payload, 304: NotModified, 404: ErrorBody, 409: ErrorBody, ...authErrors },
       },
     },
     async (request, reply) => {
       const id = householdIdOf(request.params)
       const found = await readHouseholdChart(db, principalOf(request).orgId, id)
       if (!found) throw householdNotFound()
-      const etag = etagOf(found.version)
       const payload = toChartPayload(found.record)
       if (!payload) {
         throw new ApiError('chart_needs_members', 'The household has no members (and no deceased spouse) yet: add a member, then fetch its chart.')
       }
-      reply.header('ETag', etag)
-      if (notModified(request.headers['if-none-match'], etag)) {
-        await request.refundRateLimit?.()
-        return reply.status(304).send(null)
-      }
+      if (await answeredNotModified(request, reply, found.version)) return reply
       return payload
     },
   )

@@ -22,9 +22,10 @@ import {
 import { writeHousehold, type WriteOutcome } from '../../store/household-writes.ts'
 import { recordAudit } from '../../store/audit.ts'
 import { ApiError } from '../errors.ts'
-import { etagOf, expectedVersions, notModified } from '../etag.ts'
+import { etagOf, expectedVersions } from '../etag.ts'
 import { principalOf } from '../plugins/authenticate.ts'
 import type { App } from '../types.ts'
+import { answeredNotModified, IfNoneMatchHeaders, NotModified } from '../conditional-get.ts'
 import { authErrors, HOUSEHOLDS_PATH, RELATIONSHIPS_PATH, security } from './relationships.ts'
 import { HouseholdIdParams, householdIdOf, householdNotFound, IfMatchHeaders, refusedWrite } from './relationship-record.ts'
 
@@ -99,20 +100,15 @@ export function registerHouseholdMemberRoutes(app: App, db: Kysely<Database>, le
         deprecated: legacy || undefined,
         security,
         params: HouseholdIdParams,
-        headers: Type.Object({ 'if-none-match': Type.Optional(Type.String()) }),
-        response: { 200: MemberList, 304: Type.Null({ description: 'Not modified: your copy is current.' }), 404: ErrorBody, ...authErrors },
+        headers: IfNoneMatchHeaders,
+        response: { 200: MemberList, 304: NotModified, 404: ErrorBody, ...authErrors },
       },
     },
     async (request, reply) => {
       const id = householdIdOf(request.params)
       const found = await readMembersJson(db, principalOf(request).orgId, id)
       if (!found) throw householdNotFound()
-      const etag = etagOf(found.version)
-      reply.header('ETag', etag)
-      if (notModified(request.headers['if-none-match'], etag)) {
-        await request.refundRateLimit?.()
-        return reply.status(304).send(null)
-      }
+      if (await answeredNotModified(request, reply, found.version)) return reply
       return reply.type(json).send(`{"members":${found.body}}` as unknown as Static<typeof MemberList>)
     },
   )
@@ -178,8 +174,8 @@ export function registerHouseholdMemberRoutes(app: App, db: Kysely<Database>, le
         deprecated: legacy || undefined,
         security,
         params: MemberParams,
-        headers: Type.Object({ 'if-none-match': Type.Optional(Type.String()) }),
-        response: { 200: MemberEnvelope, 304: Type.Null({ description: 'Not modified: your copy is current.' }), 404: ErrorBody, ...authErrors },
+        headers: IfNoneMatchHeaders,
+        response: { 200: MemberEnvelope, 304: NotModified, 404: ErrorBody, ...authErrors },
       },
     },
     async (request, reply) => {
@@ -187,12 +183,7 @@ export function registerHouseholdMemberRoutes(app: App, db: Kysely<Database>, le
       const memberId = memberIdOf(request.params)
       const found = await readMemberJson(db, principalOf(request).orgId, householdId, memberId)
       if (!found) throw memberNotFound()
-      const etag = etagOf(found.version)
-      reply.header('ETag', etag)
-      if (notModified(request.headers['if-none-match'], etag)) {
-        await request.refundRateLimit?.()
-        return reply.status(304).send(null)
-      }
+      if (await answeredNotModified(request, reply, found.version)) return reply
       return reply.type(json).send(`{"member":${found.body}}` as unknown as Static<typeof MemberEnvelope>)
     },
   )

@@ -11,9 +11,10 @@ import { readHouseholdJson, updateHouseholdFields, deleteHouseholdRow } from '..
 import { writeHousehold, type WriteOutcome } from '../../store/household-writes.ts'
 import { recordAudit } from '../../store/audit.ts'
 import { ApiError } from '../errors.ts'
-import { etagOf, expectedVersions, notModified, staleVersion } from '../etag.ts'
+import { etagOf, expectedVersions, staleVersion } from '../etag.ts'
 import { principalOf } from '../plugins/authenticate.ts'
 import type { App } from '../types.ts'
+import { answeredNotModified, IfNoneMatchHeaders, NotModified } from '../conditional-get.ts'
 import { authErrors, HOUSEHOLDS_PATH, RELATIONSHIPS_PATH, security } from './relationships.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -56,20 +57,15 @@ export function registerRelationshipRecordRoutes(app: App, db: Kysely<Database>,
         deprecated: legacy || undefined,
         security,
         params: HouseholdIdParams,
-        headers: Type.Object({ 'if-none-match': Type.Optional(Type.String()) }),
-        response: { 200: HouseholdEnvelope, 304: Type.Null({ description: 'Not modified: your copy is current.' }), 404: ErrorBody, ...authErrors },
+        headers: IfNoneMatchHeaders,
+        response: { 200: HouseholdEnvelope, 304: NotModified, 404: ErrorBody, ...authErrors },
       },
     },
     async (request, reply) => {
       const id = householdIdOf(request.params)
       const found = await readHouseholdJson(db, principalOf(request).orgId, id)
       if (!found) throw householdNotFound()
-      const etag = etagOf(found.version)
-      reply.header('ETag', etag)
-      if (notModified(request.headers['if-none-match'], etag)) {
-        await request.refundRateLimit?.()
-        return reply.status(304).send(null)
-      }
+      if (await answeredNotModified(request, reply, found.version)) return reply
       return reply.type('application/json; charset=utf-8').send(`{"household":${found.body}}` as unknown as Static<typeof HouseholdEnvelope>)
     },
   )
