@@ -245,8 +245,8 @@ const COMMANDS: Command[] = [
     print: (result: { entries: AuditRow[] }) =>
       result.entries.length
         ? table([
-            ['TIME', 'ACTOR', 'ACTION', 'HOUSEHOLD', 'CHANGED'],
-            ...result.entries.map((e) => [e.at, `${e.actorType} ${e.actorId}`, e.action, e.householdId ?? '-', e.changed.length ? e.changed.join(',') : '-']),
+            ['TIME', 'ACTOR', 'ACTION', 'HOUSEHOLD', 'MEMBER', 'CHANGED'],
+            ...result.entries.map((e) => [e.at, `${e.actorType} ${e.actorId}`, e.action, e.householdId ?? '-', e.memberId ?? '-', e.changed.length ? e.changed.join(',') : '-']),
           ])
         : 'No audit entries.',
   },

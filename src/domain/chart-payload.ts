@@ -85,10 +85,12 @@ export function toChartPayload(record: ChartRecord): Payload | undefined {
   }
   if (people.length === 0) return undefined
 
+  const kept = people.slice(0, PAYLOAD_LIMITS.people)
+  const keptIds = new Set(kept.map((p) => p.id))
   const payload: Payload = {
     household: { name: payloadName(record.name, 'Household') },
-    people: people.slice(0, PAYLOAD_LIMITS.people),
-    relationships: relationships.slice(0, PAYLOAD_LIMITS.relationships),
+    people: kept,
+    relationships: relationships.filter((r) => keptIds.has(r.from) && keptIds.has(r.to)).slice(0, PAYLOAD_LIMITS.relationships),
     entities: [],
     links: [],
   }

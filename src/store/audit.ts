@@ -17,6 +17,8 @@ export interface AuditEntry {
   actor: Principal
   action: AuditAction
   householdId: string
+  /** The member a member.* action concerned. */
+  memberId?: string
   changed: readonly string[]
 }
 
@@ -30,6 +32,7 @@ export async function recordAudit(db: Kysely<Database>, entry: AuditEntry): Prom
       actor_id: entry.actor.id,
       action: entry.action,
       household_id: entry.householdId,
+      member_id: entry.memberId ?? null,
       changed: [...entry.changed].sort(),
     })
     .execute()
@@ -41,12 +44,13 @@ export interface AuditRow {
   actorId: string
   action: string
   householdId: string | null
+  memberId: string | null
   changed: string[]
 }
 
 /** The organization's log, oldest first, optionally for one household; at most `limit` rows. */
 export async function listAudit(db: Kysely<Database>, orgId: string, householdId: string | undefined, limit: number): Promise<AuditRow[]> {
-  let query = db.selectFrom('audit_log').select(['at', 'actor_type', 'actor_id', 'action', 'household_id', 'changed', 'id']).where('org_id', '=', orgId)
+  let query = db.selectFrom('audit_log').select(['at', 'actor_type', 'actor_id', 'action', 'household_id', 'member_id', 'changed', 'id']).where('org_id', '=', orgId)
   if (householdId !== undefined) query = query.where('household_id', '=', householdId)
   const rows = await query.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute()
   return rows.reverse().map((row) => ({
@@ -55,6 +59,7 @@ export async function listAudit(db: Kysely<Database>, orgId: string, householdId
     actorId: row.actor_id,
     action: row.action,
     householdId: row.household_id,
+    memberId: row.member_id,
     changed: row.changed,
   }))
 }

@@ -83,6 +83,12 @@ export async function roleTaken(trx: Kysely<Database>, householdId: string, role
   return (await query.executeTakeFirst()) !== undefined
 }
 
+/** Members in the household now (read under the household's lock, in a write). */
+export async function memberCount(trx: Kysely<Database>, householdId: string): Promise<number> {
+  const row = await trx.selectFrom('households').select('member_count').where('id', '=', householdId).executeTakeFirst()
+  return row?.member_count ?? 0
+}
+
 /** Adds a member after the household's others; returns its id. */
 export async function insertMember(trx: Kysely<Database>, householdId: string, fields: MemberFields): Promise<string> {
   const row = await trx

@@ -135,6 +135,7 @@ export interface AuditLogTable {
   actor_id: string
   action: string
   household_id: string | null
+  member_id: string | null
   changed: string[]
   at: CreatedAt
 }

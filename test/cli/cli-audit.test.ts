@@ -132,11 +132,10 @@ function auditStory(makeTarget: () => Promise<Target>): void {
 
       const json = await hearthJson(['audit', '--org', orgId], env)
       const entries = json.entries as Array<Record<string, unknown>>
-      // household.create may or may not be logged by the create path; the writes below always are.
-      const writes = entries.filter((e) => e.action !== 'household.create')
-      expect(writes).toEqual([
-        { at: expect.any(String), actorType: 'apiKey', actorId: keyId, action: 'household.update', householdId, changed: ['dsueReceived', 'metadata'] },
-        { at: expect.any(String), actorType: 'apiKey', actorId: keyId, action: 'assignments.set', householdId, changed: ['assignments'] },
+      expect(entries).toEqual([
+        { at: expect.any(String), actorType: 'apiKey', actorId: keyId, action: 'household.create', householdId, memberId: null, changed: ['name'] },
+        { at: expect.any(String), actorType: 'apiKey', actorId: keyId, action: 'household.update', householdId, memberId: null, changed: ['dsueReceived', 'metadata'] },
+        { at: expect.any(String), actorType: 'apiKey', actorId: keyId, action: 'assignments.set', householdId, memberId: null, changed: ['assignments'] },
       ])
       expect(JSON.stringify(json)).not.toContain('do-not-log')
       expect(JSON.stringify(json)).not.toContain(otherHouseholdId)
@@ -152,9 +151,9 @@ function auditStory(makeTarget: () => Promise<Target>): void {
       ])
       expect(text.code, text.stderr).toBe(0)
       const rows = lines(text.stdout).map((line) => line.split(/\s{2,}/))
-      expect(rows[0]).toEqual(['TIME', 'ACTOR', 'ACTION', 'HOUSEHOLD', 'CHANGED'])
-      expect(rows.at(-1)?.slice(1)).toEqual([`apiKey ${keyId}`, 'assignments.set', householdId, 'assignments'])
-      expect(rows.at(-2)?.slice(1)).toEqual([`apiKey ${keyId}`, 'household.update', householdId, 'dsueReceived,metadata'])
+      expect(rows[0]).toEqual(['TIME', 'ACTOR', 'ACTION', 'HOUSEHOLD', 'MEMBER', 'CHANGED'])
+      expect(rows.at(-1)?.slice(1)).toEqual([`apiKey ${keyId}`, 'assignments.set', householdId, '-', 'assignments'])
+      expect(rows.at(-2)?.slice(1)).toEqual([`apiKey ${keyId}`, 'household.update', householdId, '-', 'dsueReceived,metadata'])
       // --limit keeps the newest entries.
       expect((limited.entries as Array<Record<string, unknown>>).map((e) => e.action)).toEqual(['assignments.set'])
       // Another organization never sees this household's entries, even by its id.

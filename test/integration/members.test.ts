@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { storeKinds, openTestStore, type TestStore } from '../helpers/stores.ts'
 import { call, createKey, createOrgWithKey, startApp, type TestApp } from '../helpers/app.ts'
 import { hasCycle } from '../../src/store/members.ts'
+import { insertMembers } from '../../src/store/households.ts'
+import { PAYLOAD_LIMITS } from '../../chart/payload.ts'
 
 const REL = '/api/v1/relationships'
 const LEGACY = '/api/v1/households'
@@ -527,6 +529,33 @@ describe.each(storeKinds())('household members on %s', (kind) => {
       expect(results.find((r) => r.status === 400)?.body.code).toBe('member_role_taken')
       expect(await members(h.id)).toHaveLength(1)
     })
+
+    // No index can stop this one: only the household lock that every member write takes. Each
+    // PATCH alone is fine; together they would make each the other's parent.
+    it('two PATCHes with If-Match: * that together would close a parent cycle: one 200, one relationship_cycle', async () => {
+      for (let round = 0; round < 3; round++) {
+        const h = await household()
+        const a = await member(h.id, { name: `A ${round}`, role: 'child' })
+        const b = await member(h.id, { name: `B ${round}`, role: 'child' })
+        const results = await Promise.all([
+          patch(h.id, a.id, { relationships: [{ memberId: b.id, type: 'parent' }] }, '*'),
+          patch(h.id, b.id, { relationships: [{ memberId: a.id, type: 'parent' }] }, '*'),
+        ])
+        expect(results.map((r) => r.status).sort()).toEqual([200, 400])
+        expect(results.find((r) => r.status === 400)?.body.code).toBe('relationship_cycle')
+        const parents = (await members(h.id)).flatMap((m) => m.relationships.filter((r) => r.type === 'parent'))
+        expect(parents).toHaveLength(1)
+      }
+    })
+  })
+
+  it('refuses a member past the most one household can have (household_members_limit)', async () => {
+    const h = await household()
+    await insertMembers(store.db, h.id, Array.from({ length: PAYLOAD_LIMITS.people }, (_, i) => ({ name: `Person ${i}`, role: 'other' as const })))
+    const refused = await add(h.id, { name: 'One too many', role: 'other' })
+    expect(refused.status).toBe(400)
+    expect(refused.body.code).toBe('household_members_limit')
+    expect(await members(h.id)).toHaveLength(PAYLOAD_LIMITS.people)
   })
 
   it('records every member write in the audit log, with field names only; refusals record nothing', async () => {
@@ -540,18 +569,18 @@ describe.each(storeKinds())('household members on %s', (kind) => {
     await remove(h.id, kid.id, await etagOf(h.id))
     const rows = await store.db
       .selectFrom('audit_log')
-      .select(['org_id', 'actor_type', 'actor_id', 'action', 'changed'])
+      .select(['org_id', 'actor_type', 'actor_id', 'action', 'member_id', 'changed'])
       .where('household_id', '=', h.id)
       .where('action', 'like', 'member.%')
       .orderBy('id')
       .execute()
     const keyRow = await store.db.selectFrom('api_keys').select('id').where('org_id', '=', orgId).orderBy('created_at').executeTakeFirstOrThrow()
     expect(rows).toEqual([
-      { org_id: orgId, actor_type: 'apiKey', actor_id: keyRow.id, action: 'member.create', changed: ['email', 'name', 'role'] },
-      { org_id: orgId, actor_type: 'apiKey', actor_id: keyRow.id, action: 'member.create', changed: ['name', 'relationships', 'role'] },
-      { org_id: orgId, actor_type: 'apiKey', actor_id: keyRow.id, action: 'member.update', changed: ['email', 'name'] },
-      { org_id: orgId, actor_type: 'apiKey', actor_id: keyRow.id, action: 'member.update', changed: ['relationships'] },
-      { org_id: orgId, actor_type: 'apiKey', actor_id: keyRow.id, action: 'member.delete', changed: [] },
+      { org_id: orgId, actor_type: 'apiKey', actor_id: keyRow.id, action: 'member.create', member_id: m.id, changed: ['email', 'name', 'role'] },
+      { org_id: orgId, actor_type: 'apiKey', actor_id: keyRow.id, action: 'member.create', member_id: kid.id, changed: ['name', 'relationships', 'role'] },
+      { org_id: orgId, actor_type: 'apiKey', actor_id: keyRow.id, action: 'member.update', member_id: m.id, changed: ['email', 'name'] },
+      { org_id: orgId, actor_type: 'apiKey', actor_id: keyRow.id, action: 'member.update', member_id: kid.id, changed: ['relationships'] },
+      { org_id: orgId, actor_type: 'apiKey', actor_id: keyRow.id, action: 'member.delete', member_id: kid.id, changed: [] },
     ])
     expect(JSON.stringify(rows)).not.toContain('secret@example.com')
   })

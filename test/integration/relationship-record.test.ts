@@ -240,7 +240,8 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
       const created = await create({ name: 'Clock' })
       let previous = created.updatedAt
       for (let version = 1; version <= 3; version++) {
-        await new Promise((resolve) => setTimeout(resolve, 5))
+        // updatedAt has millisecond precision (as the API shows it): let one pass between writes.
+        await new Promise((resolve) => setTimeout(resolve, 2))
         const response = await patch(created.id, { name: `Clock ${version}` }, `"${version}"`)
         expect(response.status).toBe(200)
         expect(response.headers.get('etag')).toBe(`"${version + 1}"`)
@@ -504,7 +505,6 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
     })
 
     it('a PATCH racing a DELETE with the same If-Match: one wins cleanly', async () => {
-      const outcomes = new Set<string>()
       for (let round = 0; round < 10; round++) {
         const created = await create({ name: `Doomed race ${round}` })
         const [patched, deleted] = await Promise.all([patch(created.id, { name: 'Patched' }, '"1"'), remove(created.id, '"1"')])
@@ -512,41 +512,34 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
         if (patched.status === 200) {
           expectError(deleted, 412, 'precondition_failed')
           expect(householdOf(after).name).toBe('Patched')
-          outcomes.add('patch')
         } else {
           expect(deleted.status).toBe(204)
           // The PATCH found either the old version gone (412) or the row gone (404).
           expect([404, 412]).toContain(patched.status)
           expectError(patched, patched.status, patched.status === 404 ? 'not_found' : 'precondition_failed')
           expectError(after, 404, 'not_found')
-          outcomes.add('delete')
         }
       }
-      expect(outcomes.size).toBeGreaterThan(0)
     })
 
     it('no lost update: concurrent read-modify-write loops that retry on 412 count every increment', async () => {
       const created = await create({ name: 'Counter', metadata: { count: 0 } })
       const clients = 4
       const increments = 5
-      let conflicts = 0
       const worker = async (): Promise<void> => {
         for (let done = 0; done < increments; ) {
           const read = await get(created.id)
           const count = (householdOf(read).metadata as { count: number }).count
           const response = await patch(created.id, { metadata: { count: count + 1 } }, read.headers.get('etag') ?? '')
+          // Anything but a 412 is a failure; a 412 is retried with a fresh read.
           if (response.status === 200) done++
-          else {
-            expectError(response, 412, 'precondition_failed')
-            conflicts++
-          }
+          else expectError(response, 412, 'precondition_failed')
         }
       }
       await Promise.all(Array.from({ length: clients }, worker))
       const final = householdOf(await get(created.id))
       expect(final.metadata).toEqual({ count: clients * increments })
       expect((await row(created.id))?.version).toBe(1 + clients * increments)
-      expect(conflicts).toBeGreaterThanOrEqual(0)
     })
 
     it('a list walked page by page while households are deleted: every page 200, totals within what was deleted around it', async () => {
@@ -607,6 +600,8 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
 
   describe('audit log', () => {
     it('records create, update and delete with the actor and field names, never metadata values', async () => {
+      // The database's clock and ours are the same machine's; a second of slack for rounding.
+      const startedAt = Date.now() - 1000
       const secret = `SECRET-${kind}-value-${Math.random().toString(36).slice(2)}`
       const created = await create({ name: 'Audited', dsueReceived: 12.34, metadata: { hidden: secret, [`key-${secret}`]: 1 } })
       const refused = await patch(created.id, { name: 'Never' }, '"9"')
@@ -619,7 +614,8 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
       expect(rows.map((r) => r.action)).toEqual(['household.create', 'household.update', 'household.update', 'household.delete'])
       for (const r of rows) {
         expect(r).toMatchObject({ org_id: orgId, actor_type: 'apiKey', actor_id: keyId })
-        expect(Date.now() - r.at.getTime()).toBeLessThan(60_000)
+        expect(r.at.getTime()).toBeGreaterThanOrEqual(startedAt)
+        expect(r.at.getTime()).toBeLessThanOrEqual(Date.now() + 1000)
       }
       expect(rows[0]?.changed).toEqual(expect.arrayContaining(['name', 'dsueReceived', 'metadata']))
       expect(rows[1]?.changed).toEqual(['metadata', 'name'])

@@ -18,6 +18,7 @@ import {
   replaceRelationships,
   roleTaken,
   updateMember,
+  memberCount,
 } from '../../store/members.ts'
 import { writeHousehold, type WriteOutcome } from '../../store/household-writes.ts'
 import { recordAudit } from '../../store/audit.ts'
@@ -25,6 +26,9 @@ import { ApiError } from '../errors.ts'
 import { etagOf, expectedVersions } from '../etag.ts'
 import { principalOf } from '../plugins/authenticate.ts'
 import type { App } from '../types.ts'
+import { PAYLOAD_LIMITS } from '../../../chart/payload.ts'
+
+const MEMBERS_MAX = PAYLOAD_LIMITS.people
 import { answeredNotModified, IfNoneMatchHeaders, NotModified } from '../conditional-get.ts'
 import { authErrors, HOUSEHOLDS_PATH, RELATIONSHIPS_PATH, security } from './relationships.ts'
 import { HouseholdIdParams, householdIdOf, householdNotFound, IfMatchHeaders, refusedWrite } from './relationship-record.ts'
@@ -145,12 +149,16 @@ export function registerHouseholdMemberRoutes(app: App, db: Kysely<Database>, le
         () =>
           writeHousehold(db, { orgId: principal.orgId, id: householdId, expected }, async (trx) => {
             if (await roleTaken(trx, householdId, fields.role)) throw roleTakenError(fields.role)
+            // As many people as one chart can draw (chart payload v1), so …/chart always answers.
+            if ((await memberCount(trx, householdId)) >= MEMBERS_MAX) {
+              throw new ApiError('household_members_limit', `A household has at most ${MEMBERS_MAX} members.`)
+            }
             const memberId = await insertMember(trx, householdId, fields)
             const replaced = await replaceRelationships(trx, householdId, memberId, relationships)
             if (!replaced.ok) throw new ApiError(replaced.code, replaced.message)
             const changed: string[] = (Object.keys(fields) as Array<keyof MemberFields>).filter((key) => fields[key] !== null)
             if (relationships.length > 0) changed.push('relationships')
-            await recordAudit(trx, { actor: principal, action: 'member.create', householdId, changed })
+            await recordAudit(trx, { actor: principal, action: 'member.create', householdId, memberId, changed })
             return { memberId, member: await readMemberJson(trx, principal.orgId, householdId, memberId) }
           }),
         fields.role,
@@ -228,7 +236,7 @@ export function registerHouseholdMemberRoutes(app: App, db: Kysely<Database>, le
               const replaced = await replaceRelationships(trx, householdId, memberId, relationships)
               if (!replaced.ok) throw new ApiError(replaced.code, replaced.message)
             }
-            await recordAudit(trx, { actor: principal, action: 'member.update', householdId, changed: Object.keys(patch) })
+            await recordAudit(trx, { actor: principal, action: 'member.update', householdId, memberId, changed: Object.keys(patch) })
             return readMemberJson(trx, principal.orgId, householdId, memberId)
           }),
         patch.role,
@@ -265,7 +273,7 @@ export function registerHouseholdMemberRoutes(app: App, db: Kysely<Database>, le
         () =>
           writeHousehold(db, { orgId: principal.orgId, id: householdId, expected }, async (trx) => {
             if (!(await deleteMember(trx, householdId, memberId))) throw memberNotFound()
-            await recordAudit(trx, { actor: principal, action: 'member.delete', householdId, changed: [] })
+            await recordAudit(trx, { actor: principal, action: 'member.delete', householdId, memberId, changed: [] })
           }),
         undefined,
       )

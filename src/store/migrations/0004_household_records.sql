@@ -28,6 +28,8 @@ CREATE TABLE audit_log (
   actor_id uuid NOT NULL,
   action text NOT NULL,
   household_id uuid,
+  -- The member a member.* action concerned.
+  member_id uuid,
   changed text[] NOT NULL DEFAULT '{}',
   at timestamptz NOT NULL DEFAULT clock_timestamp()
 );
