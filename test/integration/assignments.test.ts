@@ -238,7 +238,7 @@ describe.each(storeKinds())('assignments on %s', (kind) => {
     expect(done.status).toBe(200)
     const entries = (await listAudit(store.db, alice.orgId, id, 100)).filter((e) => e.action === 'assignments.set')
     expect(entries).toEqual([
-      { at: expect.any(String), actorType: 'apiKey', actorId: alice.keyId, action: 'assignments.set', householdId: id, changed: ['assignments'] },
+      { at: expect.any(String), actorType: 'apiKey', actorId: alice.keyId, action: 'assignments.set', householdId: id, memberId: null, changed: ['assignments'] },
     ])
     expect(await listAudit(store.db, bob.orgId, id, 100)).toEqual([])
   })

@@ -674,7 +674,9 @@ function expectedStatuses(spec: RequestSpec, rateLimited: boolean): number[] {
 
 /** Bytes of the request line and headers, roughly as sent (what Node's 64 KB head limit counts). */
 function headBytes(spec: RequestSpec): number {
-  const line = `${spec.method} ${spec.path}${queryString(spec.query)} HTTP/1.1`
+  // As sent: fetch parses the URL (WHATWG), which percent-encodes raw non-ASCII (é → %C3%A9, 6 bytes).
+  const sent = new URL(`${spec.path}${queryString(spec.query)}`, 'http://hearth.test')
+  const line = `${spec.method} ${sent.pathname}${sent.search} HTTP/1.1`
   const values = [spec.auth.header, spec.contentType, spec.idempotencyKey, spec.cookie].filter((v): v is string => v !== undefined)
   return Buffer.byteLength(line) + values.reduce((sum, v) => sum + Buffer.byteLength(v) + 32, 0)
 }
