@@ -17,6 +17,7 @@ const app = await buildApp({
   db: store.db,
   config: { rateLimitMax: 1e9, rateLimitWindowSeconds: 60, householdsSunset: undefined, trustProxy: false, logLevel: 'warn' },
   rateLimitStore: new MemoryRateLimitStore(),
+  publicUrl: 'http://127.0.0.1',
   // No chart case is measured; the embed origin is only named in tokens.
   chart: { issuer: 'http://127.0.0.1', embedOrigin: 'http://127.0.0.1:3001' },
 })

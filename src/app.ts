@@ -2,6 +2,7 @@
 // tests do, so tests run exactly the app that production runs.
 import { randomUUID } from 'node:crypto'
 import Fastify, { LogController } from 'fastify'
+import cookie from '@fastify/cookie'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
@@ -23,6 +24,7 @@ import { registerHouseholdAssignmentRoutes } from './http/routes/household-assig
 import { registerHouseholdChartRoutes } from './http/routes/household-chart.ts'
 import { registerHouseholdMemberRoutes } from './http/routes/household-members.ts'
 import { registerChartSessionRoutes, type ChartSessionOptions } from './http/routes/chart-sessions.ts'
+import { registerSignOutRoutes } from './http/routes/sign-out.ts'
 import type { App } from './http/types.ts'
 
 export const BODY_LIMIT_BYTES = 1024 * 1024
@@ -33,6 +35,8 @@ export interface AppDependencies {
   db: Kysely<Database>
   config: Pick<Config, 'rateLimitMax' | 'rateLimitWindowSeconds' | 'householdsSunset' | 'trustProxy' | 'logLevel'>
   rateLimitStore: RateLimitStore
+  /** The origin browsers reach the API (and web app) at: cookie-authenticated writes must come from it. */
+  publicUrl: string
   chart: ChartSessionOptions
 }
 
@@ -97,7 +101,10 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
 
   registerErrorHandling(app)
   registerResponseHeaders(app, { householdsSunset: deps.config.householdsSunset })
-  registerAuthentication(app, { db: deps.db, limiter, usage })
+  // Parses the Cookie header (for the idp-session cookie only) and writes Set-Cookie. Unsigned:
+  // the session value is itself a random secret, checked against its stored hash.
+  await app.register(cookie, { hook: 'onRequest' })
+  registerAuthentication(app, { db: deps.db, limiter, usage, publicUrl: deps.publicUrl })
   await registerOpenApi(app)
   registerRelationshipRoutes(app, deps.db, false)
   registerRelationshipRoutes(app, deps.db, true)
@@ -110,5 +117,6 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     registerHouseholdChartRoutes(app, deps.db, legacy)
   }
   registerChartSessionRoutes(app, deps.db, deps.chart)
+  registerSignOutRoutes(app, deps.db, deps.publicUrl)
   return app
 }

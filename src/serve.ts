@@ -69,11 +69,13 @@ export async function serve(config: Config, only?: Listener): Promise<RunningSer
     }
     if (only !== 'embed') {
       const embedOrigin = config.embedUrl ?? service.embedUrl ?? `http://${config.host}:${config.embedPort}`
+      const publicUrl = config.publicUrl ?? `http://${config.host}:${config.port}`
       const api = await buildApp({
         db: store.db,
         config,
         rateLimitStore: new MemoryRateLimitStore(),
-        chart: { issuer: config.publicUrl ?? `http://${config.host}:${config.port}`, embedOrigin },
+        publicUrl,
+        chart: { issuer: publicUrl, embedOrigin },
       })
       cleanups.push(() => api.close())
       service.apiUrl = await listen(api, config.host, config.port)

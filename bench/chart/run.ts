@@ -127,7 +127,7 @@ async function browserReport(releases: ChartReleases): Promise<string[]> {
     for (const [name, payload, target] of [['one person (reference)', single, undefined], ['example (13 people, 5 entities)', example, TARGETS.exampleMs], ['generated (500 people, 100 entities)', large, TARGETS.largeMs]] as const) {
       // A fresh token per household: its first render includes the one metered key request.
       const { token, jti } = await mintChartToken(signer, { issuer: 'bench', audience: embedOrigin, orgId: org.id, frameOrigin: hostOrigin })
-      await recordChartMint(store.db, { jti, orgId: org.id, keyId: randomUUID(), frameOrigin: hostOrigin })
+      await recordChartMint(store.db, { jti, orgId: org.id, actorType: 'apiKey', actorId: randomUUID(), frameOrigin: hostOrigin })
       const samples: number[] = []
       let first = NaN
       for (let i = 0; i <= RENDERS; i++) {

@@ -31,3 +31,14 @@ export function describeRequirement(required: RequiredPermission): string {
   const [canonical, ...aliases] = EQUIVALENT[required]
   return aliases.length ? `${canonical} (or ${aliases.join(', ')})` : String(canonical)
 }
+
+/**
+ * What a signed-in user's role allows, in the permissions keys carry. viewer reads; advisor reads
+ * and writes households and views charts (minting a chart token needs embed:chart); admin has
+ * every permission (and, when the app manages keys and origins, those too).
+ */
+export const ROLE_PERMISSIONS: Record<'admin' | 'advisor' | 'viewer', readonly Permission[]> = {
+  viewer: ['relationships:read', 'households:read'],
+  advisor: ['relationships:read', 'households:read', 'relationships:write', 'households:write', 'embed:chart'],
+  admin: PERMISSIONS,
+}

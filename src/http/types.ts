@@ -10,6 +10,8 @@ declare module 'fastify' {
     permission?: RequiredPermission
     /** Reachable without credentials (the OpenAPI document, the reference page). */
     public?: boolean
+    /** Needs a signed-in user's idp-session cookie, whatever the role (sign out); keys are not accepted. */
+    signedIn?: boolean
     /** Served on a legacy /api/v1/households path: adds deprecation headers, counted apart. */
     legacy?: boolean
   }

@@ -4,7 +4,10 @@ import type { Database } from './tables.ts'
 export interface ChartMint {
   jti: string
   orgId: string
-  keyId: string
+  /** Who minted: an API key, or a signed-in user of the web app. */
+  actorType: 'apiKey' | 'user'
+  /** The key's or the user's id. */
+  actorId: string
   frameOrigin: string
 }
 
@@ -13,7 +16,10 @@ const RENDER_WINDOW = '15 minutes'
 
 /** Records a minted chart token for metering. */
 export async function recordChartMint(db: Kysely<Database>, mint: ChartMint): Promise<void> {
-  await db.insertInto('chart_mints').values({ jti: mint.jti, org_id: mint.orgId, key_id: mint.keyId, frame_origin: mint.frameOrigin }).execute()
+  await db
+    .insertInto('chart_mints')
+    .values({ jti: mint.jti, org_id: mint.orgId, actor_type: mint.actorType, key_id: mint.actorId, frame_origin: mint.frameOrigin })
+    .execute()
 }
 
 /**

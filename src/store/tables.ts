@@ -116,6 +116,8 @@ export interface ChartMintsTable {
   org_id: string
   key_id: string
   frame_origin: string
+  /** Who minted: an API key, or a signed-in user (then key_id is the user's id). */
+  actor_type: ColumnType<'apiKey' | 'user', 'apiKey' | 'user' | undefined, never>
   created_at: CreatedAt
   rendered_at: Date | null
 }
@@ -140,6 +142,19 @@ export interface AuditLogTable {
   at: CreatedAt
 }
 
+export interface SessionsTable {
+  id: Generated<string>
+  /** SHA-256 (hex) of the cookie value; the value itself is never stored. */
+  token_hash: string
+  user_id: string
+  org_id: string
+  created_at: CreatedAt
+  last_seen_at: Timestamp
+  idle_expires_at: Date
+  absolute_expires_at: Date
+  revoked_at: Date | null
+}
+
 export interface Database {
   orgs: OrgsTable
   org_household_counts: OrgHouseholdCountsTable
@@ -155,4 +170,5 @@ export interface Database {
   chart_mints: ChartMintsTable
   member_relationships: MemberRelationshipsTable
   audit_log: AuditLogTable
+  sessions: SessionsTable
 }

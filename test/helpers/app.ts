@@ -11,7 +11,12 @@ import type { App } from '../../src/http/types.ts'
 export type TestConfig = AppConfigOverrides
 type AppConfigOverrides = Partial<Pick<Config, 'rateLimitMax' | 'rateLimitWindowSeconds' | 'householdsSunset' | 'trustProxy'>> & {
   embedOrigin?: string
+  /** The API's public origin (chart token issuer; the only origin cookie writes may come from). */
+  publicUrl?: string
 }
+
+/** The public origin test apps run under unless told otherwise. */
+export const TEST_PUBLIC_URL = 'http://api.hearth.test'
 
 export interface TestApp {
   app: App
@@ -24,7 +29,8 @@ export async function startApp(db: Kysely<Database>, overrides: AppConfigOverrid
     db,
     config: { rateLimitMax: 100_000, rateLimitWindowSeconds: 60, householdsSunset: undefined, trustProxy: false, logLevel: 'silent', ...overrides },
     rateLimitStore: new MemoryRateLimitStore(),
-    chart: { issuer: 'http://api.hearth.test', embedOrigin: overrides.embedOrigin ?? 'http://embed.hearth.test' },
+    publicUrl: overrides.publicUrl ?? TEST_PUBLIC_URL,
+    chart: { issuer: overrides.publicUrl ?? TEST_PUBLIC_URL, embedOrigin: overrides.embedOrigin ?? 'http://embed.hearth.test' },
   })
   await app.listen({ host: '127.0.0.1', port: 0 })
   const address = app.server.address()

@@ -76,9 +76,15 @@ describe.each(storeKinds())('authentication on %s', (kind) => {
       await expect401(response, 'missing_credentials')
       expect(response.body.error).toMatch(/only from the Authorization header/)
     }
-    for (const cookie of [`api_key=${key}`, `idp-session=${key}`, `authorization=Bearer ${key}`]) {
-      await expect401(await list({ cookie }), 'missing_credentials')
+    for (const cookie of [`api_key=${key}`, `authorization=Bearer ${key}`]) {
+      const response = await list({ cookie })
+      await expect401(response, 'missing_credentials')
+      expect(response.body.error).toMatch(/only from the Authorization header/)
     }
+    // The session cookie holds sessions only: a key there is not a session (and we say where keys go).
+    const inSessionCookie = await list({ cookie: `idp-session=${key}` })
+    await expect401(inSessionCookie, 'session_invalid')
+    expect(inSessionCookie.body.error).toMatch(/only from the Authorization header/)
   })
 
   it('403 missing_permission for a valid key without the permission, naming it', async () => {

@@ -85,7 +85,7 @@ describe.each(storeKinds())('the embed origin on %s', (kind) => {
 
   it('meters a render the first time a minted token id asks for the keys, and only then', async () => {
     const jti = randomUUID()
-    await recordChartMint(store.db, { jti, orgId, keyId, frameOrigin: PARTNER })
+    await recordChartMint(store.db, { jti, orgId, actorType: 'apiKey', actorId: keyId, frameOrigin: PARTNER })
     const renderedAt = async () => (await store.db.selectFrom('chart_mints').select('rendered_at').where('jti', '=', jti).executeTakeFirstOrThrow()).rendered_at
 
     const plain = await fetch(`${url}/.well-known/jwks.json`)
@@ -113,7 +113,7 @@ describe.each(storeKinds())('the embed origin on %s', (kind) => {
 
   it('does not meter a token id minted too long ago to still be valid', async () => {
     const jti = randomUUID()
-    await recordChartMint(store.db, { jti, orgId, keyId, frameOrigin: PARTNER })
+    await recordChartMint(store.db, { jti, orgId, actorType: 'apiKey', actorId: keyId, frameOrigin: PARTNER })
     await sql`UPDATE chart_mints SET created_at = now() - interval '1 hour' WHERE jti = ${jti}`.execute(store.db)
     await fetch(`${url}/.well-known/jwks.json?render=${jti}`)
     const row = await store.db.selectFrom('chart_mints').select('rendered_at').where('jti', '=', jti).executeTakeFirstOrThrow()

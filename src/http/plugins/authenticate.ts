@@ -1,18 +1,36 @@
-// Authentication, rate limiting and authorization, in that order, for every route that
-// declares a permission. Routes without `permission` must say `public: true` (checked when
-// routes are added), so nothing is left open by accident.
+// Authentication, cross-site checks, rate limiting and authorization, in that order, for every
+// route that declares a permission (or `signedIn`). Routes under /api without `permission` must
+// say `public: true` (checked when routes are added), so nothing is left open by accident.
+//
+// One credential resolver with a rule per credential type:
+//   - an Authorization: Bearer header is an API key (never read from a cookie or the query);
+//   - otherwise the idp-session cookie is a web app session (never read from a header);
+//   - neither is 401 missing_credentials.
+// Routes that act on the session itself (sign out) say `signedIn: true` and accept only the cookie.
 import type { Kysely } from 'kysely'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Database } from '../../store/tables.ts'
 import { resolveBearer, type BearerFailure } from '../../auth/bearer.ts'
+import { resolveSession, SESSION_COOKIE, sessionCookieAttributes, type SessionFailure } from '../../auth/sessions.ts'
 import type { KeyUsageRecorder } from '../../auth/key-usage.ts'
 import { describeRequirement, grants } from '../../domain/permissions.ts'
 import type { RateLimiter } from '../../rate-limit/limiter.ts'
 import type { Principal } from '../../auth/principal.ts'
+import { API_KEY_PREFIX } from '../../auth/api-keys.ts'
 import { ApiError, type ErrorCode } from '../errors.ts'
+import { checkSameOrigin, UNSAFE_METHODS } from '../same-origin.ts'
 import type { App } from '../types.ts'
 
-const FAILURES: Record<BearerFailure, { code: ErrorCode; message: string }> = {
-  missing: { code: 'missing_credentials', message: 'Send an API key in the Authorization header: Authorization: Bearer idx_…' },
+interface Failure {
+  code: ErrorCode
+  message: string
+}
+
+const BEARER_FAILURES: Record<BearerFailure, Failure> = {
+  missing: {
+    code: 'missing_credentials',
+    message: 'Send an API key in the Authorization header (Authorization: Bearer idx_…), or sign in to the web app.',
+  },
   malformed: {
     code: 'invalid_credentials',
     message: 'The Authorization header must be "Bearer idx_…" with a complete API key (42 characters, checksum included).',
@@ -22,16 +40,37 @@ const FAILURES: Record<BearerFailure, { code: ErrorCode; message: string }> = {
   expired: { code: 'api_key_expired', message: 'This API key has expired. Create a new one with hearth keys create.' },
 }
 
+const SESSION_FAILURES: Record<SessionFailure, Failure> = {
+  invalid: { code: 'session_invalid', message: 'This session cookie is not valid. Sign in again.' },
+  expired: { code: 'session_expired', message: 'Your session has expired. Sign in again.' },
+  revoked: { code: 'session_revoked', message: 'This session was signed out. Sign in again.' },
+}
+
+const NO_SESSION: Failure = {
+  code: 'missing_credentials',
+  message: `This needs the ${SESSION_COOKIE} cookie of a signed-in user; API keys are not sessions.`,
+}
+
 // Where people mistakenly put keys; we never read them there, but we say so.
 const MISPLACED_QUERY_KEYS = ['api_key', 'apikey', 'key', 'token', 'access_token']
+const MISPLACED_HINT = ' API keys are read only from the Authorization header, never from the query string or cookies.'
 
 export interface AuthDependencies {
   db: Kysely<Database>
   limiter: RateLimiter
   usage: KeyUsageRecorder
+  /** The app's public URL (scheme://host[:port]): the only origin cookie-authenticated writes may come from. */
+  publicUrl: string
 }
 
+type Resolution =
+  | { ok: true; principal: Principal }
+  | { ok: false; failure: Failure; type: 'bearer' | 'session' | 'none' }
+
 export function registerAuthentication(app: App, deps: AuthDependencies): void {
+  const ownOrigin = new URL(deps.publicUrl).origin
+  const cookieAttributes = sessionCookieAttributes(deps.publicUrl)
+
   app.decorateRequest('principal', null)
   app.decorateRequest('refundRateLimit', null)
 
@@ -40,36 +79,70 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
     if (route.url.startsWith('/api/') && !config.permission && !config.public) {
       throw new Error(`route ${route.method} ${route.url} must declare a permission or public: true`)
     }
+    if (config.signedIn && config.public) throw new Error(`route ${route.method} ${route.url} cannot be both signedIn and public`)
   })
 
-  app.addHook('onRequest', async (request, reply) => {
-    const required = request.routeOptions.config.permission
-    if (!required) return
+  /** Per-type rules: keys only from the Authorization header, sessions only from the cookie. */
+  async function resolveCredential(request: FastifyRequest, sessionOnly: boolean): Promise<Resolution> {
+    const authorization = request.headers.authorization
+    if (!sessionOnly && authorization !== undefined && authorization.trim() !== '') {
+      const result = await resolveBearer(deps.db, authorization)
+      return result.ok ? result : { ok: false, failure: BEARER_FAILURES[result.failure], type: 'bearer' }
+    }
+    const cookie = request.cookies[SESSION_COOKIE]
+    if (cookie !== undefined && cookie !== '') {
+      const result = await resolveSession(deps.db, cookie)
+      if (result.ok) return result
+      const failure = SESSION_FAILURES[result.failure]
+      const hint = cookie.startsWith(API_KEY_PREFIX) ? MISPLACED_HINT : ''
+      return { ok: false, failure: { code: failure.code, message: failure.message + hint }, type: 'session' }
+    }
+    if (sessionOnly) return { ok: false, failure: NO_SESSION, type: 'none' }
+    const hint = misplacedKey(request.query, request.headers.cookie) ? MISPLACED_HINT : ''
+    const missing = BEARER_FAILURES.missing
+    return { ok: false, failure: { code: missing.code, message: missing.message + hint }, type: 'none' }
+  }
 
-    const result = await resolveBearer(deps.db, request.headers.authorization)
-    if (!result.ok) {
-      // Failed authentications are limited per client address, so keys cannot be guessed fast.
-      const decision = await deps.limiter.consume(`auth-failure:${request.ip}`)
-      reply.headers(decision.headers)
-      if (!decision.allowed) throw rateLimited(decision.resetAt, 'Too many failed authentications from this address.')
-      const failure = FAILURES[result.failure]
-      const hint =
-        result.failure === 'missing' && misplacedKey(request.query, request.headers.cookie)
-          ? ' API keys are read only from the Authorization header, never from the query string or cookies.'
-          : ''
-      const challenge = result.failure === 'missing' ? 'Bearer realm="hearth"' : 'Bearer realm="hearth", error="invalid_token"'
-      throw new ApiError(failure.code, failure.message + hint, {}, { 'WWW-Authenticate': challenge })
+  async function refuse(request: FastifyRequest, reply: FastifyReply, result: Extract<Resolution, { ok: false }>): Promise<never> {
+    // Failed authentications are limited per client address, so credentials cannot be guessed fast.
+    const decision = await deps.limiter.consume(`auth-failure:${request.ip}`)
+    reply.headers(decision.headers)
+    if (!decision.allowed) throw rateLimited(decision.resetAt, 'Too many failed authentications from this address.')
+    // A dead session cookie is of no further use to the browser: tell it to drop it.
+    if (result.type === 'session') reply.clearCookie(SESSION_COOKIE, cookieAttributes)
+    const challenge = result.type === 'bearer' ? 'Bearer realm="hearth", error="invalid_token"' : 'Bearer realm="hearth"'
+    throw new ApiError(result.failure.code, result.failure.message, {}, { 'WWW-Authenticate': challenge })
+  }
+
+  app.addHook('onRequest', async (request, reply) => {
+    const { permission: required, signedIn } = request.routeOptions.config
+    if (!required && !signedIn) return
+
+    const result = await resolveCredential(request, signedIn === true)
+    if (!result.ok) return refuse(request, reply, result)
+    const principal = result.principal
+
+    // Before the budget is touched: another site must not be able to spend a user's requests.
+    if (principal.kind === 'user' && UNSAFE_METHODS.has(request.method)) {
+      const verdict = checkSameOrigin(request.headers, ownOrigin)
+      if (!verdict.ok) {
+        throw new ApiError('cross_site_request', `This write with the ${SESSION_COOKIE} cookie was refused: ${verdict.reason}.`)
+      }
     }
 
-    const principal = result.principal
-    const limitKey = `credential:${principal.id}`
+    // Keys are limited one by one; a user's sessions share the user's budget.
+    const limitKey = principal.kind === 'apiKey' ? `credential:${principal.id}` : `user:${principal.id}`
     const decision = await deps.limiter.consume(limitKey)
     reply.headers(decision.headers)
     if (!decision.allowed) throw rateLimited(decision.resetAt, 'This credential used up its request budget for the current window.')
 
-    deps.usage.record(principal.id, request.routeOptions.config.legacy === true)
-    if (!grants(principal.permissions, required)) {
-      throw new ApiError('missing_permission', `This API key lacks the permission ${describeRequirement(required)}.`)
+    if (principal.kind === 'apiKey') deps.usage.record(principal.id, request.routeOptions.config.legacy === true)
+    if (required && !grants(principal.permissions, required)) {
+      const message =
+        principal.kind === 'apiKey'
+          ? `This API key lacks the permission ${describeRequirement(required)}.`
+          : `Your role (${principal.role}) does not allow this: it needs ${describeRequirement(required)}.`
+      throw new ApiError('missing_permission', message)
     }
     request.principal = principal
     request.refundRateLimit = async () => {
@@ -91,5 +164,5 @@ function rateLimited(resetAt: number, message: string): ApiError {
 
 function misplacedKey(query: unknown, cookie: string | undefined): boolean {
   const inQuery = typeof query === 'object' && query !== null && MISPLACED_QUERY_KEYS.some((name) => name in query)
-  return inQuery || (cookie ?? '').includes('idx_')
+  return inQuery || (cookie ?? '').includes(API_KEY_PREFIX)
 }

@@ -15,8 +15,11 @@ const description = `Household records for wealth and estate planning. "Relation
 period, and the JSON keeps the names household, households and householdId.
 
 **Authentication.** \`Authorization: Bearer idx_…\` with an API key (never in the query string or a cookie),
-or the \`idp-session\` cookie of the web app (the web app and its sign-in are not released yet: until
-they are, every request authenticates with an API key). Permissions: \`relationships:read\` ≡ \`households:read\`,
+or the \`idp-session\` cookie of the web app (its sign-in is not released yet: until it is, authenticate with
+an API key). A session has its user's role: viewer reads; advisor reads, writes and mints chart tokens; admin
+has every permission. Writes (POST, PUT, PATCH, DELETE) with the cookie must come from the app's own origin
+(\`Origin\` equal to it, or \`Sec-Fetch-Site: same-origin\`), else 403 \`cross_site_request\`; keys are not
+subject to this. Permissions: \`relationships:read\` ≡ \`households:read\`,
 \`relationships:write\` ≡ \`households:write\`, on both the new and the legacy paths.
 
 **Rate limits.** Each credential has a budget per fixed window (600 requests per 60 s unless the operator
@@ -48,6 +51,7 @@ export async function registerOpenApi(app: App): Promise<void> {
       tags: [
         { name: 'relationships', description: 'Relationships (households): list and create.' },
         { name: 'households (deprecated)', description: 'Legacy aliases of the relationship paths.' },
+        { name: 'session', description: 'The web app session (idp-session cookie): sign out here or everywhere.' },
         {
           name: 'embed',
           description: [
@@ -64,7 +68,13 @@ export async function registerOpenApi(app: App): Promise<void> {
       components: {
         securitySchemes: {
           BearerAuth: { type: 'http', scheme: 'bearer', description: 'API key: idx_ followed by 38 characters.' },
-          SessionAuth: { type: 'apiKey', in: 'cookie', name: 'idp-session', description: 'Web app session.' },
+          SessionAuth: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'idp-session',
+            description:
+              'Web app session: opaque, HttpOnly, SameSite=Lax; ends after 12 h unused, 7 days after sign-in, or at sign out. Cookie writes need a same-origin request.',
+          },
         },
       },
     },

@@ -37,9 +37,10 @@ export function registerChartSessionRoutes(app: App, db: Kysely<Database>, optio
       schema: {
         operationId: 'createChartSession',
         summary: 'Mint a chart token',
-        description: 'Called from the partner\'s server. Needs embed:chart. The token lives 10 minutes and is bound to frameOrigin.',
+        description:
+          'Called from the partner\'s server with an API key, or from the web app with the idp-session cookie. Needs embed:chart. The token lives 10 minutes and is bound to frameOrigin.',
         tags: ['embed'],
-        security: [{ BearerAuth: [] }],
+        security: [{ BearerAuth: [] }, { SessionAuth: [] }],
         body: ChartSessionBody,
         response: { 201: ChartSession, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 429: RateLimitErrorBody },
       },
@@ -57,7 +58,7 @@ export function registerChartSessionRoutes(app: App, db: Kysely<Database>, optio
         orgId: principal.orgId,
         frameOrigin: parsed.origin,
       })
-      await recordChartMint(db, { jti: minted.jti, orgId: principal.orgId, keyId: principal.id, frameOrigin: parsed.origin })
+      await recordChartMint(db, { jti: minted.jti, orgId: principal.orgId, actorType: principal.kind, actorId: principal.id, frameOrigin: parsed.origin })
       return reply.status(201).send({
         token: minted.token,
         expiresAt: minted.expiresAt.toISOString(),
