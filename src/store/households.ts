@@ -5,7 +5,6 @@ import { likeLiteral, type Listing } from '../domain/listing.ts'
 import type { HouseholdFields } from '../domain/household-input.ts'
 import type { Household, HouseholdListItem } from '../schemas/relationship.ts'
 import { claimIdempotencyKey, completeIdempotencyKey } from './idempotency.ts'
-import { recordAudit } from './audit.ts'
 import type { Principal } from '../auth/principal.ts'
 
 type MemberSummary = HouseholdListItem['members'][number]
@@ -177,25 +176,62 @@ export interface CreateRequest {
 }
 
 /**
- * Creates a household and its audit entry in one transaction; with an idempotency key, the key's
- * record is in it too.
+ * Inserts a household and its audit entry in one statement (a data-modifying WITH is atomic on its
+ * own): one round trip, where a transaction around two INSERTs took four.
+ */
+async function insertAuditedHousehold(db: Kysely<Database>, actor: Principal, orgId: string, fields: HouseholdFields): Promise<Household> {
+  const changed = Object.entries(fields)
+    .filter(([, value]) => value !== null)
+    .map(([key]) => key)
+    .sort()
+  const metadata = fields.metadata === null ? null : JSON.stringify(fields.metadata)
+  const result = await sql<{ id: string; name: string; is_sample: boolean; created_at: Date; updated_at: Date }>`
+    WITH created AS (
+      INSERT INTO households (org_id, name, dsue_received, deceased_spouse_name, dsue_date_of_death, metadata, primary_client_as_donor, co_client_as_donor)
+      VALUES (${orgId}, ${fields.name}, ${fields.dsueReceived}, ${fields.deceasedSpouseName}, ${fields.dsueDateOfDeath}::date, ${metadata}::jsonb,
+              ${fields.primaryClientAsDonor}, ${fields.coClientAsDonor})
+      RETURNING id, name, is_sample, created_at, updated_at
+    ), audited AS (
+      INSERT INTO audit_log (org_id, actor_type, actor_id, action, household_id, changed)
+      SELECT ${orgId}, ${actor.kind}, ${actor.id}, 'household.create', id, ${changed}::text[] FROM created
+    )
+    SELECT id, name, is_sample, created_at, updated_at FROM created
+  `.execute(db)
+  const row = result.rows[0]
+  if (!row) throw new Error('INSERT … RETURNING gave no row')
+  return {
+    ...fields,
+    id: row.id,
+    name: row.name,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+    isSample: row.is_sample,
+    members: [],
+    assignments: [],
+    counts: { members: 0, assignments: 0 },
+  }
+}
+
+/**
+ * Creates a household with its audit entry; with an idempotency key, in one transaction with the
+ * key's record.
  */
 export async function createHousehold(db: Kysely<Database>, request: CreateRequest): Promise<CreateOutcome> {
   const { actor, orgId, fields, idempotency, locationOf } = request
+  if (!idempotency) {
+    const household = await insertAuditedHousehold(db, actor, orgId, fields)
+    return { kind: 'created', body: { household }, location: locationOf(household.id) }
+  }
   return db.transaction().execute(async (trx) => {
-    if (idempotency) {
-      const claim = await claimIdempotencyKey(trx, orgId, idempotency.key, idempotency.requestHash)
-      if (claim.state === 'conflict') return { kind: 'conflict' }
-      if (claim.state === 'replay') {
-        return { kind: 'replay', body: claim.response as { household: Household }, location: claim.location ?? '' }
-      }
+    const claim = await claimIdempotencyKey(trx, orgId, idempotency.key, idempotency.requestHash)
+    if (claim.state === 'conflict') return { kind: 'conflict' }
+    if (claim.state === 'replay') {
+      return { kind: 'replay', body: claim.response as { household: Household }, location: claim.location ?? '' }
     }
-    const household = await insertHousehold(trx, orgId, fields)
-    const changed = Object.entries(fields).filter(([, value]) => value !== null).map(([key]) => key)
-    await recordAudit(trx, { actor, action: 'household.create', householdId: household.id, changed })
+    const household = await insertAuditedHousehold(trx, actor, orgId, fields)
     const body = { household }
     const location = locationOf(household.id)
-    if (idempotency) await completeIdempotencyKey(trx, orgId, idempotency.key, body, location)
+    await completeIdempotencyKey(trx, orgId, idempotency.key, body, location)
     return { kind: 'created', body, location }
   })
 }
