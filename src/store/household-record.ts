@@ -28,21 +28,24 @@ export async function readHouseholdJson(db: Kysely<Database>, orgId: string, id:
   return result.rows[0]
 }
 
+/** The versions a write accepts: those If-Match names, or `*` for whatever is current. */
+export type ExpectedVersions = readonly number[] | '*'
+
 export type VersionGate = { ok: true; version: number } | { ok: false; reason: 'not_found' | 'stale' }
 
 /**
  * Moves the household from one of the `expected` versions to the next (and its updatedAt to now),
- * holding its row lock until the transaction ends; 'any' (If-Match: *) takes whatever is current.
+ * holding its row lock until the transaction ends; '*' (If-Match: *) takes whatever is current.
  * Two writers that read the same version queue on the row lock, and the second finds the version
  * moved: exactly one wins. Call it first in every write transaction.
  */
-export async function claimHouseholdVersion(trx: Kysely<Database>, orgId: string, id: string, expected: readonly number[] | 'any'): Promise<VersionGate> {
+export async function claimHouseholdVersion(trx: Kysely<Database>, orgId: string, id: string, expected: ExpectedVersions): Promise<VersionGate> {
   let update = trx
     .updateTable('households')
     .set({ version: sql<number>`version + 1`, updated_at: sql<Date>`clock_timestamp()` })
     .where('org_id', '=', orgId)
     .where('id', '=', id)
-  if (expected !== 'any') update = expected.length === 0 ? update.where(sql<boolean>`false`) : update.where('version', 'in', expected)
+  if (expected !== '*') update = expected.length === 0 ? update.where(sql<boolean>`false`) : update.where('version', 'in', expected)
   const claimed = await update.returning('version').executeTakeFirst()
   if (claimed) return { ok: true, version: claimed.version }
   const exists = await trx.selectFrom('households').select('id').where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst()

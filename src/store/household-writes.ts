@@ -2,13 +2,13 @@
 // read (If-Match), then does its work. A refusal thrown by the work rolls everything back.
 import type { Kysely } from 'kysely'
 import type { Database } from './tables.ts'
-import { claimHouseholdVersion } from './household-record.ts'
+import { claimHouseholdVersion, type ExpectedVersions } from './household-record.ts'
 
 export type WriteOutcome<T> = { ok: true; value: T; version: number } | { ok: false; reason: 'not_found' | 'stale' }
 
 export function writeHousehold<T>(
   db: Kysely<Database>,
-  target: { orgId: string; id: string; expected: readonly number[] | 'any' },
+  target: { orgId: string; id: string; expected: ExpectedVersions },
   work: (trx: Kysely<Database>) => Promise<T>,
 ): Promise<WriteOutcome<T>> {
   return db.transaction().execute(async (trx) => {

@@ -139,7 +139,7 @@ export function registerHouseholdMemberRoutes(app: App, db: Kysely<Database>, le
     async (request, reply) => {
       const householdId = householdIdOf(request.params)
       const ifMatch = request.headers['if-match']
-      const expected = ifMatch === undefined || ifMatch.trim() === '' ? 'any' : expectedVersions(ifMatch)
+      const expected = ifMatch === undefined || ifMatch.trim() === '' ? '*' : expectedVersions(ifMatch)
       const checked = checkMemberFields(createFieldsOf(request.body))
       if (!checked.ok) throw new ApiError(checked.code, checked.message)
       const fields = checked.fields
