@@ -10,6 +10,7 @@ import { CliError } from './cli-error.ts'
 import type { ChartUsageRow } from '../store/chart-mints.ts'
 import type { AuditRow } from '../store/audit.ts'
 import type { User } from '../store/users.ts'
+import { isUuid } from '../domain/ids.ts'
 
 type Options = NonNullable<ParseArgsConfig['options']>
 type Values = Record<string, string | boolean | undefined>
@@ -26,7 +27,6 @@ interface Command {
   run?: (values: Values) => Promise<number>
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const org = { org: { type: 'string' } } as const
 const origin = { origin: { type: 'string' } } as const
 
@@ -42,7 +42,7 @@ function required(values: Values, name: string, what: string): string {
 
 function orgId(values: Values): string {
   const id = required(values, 'org', 'an organization id (hearth orgs list shows them)')
-  if (!UUID.test(id)) usageError(`--org must be an organization id (a UUID), got "${id}"; hearth orgs list shows them`)
+  if (!isUuid(id)) usageError(`--org must be an organization id (a UUID), got "${id}"; hearth orgs list shows them`)
   return id
 }
 
@@ -139,7 +139,7 @@ const COMMANDS: Command[] = [
     positionals: ['keyId'],
     request: (_values, positionals) => {
       const keyId = positionals[0] ?? ''
-      if (!UUID.test(keyId)) usageError(`give the id of the key to revoke (a UUID from hearth keys list), got "${keyId}"`)
+      if (!isUuid(keyId)) usageError(`give the id of the key to revoke (a UUID from hearth keys list), got "${keyId}"`)
       return { op: 'keys.revoke', keyId }
     },
     print: (result: { id: string; revokedAt: string }) => `Revoked API key ${result.id} at ${when(result.revokedAt)}`,
@@ -228,7 +228,7 @@ const COMMANDS: Command[] = [
     options: { ...org, household: { type: 'string' }, limit: { type: 'string' } },
     request: (values) => {
       const household = values.household
-      if (household !== undefined && (typeof household !== 'string' || !UUID.test(household.trim()))) {
+      if (household !== undefined && (typeof household !== 'string' || !isUuid(household.trim()))) {
         usageError(`--household must be a household id (a UUID), got "${String(household)}"`)
       }
       const limit = values.limit

@@ -2,6 +2,7 @@
 // wrong with combinations JSON Schema cannot express.
 import type { ListQuery } from '../schemas/relationship.ts'
 import { isStorableText } from './text.ts'
+import { isUuid } from './ids.ts'
 
 export type SortKey = 'name' | 'members' | 'createdAt'
 export type SampleFilter = 'any' | 'only' | 'exclude'
@@ -20,7 +21,6 @@ export interface Listing {
 
 export const LIST_DEFAULTS = { page: 1, pageSize: 50, sortBy: 'createdAt', sortOrder: 'desc' } as const
 export const MAX_IDS = 1000
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export type ListingResult = { ok: true; listing: Listing } | { ok: false; message: string }
 
@@ -46,7 +46,7 @@ export function toListing(query: ListQuery): ListingResult {
     const ids = new Set<string>()
     for (const piece of query.ids.flatMap((value) => value.split(','))) {
       const id = piece.trim()
-      if (!UUID.test(id)) return { ok: false, message: `ids: "${id.slice(0, 60)}" is not a household UUID` }
+      if (!isUuid(id)) return { ok: false, message: `ids: "${id.slice(0, 60)}" is not a household UUID` }
       ids.add(id.toLowerCase())
     }
     if (ids.size > MAX_IDS) return { ok: false, message: `ids: at most ${MAX_IDS} distinct ids, got ${ids.size}` }

@@ -5,6 +5,7 @@
 import { EMAIL_MAX, type CreateMemberBody, type MemberRelationship, type MemberRole, type UpdateMemberBody } from '../schemas/member.ts'
 import { cleanName, isPastCalendarDate } from './household-input.ts'
 import { isStorableText } from './text.ts'
+import { isUuid } from './ids.ts'
 
 export interface MemberFields {
   name: string
@@ -19,7 +20,6 @@ export type MemberProblem = { ok: false; code: 'invalid_body' | 'relationship_se
 // One @, something on each side, a dot in the domain, no spaces or control characters.
 const PLAUSIBLE_EMAIL = /^[^\s@\u0000-\u001f\u007f]{1,64}@[^\s@\u0000-\u001f\u007f.]+(\.[^\s@\u0000-\u001f\u007f.]+)+$/
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 export function cleanEmail(value: string): { ok: true; value: string } | { ok: false; message: string } {
   const trimmed = value.trim()
@@ -78,7 +78,7 @@ export function checkRelationshipSet(
   const byMember = new Map<string, MemberRelationship>()
   for (const relationship of relationships) {
     const other = relationship.memberId.toLowerCase()
-    if (!UUID.test(other)) return { ok: false, code: 'invalid_body', message: `relationships memberId must be a member id (a UUID), got ${relationship.memberId}` }
+    if (!isUuid(other)) return { ok: false, code: 'invalid_body', message: `relationships memberId must be a member id (a UUID), got ${relationship.memberId}` }
     if (other === memberId) {
       return { ok: false, code: 'relationship_self', message: 'A member cannot have a relationship with themself; memberId names this member.' }
     }

@@ -8,9 +8,9 @@ import { chartJwks } from './tokens.ts'
 import { chartPagePolicy } from './frame-ancestors.ts'
 import { releasedVersions, type ChartFile, type ChartReleases } from './releases.ts'
 import type { RateLimiter } from '../rate-limit/limiter.ts'
+import { isUuid } from '../domain/ids.ts'
 
 const IMMUTABLE = 'public, max-age=31536000, immutable'
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export interface EmbedAppOptions {
   db: Kysely<Database>
@@ -41,7 +41,7 @@ export function buildEmbedApp({ db, releases, limiter, trustProxy = false }: Emb
   // render metering, and it carries nothing else from the page.
   app.get<{ Querystring: { render?: string } }>('/.well-known/jwks.json', async (request, reply) => {
     const render = request.query.render
-    if (typeof render === 'string' && UUID.test(render)) {
+    if (typeof render === 'string' && isUuid(render)) {
       if (!(await withinBudget(request.ip, reply))) return reply
       await recordChartRender(db, render.toLowerCase())
       reply.header('Cache-Control', 'no-store')

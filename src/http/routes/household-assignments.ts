@@ -17,7 +17,7 @@ import { etagOf, expectedVersions } from '../etag.ts'
 import { principalOf } from '../plugins/authenticate.ts'
 import type { App } from '../types.ts'
 import { answeredNotModified, IfNoneMatchHeaders, NotModified } from '../conditional-get.ts'
-import { authErrors, HOUSEHOLDS_PATH, RELATIONSHIPS_PATH, security } from './relationships.ts'
+import { authErrors, householdOperationDocs, HOUSEHOLDS_PATH, RELATIONSHIPS_PATH } from './relationships.ts'
 import { HouseholdIdParams, householdIdOf, householdNotFound, IfMatchHeaders, refusedWrite } from './relationship-record.ts'
 
 /** The set as the store writes it (user ids lower-cased), or a 400 naming the first broken rule. */
@@ -39,7 +39,7 @@ export function checkAssignments(body: SetAssignmentsBody): AssignmentWrite[] {
 
 export function registerHouseholdAssignmentRoutes(app: App, db: Kysely<Database>, legacy: boolean): void {
   const path = `${legacy ? HOUSEHOLDS_PATH : RELATIONSHIPS_PATH}/:id/assignments`
-  const tags = [legacy ? 'households (deprecated)' : 'relationships']
+  const docs = householdOperationDocs(legacy)
   const alias = (method: string) => (legacy ? `Deprecated alias of ${method} /api/v1/relationships/{id}/assignments. ` : '')
   const name = (current: string, old: string) => (legacy ? old : current)
 
@@ -51,9 +51,7 @@ export function registerHouseholdAssignmentRoutes(app: App, db: Kysely<Database>
         operationId: name('listRelationshipAssignments', 'listHouseholdAssignments'),
         summary: legacy ? 'List a household\'s assignments' : 'List a relationship\'s assignments',
         description: `${alias('GET')}The users assigned to the household with their roles, and the household's ETag (the same as GET of the household); If-None-Match with it answers 304, which costs no rate-limit budget. Needs relationships:read or households:read.`,
-        tags,
-        deprecated: legacy || undefined,
-        security,
+        ...docs,
         params: HouseholdIdParams,
         headers: IfNoneMatchHeaders,
         response: { 200: AssignmentList, 304: NotModified, 404: ErrorBody, ...authErrors },
@@ -80,9 +78,7 @@ export function registerHouseholdAssignmentRoutes(app: App, db: Kysely<Database>
           'Each user is a user of your organization (else 400 assignment_user_unknown), appears once (assignment_user_repeated), ' +
           'and at most one is leadAdvisor (assignment_lead_advisor_repeated). Users who stay keep their place in the list. ' +
           'Answers the household in full, whose assignments and counts show the new set, with its new ETag. Needs relationships:write or households:write.',
-        tags,
-        deprecated: legacy || undefined,
-        security,
+        ...docs,
         params: HouseholdIdParams,
         headers: IfMatchHeaders,
         body: SetAssignmentsBody,

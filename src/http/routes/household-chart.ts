@@ -11,7 +11,7 @@ import { ApiError } from '../errors.ts'
 import { principalOf } from '../plugins/authenticate.ts'
 import type { App } from '../types.ts'
 import { answeredNotModified, IfNoneMatchHeaders, NotModified } from '../conditional-get.ts'
-import { authErrors, HOUSEHOLDS_PATH, RELATIONSHIPS_PATH, security } from './relationships.ts'
+import { authErrors, householdOperationDocs, HOUSEHOLDS_PATH, RELATIONSHIPS_PATH } from './relationships.ts'
 import { HouseholdIdParams, householdIdOf, householdNotFound } from './relationship-record.ts'
 
 const DESCRIPTION = [
@@ -36,9 +36,7 @@ export function registerHouseholdChartRoutes(app: App, db: Kysely<Database>, leg
         operationId: legacy ? 'getHouseholdChart' : 'getRelationshipChart',
         summary: legacy ? 'Get a household as a chart payload' : 'Get a relationship as a chart payload',
         description: `${legacy ? 'Deprecated alias of GET /api/v1/relationships/{id}/chart. ' : ''}${DESCRIPTION}`,
-        tags: [legacy ? 'households (deprecated)' : 'relationships'],
-        deprecated: legacy || undefined,
-        security,
+        ...householdOperationDocs(legacy),
         params: HouseholdIdParams,
         headers: IfNoneMatchHeaders,
         response: { 200: Payload, 304: NotModified, 404: ErrorBody, 409: ErrorBody, ...authErrors },

@@ -27,13 +27,13 @@ import { etagOf, expectedVersions } from '../etag.ts'
 import { principalOf } from '../plugins/authenticate.ts'
 import type { App } from '../types.ts'
 import { PAYLOAD_LIMITS } from '../../../chart/payload.ts'
-
-const MEMBERS_MAX = PAYLOAD_LIMITS.people
 import { answeredNotModified, IfNoneMatchHeaders, NotModified } from '../conditional-get.ts'
-import { authErrors, HOUSEHOLDS_PATH, RELATIONSHIPS_PATH, security } from './relationships.ts'
+import { authErrors, householdOperationDocs, HOUSEHOLDS_PATH, RELATIONSHIPS_PATH } from './relationships.ts'
 import { HouseholdIdParams, householdIdOf, householdNotFound, IfMatchHeaders, refusedWrite } from './relationship-record.ts'
+import { isUuid } from '../../domain/ids.ts'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** As many people as one chart can draw (chart payload v1), so …/chart always answers. */
+const MEMBERS_MAX = PAYLOAD_LIMITS.people
 
 function memberNotFound(): ApiError {
   return new ApiError('not_found', 'No member with this id in this household.')
@@ -41,7 +41,7 @@ function memberNotFound(): ApiError {
 
 /** A member id from the path; anything but a UUID names no member (404). */
 function memberIdOf(params: { memberId: string }): string {
-  if (!UUID.test(params.memberId)) throw memberNotFound()
+  if (!isUuid(params.memberId)) throw memberNotFound()
   return params.memberId.toLowerCase()
 }
 
@@ -86,7 +86,7 @@ export function registerHouseholdMemberRoutes(app: App, db: Kysely<Database>, le
   const base = legacy ? HOUSEHOLDS_PATH : RELATIONSHIPS_PATH
   const listPath = `${base}/:id/members`
   const onePath = `${base}/:id/members/:memberId`
-  const tags = [legacy ? 'households (deprecated)' : 'relationships']
+  const docs = householdOperationDocs(legacy)
   const alias = (operation: string, path: string) => (legacy ? `Deprecated alias of ${operation} /api/v1/relationships/{id}/${path}. ` : '')
   const name = (operation: string) => (legacy ? `${operation}HouseholdMember${operation === 'list' ? 's' : ''}` : `${operation}RelationshipMember${operation === 'list' ? 's' : ''}`)
   const what = legacy ? 'household' : 'relationship'
@@ -100,9 +100,7 @@ export function registerHouseholdMemberRoutes(app: App, db: Kysely<Database>, le
         operationId: name('list'),
         summary: `List the members of a ${what}`,
         description: `${alias('GET', 'members')}Every member with their relationships, and the household's ETag. ${etagNote} If-None-Match with the current ETag answers 304, which costs no rate-limit budget. Needs relationships:read or households:read.`,
-        tags,
-        deprecated: legacy || undefined,
-        security,
+        ...docs,
         params: HouseholdIdParams,
         headers: IfNoneMatchHeaders,
         response: { 200: MemberList, 304: NotModified, 404: ErrorBody, ...authErrors },
@@ -125,9 +123,7 @@ export function registerHouseholdMemberRoutes(app: App, db: Kysely<Database>, le
         operationId: name('create'),
         summary: `Add a member to a ${what}`,
         description: `${alias('POST', 'members')}Adds a member (with its relationships to members already there). If-Match is optional: when sent, it must name the household's current ETag (412 otherwise). Answers 201 with the member, its Location and the household's new ETag. Refusals: member_role_taken, relationship_member_unknown, relationship_conflict, invalid_body. Needs relationships:write or households:write.`,
-        tags,
-        deprecated: legacy || undefined,
-        security,
+        ...docs,
         params: HouseholdIdParams,
         headers: Type.Object({
           'if-match': Type.Optional(Type.String({ description: 'Optional: the household\'s ETag (or *); 412 when the household changed since.' })),
@@ -149,7 +145,6 @@ export function registerHouseholdMemberRoutes(app: App, db: Kysely<Database>, le
         () =>
           writeHousehold(db, { orgId: principal.orgId, id: householdId, expected }, async (trx) => {
             if (await roleTaken(trx, householdId, fields.role)) throw roleTakenError(fields.role)
-            // As many people as one chart can draw (chart payload v1), so …/chart always answers.
             if ((await memberCount(trx, householdId)) >= MEMBERS_MAX) {
               throw new ApiError('household_members_limit', `A household has at most ${MEMBERS_MAX} members.`)
             }
@@ -178,9 +173,7 @@ export function registerHouseholdMemberRoutes(app: App, db: Kysely<Database>, le
         operationId: name('get'),
         summary: `Get a member of a ${what}`,
         description: `${alias('GET', 'members/{memberId}')}One member with their relationships, and the household's ETag. ${etagNote} If-None-Match with the current ETag answers 304. Needs relationships:read or households:read.`,
-        tags,
-        deprecated: legacy || undefined,
-        security,
+        ...docs,
         params: MemberParams,
         headers: IfNoneMatchHeaders,
         response: { 200: MemberEnvelope, 304: NotModified, 404: ErrorBody, ...authErrors },
@@ -204,9 +197,7 @@ export function registerHouseholdMemberRoutes(app: App, db: Kysely<Database>, le
         operationId: name('update'),
         summary: `Update a member of a ${what}`,
         description: `${alias('PATCH', 'members/{memberId}')}A JSON merge patch (application/merge-patch+json or application/json) of the member fields, under If-Match with the household's ETag (428 without it, 412 when stale). relationships, when sent, replaces the member's whole set. Answers the member with the household's new ETag. Refusals: member_role_taken, relationship_member_unknown, relationship_self, relationship_conflict, relationship_cycle, invalid_body. Needs relationships:write or households:write.`,
-        tags,
-        deprecated: legacy || undefined,
-        security,
+        ...docs,
         params: MemberParams,
         headers: IfMatchHeaders,
         body: UpdateMemberBody,
@@ -255,9 +246,7 @@ export function registerHouseholdMemberRoutes(app: App, db: Kysely<Database>, le
         operationId: name('delete'),
         summary: `Remove a member from a ${what}`,
         description: `${alias('DELETE', 'members/{memberId}')}Removes the member and every relationship to them, under If-Match with the household's ETag (428 without it, 412 when stale). Answers 204 with the household's new ETag. Needs relationships:write or households:write.`,
-        tags,
-        deprecated: legacy || undefined,
-        security,
+        ...docs,
         params: MemberParams,
         headers: IfMatchHeaders,
         // A DELETE needs no body; one that is sent is still read (400 when not JSON, 413, 415).

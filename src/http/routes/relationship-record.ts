@@ -15,9 +15,9 @@ import { etagOf, expectedVersions, staleVersion } from '../etag.ts'
 import { principalOf } from '../plugins/authenticate.ts'
 import type { App } from '../types.ts'
 import { answeredNotModified, IfNoneMatchHeaders, NotModified } from '../conditional-get.ts'
-import { authErrors, HOUSEHOLDS_PATH, RELATIONSHIPS_PATH, security } from './relationships.ts'
+import { authErrors, householdOperationDocs, HOUSEHOLDS_PATH, RELATIONSHIPS_PATH } from './relationships.ts'
+import { isUuid } from '../../domain/ids.ts'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export const HouseholdIdParams = Type.Object({ id: Type.String({ description: 'The household id (a UUID).' }) })
 export const IfMatchHeaders = Type.Object({
@@ -30,7 +30,7 @@ export function householdNotFound(): ApiError {
 
 /** A household id from the path; anything but a UUID names no household (404, never 400). */
 export function householdIdOf(params: { id: string }): string {
-  if (!UUID.test(params.id)) throw householdNotFound()
+  if (!isUuid(params.id)) throw householdNotFound()
   return params.id.toLowerCase()
 }
 
@@ -41,7 +41,7 @@ export function refusedWrite(outcome: Extract<WriteOutcome<unknown>, { ok: false
 
 export function registerRelationshipRecordRoutes(app: App, db: Kysely<Database>, legacy: boolean): void {
   const path = `${legacy ? HOUSEHOLDS_PATH : RELATIONSHIPS_PATH}/:id`
-  const tags = [legacy ? 'households (deprecated)' : 'relationships']
+  const docs = householdOperationDocs(legacy)
   const alias = (operation: string) => (legacy ? `Deprecated alias of ${operation} /api/v1/relationships/{id}. ` : '')
   const name = (current: string, old: string) => (legacy ? old : current)
 
@@ -53,9 +53,7 @@ export function registerRelationshipRecordRoutes(app: App, db: Kysely<Database>,
         operationId: name('getRelationship', 'getHousehold'),
         summary: legacy ? 'Get a household' : 'Get a relationship',
         description: `${alias('GET')}The household in full, with its ETag. If-None-Match with the current ETag answers 304, which costs no rate-limit budget. Needs relationships:read or households:read.`,
-        tags,
-        deprecated: legacy || undefined,
-        security,
+        ...docs,
         params: HouseholdIdParams,
         headers: IfNoneMatchHeaders,
         response: { 200: HouseholdEnvelope, 304: NotModified, 404: ErrorBody, ...authErrors },
@@ -78,9 +76,7 @@ export function registerRelationshipRecordRoutes(app: App, db: Kysely<Database>,
         operationId: name('updateRelationship', 'updateHousehold'),
         summary: legacy ? 'Update a household' : 'Update a relationship',
         description: `${alias('PATCH')}A JSON merge patch (application/merge-patch+json or application/json) of the create fields, under If-Match. Answers the household in full with its new ETag. Needs relationships:write or households:write.`,
-        tags,
-        deprecated: legacy || undefined,
-        security,
+        ...docs,
         params: HouseholdIdParams,
         headers: IfMatchHeaders,
         body: UpdateHouseholdBody,
@@ -113,9 +109,7 @@ export function registerRelationshipRecordRoutes(app: App, db: Kysely<Database>,
         operationId: name('deleteRelationship', 'deleteHousehold'),
         summary: legacy ? 'Delete a household' : 'Delete a relationship',
         description: `${alias('DELETE')}Deletes the household with its members and assignments, under If-Match; it leaves lists, totals and search at once. Needs relationships:write or households:write.`,
-        tags,
-        deprecated: legacy || undefined,
-        security,
+        ...docs,
         params: HouseholdIdParams,
         headers: IfMatchHeaders,
         // A DELETE may carry a body (it is ignored), but it is still parsed: bad JSON is 400, another type 415, too big 413.

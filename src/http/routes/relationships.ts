@@ -27,8 +27,13 @@ const IdempotencyHeaders = Type.Object({
   ),
 })
 
-export const security: Array<Record<string, string[]>> = [{ BearerAuth: [] }, { SessionAuth: [] }]
+const security: Array<Record<string, string[]>> = [{ BearerAuth: [] }, { SessionAuth: [] }]
 export const authErrors = { 401: ErrorBody, 403: ErrorBody, 429: RateLimitErrorBody }
+
+/** What every household operation's document says about its prefix: tag, deprecation, security. */
+export function householdOperationDocs(legacy: boolean) {
+  return { tags: [legacy ? 'households (deprecated)' : 'relationships'], deprecated: legacy || undefined, security }
+}
 
 /** Canonical JSON (sorted keys), so that the same body in another key order is the same request. */
 function canonicalJson(value: unknown): string {
@@ -42,7 +47,7 @@ function canonicalJson(value: unknown): string {
 
 export function registerRelationshipRoutes(app: App, db: Kysely<Database>, legacy: boolean): void {
   const base = legacy ? HOUSEHOLDS_PATH : RELATIONSHIPS_PATH
-  const tags = [legacy ? 'households (deprecated)' : 'relationships']
+  const docs = householdOperationDocs(legacy)
 
   app.get(
     base,
@@ -54,9 +59,7 @@ export function registerRelationshipRoutes(app: App, db: Kysely<Database>, legac
         description: legacy
           ? 'Deprecated alias of GET /api/v1/relationships. Needs households:read or relationships:read.'
           : 'A page of the organization\'s relationships. Needs relationships:read or households:read.',
-        tags,
-        deprecated: legacy || undefined,
-        security,
+        ...docs,
         querystring: ListQuery,
         response: { 200: HouseholdList, 400: ErrorBody, ...authErrors },
       },
@@ -81,9 +84,7 @@ export function registerRelationshipRoutes(app: App, db: Kysely<Database>, legac
         description: legacy
           ? 'Deprecated alias of POST /api/v1/relationships. Needs households:write or relationships:write.'
           : 'Creates a relationship. Needs relationships:write or households:write. Answers 201 with Location.',
-        tags,
-        deprecated: legacy || undefined,
-        security,
+        ...docs,
         headers: IdempotencyHeaders,
         body: CreateHouseholdBody,
         response: { 201: HouseholdEnvelope, 400: ErrorBody, ...authErrors, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody },
