@@ -1,44 +1,14 @@
 // `hearth users add|list` and `hearth audit`, with no server running, on an embedded PGlite directory
 // and on PostgreSQL (DATABASE_URL): users made with the CLI are assigned over HTTP, and the audit log
 // shows who changed which household, when, and which fields — never values.
-import { rmSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openStore, type Store } from '../../src/store/db.ts'
-import { acquireDataDirLock } from '../../src/admin/data-dir-lock.ts'
 import { DATABASE_URL, requirePart } from '../helpers/environment.ts'
-import { freshPgliteDir, freshPostgresDatabase } from '../helpers/stores.ts'
 import { call, createKey, startApp } from '../helpers/app.ts'
 import { expectOneLineError, hearth, hearthJson, killAll, lines, UUID } from '../helpers/cli.ts'
+import { pgliteTarget, postgresTarget, type Target } from '../helpers/cli-targets.ts'
 
 const TIMEOUT = 120_000
-
-interface Target {
-  env: Record<string, string>
-  open(): Promise<{ store: Store; release(): void }>
-  cleanup(): Promise<void>
-}
-
-async function pgliteTarget(): Promise<Target> {
-  const dataDir = freshPgliteDir()
-  return {
-    env: { HEARTH_DATA_DIR: dataDir },
-    open: async () => {
-      const lock = await acquireDataDirLock(dataDir, 'cli', { waitMs: 15_000 })
-      return { store: await openStore({ dataDir }), release: () => lock.release() }
-    },
-    cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
-  }
-}
-
-async function postgresTarget(): Promise<Target> {
-  const database = await freshPostgresDatabase()
-  return {
-    env: { DATABASE_URL: database.url },
-    open: async () => ({ store: await openStore({ databaseUrl: database.url, dataDir: '', poolMax: 2 }), release: () => {} }),
-    cleanup: () => database.drop(),
-  }
-}
 
 function auditStory(makeTarget: () => Promise<Target>): void {
   let target: Target

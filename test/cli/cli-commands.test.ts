@@ -1,61 +1,22 @@
 // The admin commands with no server running, on an embedded PGlite directory (the CLI takes the
 // directory's lock itself) and on PostgreSQL (DATABASE_URL). Each describe is one story on one
 // fresh database; its tests run in order and build on each other.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
+import { existsSync, rmSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
-import { openStore, type Store } from '../../src/store/db.ts'
+import { openStore } from '../../src/store/db.ts'
 import { readMigrations } from '../../src/store/migrate.ts'
-import { acquireDataDirLock, lockPathOf } from '../../src/admin/data-dir-lock.ts'
+import { lockPathOf } from '../../src/admin/data-dir-lock.ts'
 import { SAMPLE_HOUSEHOLDS } from '../../src/domain/sample-households.ts'
 import { DATABASE_URL, requirePart } from '../helpers/environment.ts'
-import { freshPgliteDir, freshPostgresDatabase } from '../helpers/stores.ts'
+import { freshPgliteDir } from '../helpers/stores.ts'
 import { call, startApp } from '../helpers/app.ts'
 import { expectEndsAfterGivingBack, expectOneLineError, hearth, HearthProcess, hearthJson, KEY, killAll, lastJson, lines, until, UUID } from '../helpers/cli.ts'
+import { pgliteTarget, postgresTarget, type Target } from '../helpers/cli-targets.ts'
 
 const TIMEOUT = 120_000
 const SAMPLES = SAMPLE_HOUSEHOLDS.length
-
-interface Target {
-  kind: 'pglite' | 'postgres'
-  env: Record<string, string>
-  /** Opens the database in this process, once no hearth command runs. */
-  open(): Promise<{ store: Store; release(): void }>
-  cleanup(): Promise<void>
-}
-
-async function pgliteTarget(): Promise<Target> {
-  const dataDir = freshPgliteDir()
-  return {
-    kind: 'pglite',
-    env: { HEARTH_DATA_DIR: dataDir },
-    open: async () => {
-      // Taken like any hearth command would, so nothing else can open the files meanwhile.
-      const lock = await acquireDataDirLock(dataDir, 'cli', { waitMs: 15_000 })
-      return { store: await openStore({ dataDir }), release: () => lock.release() }
-    },
-    cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
-  }
-}
-
-async function postgresTarget(): Promise<Target> {
-  const database = await freshPostgresDatabase()
-  // A data directory that must never appear: on PostgreSQL the CLI has no business there.
-  const unused = path.join(mkdtempSync(path.join(os.tmpdir(), 'hearth-cli-pg-')), 'data')
-  return {
-    kind: 'postgres',
-    env: { DATABASE_URL: database.url, HEARTH_DATA_DIR: unused },
-    open: async () => ({ store: await openStore({ databaseUrl: database.url, dataDir: '', poolMax: 2 }), release: () => {} }),
-    cleanup: async () => {
-      expect(existsSync(unused), 'the CLI on PostgreSQL created the embedded data directory').toBe(false)
-      rmSync(path.dirname(unused), { recursive: true, force: true })
-      await database.drop()
-    },
-  }
-}
 
 function adminCommandStory(kind: Target['kind'], makeTarget: () => Promise<Target>): void {
   let target: Target

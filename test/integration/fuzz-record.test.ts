@@ -12,8 +12,8 @@ import { householdCounts } from '../../src/store/orgs.ts'
 import { ALL_PERMISSIONS, call, createKey, createOrgWithKey, startApp, type TestApp } from '../helpers/app.ts'
 import { seedHouseholds } from '../helpers/seed.ts'
 import { openTestStore, storeKinds, type TestStore } from '../helpers/stores.ts'
+import { fetchOutcome, type Outcome } from '../helpers/fuzz-http.ts'
 
-const REQUEST_TIMEOUT_MS = 10_000
 const PROPERTY_TEST_TIMEOUT_MS = 180_000
 const RUNS = 200
 const PREFIXES = ['/api/v1/relationships', '/api/v1/households'] as const
@@ -59,12 +59,6 @@ interface RequestSpec {
   body: BodySpec
 }
 
-interface Outcome {
-  status: number
-  headers: Headers
-  text: string
-  json: unknown
-}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -120,19 +114,7 @@ async function send(baseUrl: string, spec: RequestSpec): Promise<Outcome> {
   if (spec.contentType !== undefined) headers['content-type'] = spec.contentType
   const body =
     spec.operation.method === 'GET' || spec.body.kind === 'none' ? undefined : spec.body.kind === 'json' ? (JSON.stringify(spec.body.value) ?? 'null') : spec.body.text
-  try {
-    const response = await fetch(baseUrl + urlOf(spec), { method: spec.operation.method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) })
-    const text = await response.text()
-    let json: unknown
-    try {
-      json = JSON.parse(text)
-    } catch {
-      json = undefined
-    }
-    return { status: response.status, headers: response.headers, text, json }
-  } catch (error) {
-    throw new Error(`no complete answer within ${REQUEST_TIMEOUT_MS} ms (${String(error)}) to\n  ${describeSpec(spec)}`)
-  }
+  return fetchOutcome(baseUrl + urlOf(spec), { method: spec.operation.method, headers, body }, () => describeSpec(spec))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -18,9 +18,9 @@ import { insertHousehold } from '../../src/store/households.ts'
 import { householdCounts } from '../../src/store/orgs.ts'
 import { ALL_PERMISSIONS, call, createKey, createOrgWithKey, startApp, type TestApp } from '../helpers/app.ts'
 import { openTestStore, storeKinds, type TestStore } from '../helpers/stores.ts'
+import { fetchOutcome, REQUEST_TIMEOUT_MS, type Outcome } from '../helpers/fuzz-http.ts'
 
 /** A request that takes longer than this is treated as a hang (generous: the machine is shared). */
-const REQUEST_TIMEOUT_MS = 10_000
 const PROPERTY_TEST_TIMEOUT_MS = 180_000
 const RUNS = 150
 
@@ -138,13 +138,6 @@ function bodyOf(spec: BodySpec): string | Uint8Array | undefined {
   }
 }
 
-interface Outcome {
-  status: number
-  headers: Headers
-  text: string
-  json: unknown
-}
-
 function describeRequest(spec: RequestSpec): string {
   const query = queryString(spec.query)
   const body = bodyOf(spec.body)
@@ -167,25 +160,7 @@ async function send(baseUrl: string, spec: RequestSpec): Promise<Outcome> {
   if (spec.idempotencyKey !== undefined) headers['idempotency-key'] = spec.idempotencyKey
   if (spec.cookie !== undefined) headers.cookie = spec.cookie
   const body = spec.method === 'POST' ? bodyOf(spec.body) : undefined
-  try {
-    const response = await fetch(baseUrl + spec.path + queryString(spec.query), {
-      method: spec.method,
-      headers,
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-    })
-    const text = await response.text()
-    let json: unknown
-    try {
-      json = JSON.parse(text)
-    } catch {
-      json = undefined
-    }
-    return { status: response.status, headers: response.headers, text, json }
-  } catch (error) {
-    throw new Error(`no complete answer within ${REQUEST_TIMEOUT_MS} ms (${String(error)}) to\n  ${describeRequest(spec)}`)
-  }
+  return fetchOutcome(baseUrl + spec.path + queryString(spec.query), { method: spec.method, headers, body }, () => describeRequest(spec))
 }
 
 // ---------------------------------------------------------------------------------------------
