@@ -15,6 +15,8 @@
 import type { Payload, Person, Relationship } from '../../chart/payload.ts'
 import { PAYLOAD_LIMITS } from '../../chart/payload.ts'
 import { checkPayloadRules } from '../../chart/src/payload-rules.ts'
+import { MEMBER_ROLES } from '../schemas/relationship.ts'
+import { RELATIONSHIP_TYPES } from '../schemas/member.ts'
 
 export interface ChartMember {
   id: string
@@ -41,8 +43,9 @@ export interface ChartRecord {
 /** The id of the deceased spouse recorded on the household; never a member id (those are UUIDs). */
 export const DECEASED_SPOUSE_ID = 'deceased-spouse'
 
-const ROLES: ReadonlySet<string> = new Set(['primaryClient', 'coClient', 'child', 'grandchild', 'parent', 'sibling', 'other'])
-const TYPES: ReadonlySet<string> = new Set(['spouse', 'partner', 'exSpouse', 'parent'])
+// Member roles and relationship types are payload roles and types of the same names.
+const ROLES: ReadonlySet<string> = new Set(MEMBER_ROLES)
+const TYPES: ReadonlySet<string> = new Set(RELATIONSHIP_TYPES)
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/
 
 /** A name as the payload takes it: trimmed, at most the payload's length (in code points), never blank. */

@@ -8,7 +8,6 @@ export type MemberRole = (typeof MEMBER_ROLES)[number]
 
 export const RELATIONSHIP_TYPES = ['spouse', 'partner', 'exSpouse', 'parent'] as const
 export type RelationshipType = (typeof RELATIONSHIP_TYPES)[number]
-export const SYMMETRIC_TYPES: readonly RelationshipType[] = ['spouse', 'partner', 'exSpouse']
 
 export const EMAIL_MAX = 254
 /** More than any real household needs; keeps one request's work bounded. */
