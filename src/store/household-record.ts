@@ -35,14 +35,21 @@ export type VersionGate = { ok: true; version: number } | { ok: false; reason: '
 
 /**
  * Moves the household from one of the `expected` versions to the next (and its updatedAt to now),
- * holding its row lock until the transaction ends; '*' (If-Match: *) takes whatever is current.
- * Two writers that read the same version queue on the row lock, and the second finds the version
- * moved: exactly one wins. Call it first in every write transaction.
+ * setting `changes` in the same UPDATE, and holds its row lock until the transaction ends; '*'
+ * (If-Match: *) takes whatever is current. Two writers that read the same version queue on the row
+ * lock, and the second finds the version moved: exactly one wins. Call it first in every write
+ * transaction.
  */
-export async function claimHouseholdVersion(trx: Kysely<Database>, orgId: string, id: string, expected: ExpectedVersions): Promise<VersionGate> {
+export async function claimHouseholdVersion(
+  trx: Kysely<Database>,
+  orgId: string,
+  id: string,
+  expected: ExpectedVersions,
+  changes: Partial<HouseholdFields> = {},
+): Promise<VersionGate> {
   let update = trx
     .updateTable('households')
-    .set({ version: sql<number>`version + 1`, updated_at: sql<Date>`clock_timestamp()` })
+    .set({ ...householdColumns(changes), version: sql<number>`version + 1`, updated_at: sql<Date>`clock_timestamp()` })
     .where('org_id', '=', orgId)
     .where('id', '=', id)
   if (expected !== '*') update = expected.length === 0 ? update.where(sql<boolean>`false`) : update.where('version', 'in', expected)
@@ -52,8 +59,8 @@ export async function claimHouseholdVersion(trx: Kysely<Database>, orgId: string
   return { ok: false, reason: exists ? 'stale' : 'not_found' }
 }
 
-/** Sets the given fields of a household whose version the transaction has claimed. */
-export async function updateHouseholdFields(trx: Kysely<Database>, id: string, fields: Partial<HouseholdFields>): Promise<void> {
+/** The columns of the given household fields. */
+function householdColumns(fields: Partial<HouseholdFields>): Record<string, unknown> {
   const set: Record<string, unknown> = {}
   if ('name' in fields) set.name = fields.name
   if ('dsueReceived' in fields) set.dsue_received = fields.dsueReceived
@@ -62,8 +69,7 @@ export async function updateHouseholdFields(trx: Kysely<Database>, id: string, f
   if ('metadata' in fields) set.metadata = fields.metadata == null ? null : JSON.stringify(fields.metadata)
   if ('primaryClientAsDonor' in fields) set.primary_client_as_donor = fields.primaryClientAsDonor
   if ('coClientAsDonor' in fields) set.co_client_as_donor = fields.coClientAsDonor
-  if (Object.keys(set).length === 0) return
-  await trx.updateTable('households').set(set).where('id', '=', id).execute()
+  return set
 }
 
 export async function deleteHouseholdRow(trx: Kysely<Database>, id: string): Promise<void> {

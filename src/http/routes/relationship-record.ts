@@ -7,7 +7,7 @@ import type { Database } from '../../store/tables.ts'
 import { HouseholdEnvelope, UpdateHouseholdBody } from '../../schemas/relationship.ts'
 import { ErrorBody } from '../../schemas/errors.ts'
 import { checkPatchBody } from '../../domain/household-input.ts'
-import { readHouseholdJson, updateHouseholdFields, deleteHouseholdRow } from '../../store/household-record.ts'
+import { readHouseholdJson, deleteHouseholdRow } from '../../store/household-record.ts'
 import { writeHousehold, type WriteOutcome } from '../../store/household-writes.ts'
 import { recordAudit } from '../../store/audit.ts'
 import { ApiError } from '../errors.ts'
@@ -89,8 +89,7 @@ export function registerRelationshipRecordRoutes(app: App, db: Kysely<Database>,
       const checked = checkPatchBody(request.body)
       if (!checked.ok) throw new ApiError('invalid_body', checked.message)
       const principal = principalOf(request)
-      const outcome = await writeHousehold(db, { orgId: principal.orgId, id, expected }, async (trx) => {
-        await updateHouseholdFields(trx, id, checked.fields)
+      const outcome = await writeHousehold(db, { orgId: principal.orgId, id, expected, changes: checked.fields }, async (trx) => {
         await recordAudit(trx, { actor: principal, action: 'household.update', householdId: id, changed: Object.keys(checked.fields) })
         return readHouseholdJson(trx, principal.orgId, id)
       })
