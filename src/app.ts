@@ -25,6 +25,16 @@ import { registerHouseholdChartRoutes } from './http/routes/household-chart.ts'
 import { registerHouseholdMemberRoutes } from './http/routes/household-members.ts'
 import { registerChartSessionRoutes, type ChartSessionOptions } from './http/routes/chart-sessions.ts'
 import { registerSignOutRoutes } from './http/routes/sign-out.ts'
+import { registerAdminKeyRoutes } from './http/routes/admin-keys.ts'
+import { registerAdminOriginRoutes } from './http/routes/admin-origins.ts'
+import { registerAdminUserRoutes } from './http/routes/admin-users.ts'
+import { registerAdminUsageRoutes } from './http/routes/admin-usage.ts'
+import { registerSignInRoutes } from './http/routes/sign-in.ts'
+import { registerMeRoute } from './http/routes/me.ts'
+import { registerWebRoutes } from './web/routes.ts'
+import type { OidcSignIn } from './auth/oidc.ts'
+import { expireSignInAttempts } from './store/sign-in-attempts.ts'
+import { deleteEndedSessions } from './store/sessions.ts'
 import type { App } from './http/types.ts'
 
 export const BODY_LIMIT_BYTES = 1024 * 1024
@@ -38,6 +48,8 @@ export interface AppDependencies {
   /** The origin browsers reach the API (and web app) at: cookie-authenticated writes must come from it. */
   publicUrl: string
   chart: ChartSessionOptions
+  /** Sign-in with the identity provider; without it the web app explains that sign-in is not set up. */
+  oidc?: OidcSignIn
 }
 
 /**
@@ -87,9 +99,12 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
 
   const limiter = new RateLimiter(deps.rateLimitStore, deps.config.rateLimitMax, deps.config.rateLimitWindowSeconds)
   const usage = new KeyUsageRecorder(deps.db, (error) => app.log.error({ err: error }, 'could not record key usage'))
-  // Idempotency keys are replayed for 24 hours: forget older ones soon after start and hourly.
+  // Idempotency keys are replayed for 24 hours, sign-ins wait 10 minutes, ended sessions are kept
+  // a day: forget older ones soon after start and hourly.
   const sweep = () =>
-    expireIdempotencyKeys(deps.db).catch((error: unknown) => app.log.error({ err: error }, 'could not expire idempotency keys'))
+    Promise.all([expireIdempotencyKeys(deps.db), expireSignInAttempts(deps.db, new Date()), deleteEndedSessions(deps.db, new Date())]).catch(
+      (error: unknown) => app.log.error({ err: error }, 'could not expire idempotency keys, sign-in attempts or sessions'),
+    )
   const firstSweep = setTimeout(() => void sweep(), 10_000).unref()
   const sweeper = setInterval(() => void sweep(), 3600_000).unref()
   app.addHook('onClose', async () => {
@@ -117,6 +132,13 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     registerHouseholdChartRoutes(app, deps.db, legacy)
   }
   registerChartSessionRoutes(app, deps.db, deps.chart)
+  registerAdminKeyRoutes(app, deps.db)
+  registerAdminOriginRoutes(app, deps.db)
+  registerAdminUserRoutes(app, deps.db)
+  registerAdminUsageRoutes(app, deps.db)
   registerSignOutRoutes(app, deps.db, deps.publicUrl)
+  registerSignInRoutes(app, deps.db, { publicUrl: deps.publicUrl, oidc: deps.oidc })
+  registerMeRoute(app, deps.db)
+  registerWebRoutes(app, { embedOrigin: deps.chart.embedOrigin })
   return app
 }

@@ -12,6 +12,7 @@ const ConfigSchema = Type.Object({
   port: Port,
   embedPort: Port,
   demoPort: Port,
+  idpPort: Port,
   dataDir: Type.String({ minLength: 1 }),
   databaseUrl: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   databasePoolMax: Type.Integer({ minimum: 1, maximum: 200 }),
@@ -23,6 +24,9 @@ const ConfigSchema = Type.Object({
   embedUrl: Type.Optional(Type.String({ pattern: '^https?://[^/]+$' })),
   householdsSunset: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}' })),
   trustProxy: Type.Boolean(),
+  oidcIssuer: Type.Optional(Type.String({ pattern: '^https?://' })),
+  oidcClientId: Type.Optional(Type.String({ minLength: 1 })),
+  oidcClientSecret: Type.Optional(Type.String({ minLength: 1 })),
   logLevel: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
 })
 export type Config = Static<typeof ConfigSchema>
@@ -33,6 +37,10 @@ export const ENVIRONMENT = {
   PORT: 'API port (default 3000)',
   HEARTH_EMBED_PORT: 'embed origin port (default 3001)',
   HEARTH_DEMO_PORT: 'demo partner site port, with the demo on (default 3002)',
+  HEARTH_IDP_PORT: 'development identity provider port, when no OIDC_ISSUER is set outside production (default 3003)',
+  OIDC_ISSUER: 'your OpenID Connect provider\'s issuer URL, e.g. https://login.example.com (with OIDC_CLIENT_ID and OIDC_CLIENT_SECRET)',
+  OIDC_CLIENT_ID: 'the client id Hearth is registered under at the provider (redirect URI: HEARTH_PUBLIC_URL/auth/callback)',
+  OIDC_CLIENT_SECRET: 'that client\'s secret (sent with HTTP Basic authentication to the token endpoint)',
   HEARTH_DATA_DIR: 'embedded database directory (default ./data)',
   HEARTH_PUBLIC_URL: 'origin the API is reached at, e.g. https://api.example.com (default http://HOST:PORT); chart tokens name it as issuer',
   HEARTH_EMBED_URL: 'origin the embed server is reached at, e.g. https://embed.example.com (default http://HOST:HEARTH_EMBED_PORT)',
@@ -56,6 +64,7 @@ const SOURCE: Record<keyof Config, EnvName> = {
   port: 'PORT',
   embedPort: 'HEARTH_EMBED_PORT',
   demoPort: 'HEARTH_DEMO_PORT',
+  idpPort: 'HEARTH_IDP_PORT',
   dataDir: 'HEARTH_DATA_DIR',
   publicUrl: 'HEARTH_PUBLIC_URL',
   embedUrl: 'HEARTH_EMBED_URL',
@@ -67,6 +76,9 @@ const SOURCE: Record<keyof Config, EnvName> = {
   rateLimitWindowSeconds: 'HEARTH_RATE_LIMIT_WINDOW',
   householdsSunset: 'HEARTH_HOUSEHOLDS_SUNSET',
   trustProxy: 'HEARTH_TRUST_PROXY',
+  oidcIssuer: 'OIDC_ISSUER',
+  oidcClientId: 'OIDC_CLIENT_ID',
+  oidcClientSecret: 'OIDC_CLIENT_SECRET',
   logLevel: 'HEARTH_LOG_LEVEL',
 }
 
@@ -94,6 +106,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: integer(env, 'PORT', 3000),
     embedPort: integer(env, 'HEARTH_EMBED_PORT', 3001),
     demoPort: integer(env, 'HEARTH_DEMO_PORT', 3002),
+    idpPort: integer(env, 'HEARTH_IDP_PORT', 3003),
     dataDir: path.resolve(env.HEARTH_DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || undefined,
     databasePoolMax: integer(env, 'HEARTH_DB_POOL_MAX', 10),
@@ -105,6 +118,9 @@ export function loadConfig(env: Env = process.env): Config {
     embedUrl: env.HEARTH_EMBED_URL || undefined,
     householdsSunset: env.HEARTH_HOUSEHOLDS_SUNSET || undefined,
     trustProxy: flag(env, 'HEARTH_TRUST_PROXY', false),
+    oidcIssuer: env.OIDC_ISSUER || undefined,
+    oidcClientId: env.OIDC_CLIENT_ID || undefined,
+    oidcClientSecret: env.OIDC_CLIENT_SECRET || undefined,
     logLevel: (env.HEARTH_LOG_LEVEL || 'info') as Config['logLevel'],
   }
   if (!Value.Check(ConfigSchema, config)) {
@@ -114,6 +130,10 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (config.householdsSunset && Number.isNaN(Date.parse(config.householdsSunset))) {
     throw new ConfigError(`HEARTH_HOUSEHOLDS_SUNSET=${config.householdsSunset} is not a date: ${ENVIRONMENT.HEARTH_HOUSEHOLDS_SUNSET}`)
+  }
+  const oidcSet = [config.oidcIssuer, config.oidcClientId, config.oidcClientSecret].filter((value) => value !== undefined).length
+  if (oidcSet !== 0 && oidcSet !== 3) {
+    throw new ConfigError('OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together: set all three to sign in with your identity provider, or none')
   }
   return config
 }

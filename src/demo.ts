@@ -7,6 +7,8 @@ import { countOrgs, createOrg, findDemoOrg, type Org } from './store/orgs.ts'
 import { addSampleHouseholds } from './store/samples.ts'
 import { issueApiKey } from './auth/issue-api-key.ts'
 import { PERMISSIONS } from './domain/permissions.ts'
+import { DEMO_PEOPLE } from './domain/demo-people.ts'
+import { createUser } from './store/users.ts'
 
 export const DEMO_ORG_NAME = 'Demo Wealth Partners'
 const DEMO_KEY_DAYS = 30
@@ -27,6 +29,10 @@ export async function prepareDemo(db: Kysely<Database>): Promise<Demo | undefine
     org = await createOrg(db, DEMO_ORG_NAME, true)
     await addSampleHouseholds(db, org.id)
     created = true
+  }
+  // The people who sign in to the demo (one per role); on every start, so older demo databases get them too.
+  for (const person of DEMO_PEOPLE) {
+    if (person.role) await createUser(db, { orgId: org.id, email: person.email, name: person.name, role: person.role })
   }
   const { key } = await issueApiKey(db, {
     orgId: org.id,

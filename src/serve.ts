@@ -2,7 +2,7 @@
 // no DATABASE_URL), the API origin, the embed origin, and the demo with its partner site. close()
 // drains in-flight requests, then closes the store and gives the data directory back.
 import type { FastifyInstance } from 'fastify'
-import type { Server } from 'node:net'
+import { createServer, type AddressInfo, type Server } from 'node:net'
 import type { Config } from './config.ts'
 import { openStore, type Store } from './store/db.ts'
 import { buildApp } from './app.ts'
@@ -16,6 +16,7 @@ import { runAdmin } from './admin/operations.ts'
 import { AdminError, isAdminRequest } from './admin/requests.ts'
 import { prepareDemo, type Demo } from './demo.ts'
 import { startDemoPartner } from './demo-partner/server.ts'
+import { OidcSignIn, CALLBACK_PATH, type OidcSettings } from './auth/oidc.ts'
 
 export interface RunningService {
   store: Store
@@ -24,6 +25,8 @@ export interface RunningService {
   demo?: Demo
   /** The demo partner site (with the demo on, when both the API and the embed origin run here). */
   demoPartnerUrl?: string
+  /** Where sign-in happens: the configured provider, or the development one started here. */
+  signIn?: { issuer: string; development: boolean }
   close(): Promise<void>
 }
 
@@ -57,20 +60,25 @@ export async function serve(config: Config, only?: Listener): Promise<RunningSer
       const demo = await prepareDemo(store.db)
       if (demo) service.demo = demo
     }
+    // PORT=0 (tests) picks a free port now, so that the public URL names the real one.
+    const port = config.port === 0 && !config.publicUrl ? await freePort(config.host) : config.port
+    const publicUrl = config.publicUrl ?? `http://${hostInUrl(config.host)}:${port}`
     // The embed origin first: the API names it in chart tokens and embed URLs.
     let chartVersions: string[] = []
     if (only !== 'api') {
       const releases = await loadChartReleases()
       chartVersions = releasedVersions(releases)
       const limiter = new RateLimiter(new MemoryRateLimitStore(), config.rateLimitMax, config.rateLimitWindowSeconds)
-      const embed = buildEmbedApp({ db: store.db, releases, limiter, trustProxy: config.trustProxy })
+      const embed = buildEmbedApp({ db: store.db, releases, limiter, trustProxy: config.trustProxy, appOrigin: new URL(publicUrl).origin })
       cleanups.push(() => embed.close())
       service.embedUrl = await listen(embed, config.host, config.embedPort)
     }
     if (only !== 'embed') {
       const embedOrigin = config.embedUrl ?? service.embedUrl ?? `http://${config.host}:${config.embedPort}`
-      const publicUrl = config.publicUrl ?? `http://${config.host}:${config.port}`
+      const oidc = await identityProvider(config, publicUrl, cleanups)
+      if (oidc) service.signIn = { issuer: oidc.issuer, development: !config.oidcIssuer }
       const api = await buildApp({
+        oidc: oidc && new OidcSignIn(store.db, oidc, publicUrl),
         db: store.db,
         config,
         rateLimitStore: new MemoryRateLimitStore(),
@@ -78,7 +86,7 @@ export async function serve(config: Config, only?: Listener): Promise<RunningSer
         chart: { issuer: publicUrl, embedOrigin },
       })
       cleanups.push(() => api.close())
-      service.apiUrl = await listen(api, config.host, config.port)
+      service.apiUrl = await listen(api, config.host, port)
     }
     // The demo partner mints through the API and embeds from the embed origin: it needs both here.
     if (service.demo && service.apiUrl && service.embedUrl) {
@@ -102,6 +110,22 @@ export async function serve(config: Config, only?: Listener): Promise<RunningSer
   }
 }
 
+/**
+ * The identity provider the web app signs in with: the configured one, or, outside production,
+ * the development provider started here on HEARTH_IDP_PORT. None: sign-in is not set up.
+ */
+async function identityProvider(config: Config, publicUrl: string, cleanups: Array<() => Promise<void> | void>): Promise<OidcSettings | undefined> {
+  if (config.oidcIssuer && config.oidcClientId && config.oidcClientSecret) {
+    return { issuer: config.oidcIssuer, clientId: config.oidcClientId, clientSecret: config.oidcClientSecret }
+  }
+  if (config.production) return undefined
+  // Loaded only when used: oidc-provider prints its development-mode warnings when it loads.
+  const { startDevIdentityProvider } = await import('./dev-idp/server.ts')
+  const provider = await startDevIdentityProvider({ host: config.host, port: config.idpPort, redirectUri: new URL(CALLBACK_PATH, publicUrl).href })
+  cleanups.push(() => provider.close())
+  return provider
+}
+
 /** The highest x.y.z (compared as numbers), or undefined when nothing is released. */
 function newestVersion(versions: string[]): string | undefined {
   const key = (version: string) => version.split('.').map(Number)
@@ -112,11 +136,26 @@ function newestVersion(versions: string[]): string | undefined {
   }).at(-1)
 }
 
+function hostInUrl(host: string): string {
+  return host.includes(':') ? `[${host}]` : host
+}
+
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, host, () => {
+      const { port } = probe.address() as AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
 async function listen(app: FastifyInstance, host: string, port: number): Promise<string> {
   await app.listen({ host, port })
   const address = app.server.address()
   const actualPort = typeof address === 'object' && address ? address.port : port
-  return `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`
+  return `http://${hostInUrl(host)}:${actualPort}`
 }
 
 async function handleControl(store: Store, request: unknown): Promise<ControlResponse> {

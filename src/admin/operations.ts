@@ -12,7 +12,40 @@ import { chartUsage } from '../store/chart-mints.ts'
 import { listAudit } from '../store/audit.ts'
 import { createUser, listUsers, type UserRole } from '../store/users.ts'
 import { issueApiKey } from '../auth/issue-api-key.ts'
-import { AdminError, AUDIT_LIMIT, DEFAULT_KEY_NAME, DEFAULT_USER_ROLE, validateAdminRequest, type AdminRequest } from './requests.ts'
+import { AdminError, AUDIT_LIMIT, DEFAULT_KEY_NAME, DEFAULT_USER_ROLE, defaultUserName, validateAdminRequest, type AdminRequest } from './requests.ts'
+
+export interface NewKeyInput {
+  name?: string
+  permissions: string[]
+  expiresInDays?: number
+}
+
+/**
+ * Issues an API key under the rules of `hearth keys create`, for the CLI and POST /api/v1/keys
+ * alike: the checks of validateAdminRequest (AdminError when one fails), the name trimmed
+ * (DEFAULT_KEY_NAME when not given), each permission once, the expiry in days from now.
+ */
+export async function createOrgApiKey(db: Kysely<Database>, orgId: string, input: NewKeyInput) {
+  const { name, permissions, expiresInDays: days } = input
+  validateAdminRequest({ op: 'keys.create', orgId, name, permissions, expiresInDays: days })
+  return issueApiKey(db, {
+    orgId,
+    name: (name ?? DEFAULT_KEY_NAME).trim(),
+    permissions: [...new Set(permissions)],
+    expiresAt: days === undefined ? null : new Date(Date.now() + days * 86_400_000),
+  })
+}
+
+/**
+ * Adds (invites) a user under the rules of `hearth users add`, for the CLI and POST /api/v1/users
+ * alike: the checks of validateAdminRequest (AdminError when one fails), email and name trimmed.
+ * Answers undefined when the organization already has a user with this email, in any case.
+ */
+export async function inviteUser(db: Kysely<Database>, orgId: string, input: { email: string; name?: string | undefined; role?: string }) {
+  validateAdminRequest({ op: 'users.add', orgId, ...input })
+  const role = (input.role ?? DEFAULT_USER_ROLE) as UserRole
+  return createUser(db, { orgId, email: input.email.trim(), name: (input.name ?? defaultUserName(input.email)).trim(), role })
+}
 
 async function requireOrg(db: Kysely<Database>, orgId: string) {
   const org = await findOrg(db, orgId)
@@ -28,14 +61,11 @@ export async function runAdmin(db: Kysely<Database>, request: AdminRequest, migr
     case 'orgs.list':
       return { orgs: await listOrgs(db) }
     case 'keys.create': {
-      const days = request.expiresInDays
-      const name = (request.name ?? DEFAULT_KEY_NAME).trim()
       await requireOrg(db, request.orgId)
-      const { record, key } = await issueApiKey(db, {
-        orgId: request.orgId,
-        name,
-        permissions: [...new Set(request.permissions)],
-        expiresAt: days === undefined ? null : new Date(Date.now() + days * 86_400_000),
+      const { record, key } = await createOrgApiKey(db, request.orgId, {
+        name: request.name,
+        permissions: request.permissions,
+        expiresInDays: request.expiresInDays,
       })
       return { id: record.id, key, permissions: record.permissions, name: record.name, prefix: record.prefix, expiresAt: record.expiresAt }
     }
@@ -67,9 +97,8 @@ export async function runAdmin(db: Kysely<Database>, request: AdminRequest, migr
       return { entries: await listAudit(db, request.orgId, request.householdId?.toLowerCase(), request.limit ?? AUDIT_LIMIT.default) }
     case 'users.add': {
       await requireOrg(db, request.orgId)
-      const email = request.email.trim()
-      const user = await createUser(db, { orgId: request.orgId, email, name: request.name.trim(), role: (request.role ?? DEFAULT_USER_ROLE) as UserRole })
-      if (!user) throw new AdminError(`the organization already has a user with the email ${email}; "hearth users list --org <id>" shows them`)
+      const user = await inviteUser(db, request.orgId, { email: request.email, name: request.name, role: request.role })
+      if (!user) throw new AdminError(`the organization already has a user with the email ${request.email.trim()}; "hearth users list --org <id>" shows them`)
       return user
     }
     case 'users.list':

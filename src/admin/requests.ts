@@ -27,7 +27,7 @@ export const AdminRequest = Type.Union([
   Type.Object({ op: op('samples.add'), orgId: Id }),
   Type.Object({ op: op('usage'), orgId: Id, since: Type.String() }),
   Type.Object({ op: op('audit'), orgId: Id, householdId: Type.Optional(Id), limit: Type.Optional(Type.Integer()) }),
-  Type.Object({ op: op('users.add'), orgId: Id, email: Type.String(), name: Type.String(), role: Type.Optional(Type.String()) }),
+  Type.Object({ op: op('users.add'), orgId: Id, email: Type.String(), name: Type.Optional(Type.String()), role: Type.Optional(Type.String()) }),
   Type.Object({ op: op('users.list'), orgId: Id }),
   Type.Object({ op: op('migrate') }),
 ])
@@ -87,7 +87,7 @@ export function validateAdminRequest(request: AdminRequest): void {
     case 'users.add': {
       const email = request.email.trim()
       if (email.length > 254 || !EMAIL.test(email)) throw new AdminError(`--email must be an email address, got "${request.email}"`)
-      const name = request.name.trim()
+      const name = (request.name ?? defaultUserName(email)).trim()
       if (name.length === 0 || name.length > 200) throw new AdminError('--name must be 1 to 200 characters')
       const role = request.role ?? DEFAULT_USER_ROLE
       if (!(USER_ROLE_NAMES as readonly string[]).includes(role)) throw new AdminError(`--role must be one of ${USER_ROLE_NAMES.join(', ')}, got "${role}"`)
@@ -106,4 +106,9 @@ export function isCalendarDate(text: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false
   const day = new Date(`${text}T00:00:00Z`)
   return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === text
+}
+
+/** An invited user's name until someone gives one: the part of the address before the @. */
+export function defaultUserName(email: string): string {
+  return email.trim().split('@')[0] ?? email
 }

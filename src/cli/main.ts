@@ -198,14 +198,14 @@ const COMMANDS: Command[] = [
   },
   {
     words: ['users', 'add'],
-    summary: 'add a user (an advisor households can be assigned to)',
-    usage: `hearth users add --org <orgId> --email <email> --name <name> [--role <role>]\n  role: ${USER_ROLE_NAMES.join(', ')} (default ${DEFAULT_USER_ROLE})`,
+    summary: 'invite a user to the web app (and to be assigned to households)',
+    usage: `hearth users add --org <orgId> --email <email> [--name <name>] [--role <role>]\n  role: ${USER_ROLE_NAMES.join(', ')} (default ${DEFAULT_USER_ROLE}); name: the part of the email before @ unless given.\n  The user signs in to the web app at the identity provider with this email.`,
     options: { ...org, email: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' } },
     request: (values) => ({
       op: 'users.add',
       orgId: orgId(values),
       email: required(values, 'email', 'the user\'s email address'),
-      name: required(values, 'name', 'the user\'s name'),
+      ...(typeof values.name === 'string' ? { name: values.name } : {}),
       ...(typeof values.role === 'string' ? { role: values.role.trim() } : {}),
     }),
     print: (result: User) => `Added ${result.role} "${result.name}" <${result.email}> with id ${result.id}`,

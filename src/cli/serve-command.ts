@@ -7,7 +7,16 @@ import { CliError } from './cli-error.ts'
 
 function banner(config: Config, service: RunningService): string {
   const lines = ['', 'Hearth is running']
-  if (service.apiUrl) lines.push(`  API          ${service.apiUrl}   reference: ${service.apiUrl}/docs`)
+  if (service.apiUrl) {
+    lines.push(`  Web app      ${service.apiUrl}/   sign in there`)
+    lines.push(`  API          ${service.apiUrl}   reference: ${service.apiUrl}/docs`)
+  }
+  if (service.signIn) {
+    const how = service.signIn.development ? 'development identity provider: choose a demo person, no password' : 'OIDC_ISSUER'
+    lines.push(`  Sign-in      ${service.signIn.issuer}   (${how})`)
+  } else if (service.apiUrl) {
+    lines.push('  Sign-in      not set up: set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET (see the README)')
+  }
   if (service.embedUrl) lines.push(`  Embed origin ${service.embedUrl}`)
   if (service.demoPartnerUrl) lines.push(`  Demo partner ${service.demoPartnerUrl}   (the household chart, embedded as a partner would)`)
   lines.push(`  Database     ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded, in ${config.dataDir}`}`)
@@ -37,7 +46,7 @@ export async function serveCommand(only: Listener | undefined): Promise<number> 
     }
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'EADDRINUSE') {
-      throw new CliError(`${(error as Error).message}: another program uses that port; set PORT / HEARTH_EMBED_PORT${config.demo ? ' / HEARTH_DEMO_PORT' : ''}`, 1)
+      throw new CliError(`${(error as Error).message}: another program uses that port; set PORT / HEARTH_EMBED_PORT${config.demo ? ' / HEARTH_DEMO_PORT' : ''}${config.oidcIssuer || config.production ? '' : ' / HEARTH_IDP_PORT'}`, 1)
     }
     throw error
   }

@@ -9,13 +9,21 @@ export const PERMISSIONS = [
 ] as const
 export type Permission = (typeof PERMISSIONS)[number]
 
-/** What a route asks for; the legacy names are accepted on keys, never required by routes. */
-export type RequiredPermission = 'relationships:read' | 'relationships:write' | 'embed:chart'
+/**
+ * Managing the organization itself: its API keys, embed origins, users and usage. Only the admin
+ * role holds it, and no API key can carry it: a leaked key must not be able to mint more keys or
+ * open the embed to another site.
+ */
+export const ORG_ADMIN = 'org:admin'
 
-const EQUIVALENT: Record<RequiredPermission, readonly Permission[]> = {
+/** What a route asks for; the legacy names are accepted on keys, never required by routes. */
+export type RequiredPermission = 'relationships:read' | 'relationships:write' | 'embed:chart' | typeof ORG_ADMIN
+
+const EQUIVALENT: Record<RequiredPermission, readonly string[]> = {
   'relationships:read': ['relationships:read', 'households:read'],
   'relationships:write': ['relationships:write', 'households:write'],
   'embed:chart': ['embed:chart'],
+  [ORG_ADMIN]: [ORG_ADMIN],
 }
 
 export function isPermission(value: string): value is Permission {
@@ -33,12 +41,12 @@ export function describeRequirement(required: RequiredPermission): string {
 }
 
 /**
- * What a signed-in user's role allows, in the permissions keys carry. viewer reads; advisor reads
- * and writes households and views charts (minting a chart token needs embed:chart); admin has
- * every permission (and, when the app manages keys and origins, those too).
+ * What a signed-in user's role allows. viewer reads; advisor reads and writes households and
+ * views charts (minting a chart token needs embed:chart); admin has every key permission and
+ * manages the organization (org:admin).
  */
-export const ROLE_PERMISSIONS: Record<'admin' | 'advisor' | 'viewer', readonly Permission[]> = {
+export const ROLE_PERMISSIONS: Record<'admin' | 'advisor' | 'viewer', readonly string[]> = {
   viewer: ['relationships:read', 'households:read'],
   advisor: ['relationships:read', 'households:read', 'relationships:write', 'households:write', 'embed:chart'],
-  admin: PERMISSIONS,
+  admin: [...PERMISSIONS, ORG_ADMIN],
 }

@@ -19,9 +19,11 @@ export interface EmbedAppOptions {
   limiter: RateLimiter
   /** Behind a load balancer: the client address comes from X-Forwarded-For. */
   trustProxy?: boolean
+  /** The web app's origin (the API's public URL): its household pages frame the chart. */
+  appOrigin?: string
 }
 
-export function buildEmbedApp({ db, releases, limiter, trustProxy = false }: EmbedAppOptions): FastifyInstance {
+export function buildEmbedApp({ db, releases, limiter, trustProxy = false, appOrigin }: EmbedAppOptions): FastifyInstance {
   const app = Fastify({ logger: false, trustProxy })
   app.addHook('onSend', async (_request, reply) => {
     reply.header('X-Content-Type-Options', 'nosniff')
@@ -57,7 +59,7 @@ export function buildEmbedApp({ db, releases, limiter, trustProxy = false }: Emb
     const file = releases.get(request.url.split('?')[0] ?? '')
     if (!file) return notFound(reply, request.url, releases)
     if (file.isPage && !(await withinBudget(request.ip, reply))) return reply
-    return sendChartFile(file, request.headers, reply, db)
+    return sendChartFile(file, request.headers, reply, db, appOrigin)
   })
 
   app.setNotFoundHandler((request, reply) => notFound(reply, request.url, releases))
@@ -69,13 +71,14 @@ async function sendChartFile(
   headers: { referer?: string; 'if-none-match'?: string },
   reply: FastifyReply,
   db: Kysely<Database>,
+  appOrigin: string | undefined,
 ): Promise<FastifyReply> {
   reply.header('ETag', file.etag).header('Content-Type', file.contentType)
   if (file.isPage) {
     // The bytes never change, but who may frame them does (hearth origins add/remove): browsers
     // revalidate the page every time and get the current policy, on a 304 too.
     reply
-      .header('Content-Security-Policy', await chartPagePolicy(db, headers.referer))
+      .header('Content-Security-Policy', await chartPagePolicy(db, headers.referer, appOrigin))
       .header('Cache-Control', 'no-cache')
       .header('Vary', 'Referer')
       .header('Referrer-Policy', 'no-referrer')

@@ -53,18 +53,20 @@ export async function findApiKeyByHash(db: Kysely<Database>, hash: string): Prom
   return db.selectFrom('api_keys').select(columns).where('secret_hash', '=', hash).executeTakeFirst()
 }
 
-export async function listApiKeys(db: Kysely<Database>, orgId: string): Promise<ApiKeyRecord[]> {
-  return db.selectFrom('api_keys').select(columns).where('org_id', '=', orgId).orderBy('created_at').execute()
+/** The organization's keys, oldest first (the CLI) or newest first (the admin API); ties by id. */
+export async function listApiKeys(db: Kysely<Database>, orgId: string, order: 'asc' | 'desc' = 'asc'): Promise<ApiKeyRecord[]> {
+  return db.selectFrom('api_keys').select(columns).where('org_id', '=', orgId).orderBy('created_at', order).orderBy('id', order).execute()
 }
 
-/** Revokes the key; returns it, or undefined if there is no such key. Revoking twice keeps the first time. */
-export async function revokeApiKey(db: Kysely<Database>, id: string): Promise<ApiKeyRecord | undefined> {
-  return db
-    .updateTable('api_keys')
-    .set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` })
-    .where('id', '=', id)
-    .returning(columns)
-    .executeTakeFirst()
+/**
+ * Revokes the key; returns it, or undefined if there is no such key (in `orgId`, when given: the
+ * admin API acts inside the caller's organization, the CLI's operator on any). Revoking twice
+ * keeps the first time.
+ */
+export async function revokeApiKey(db: Kysely<Database>, id: string, orgId?: string): Promise<ApiKeyRecord | undefined> {
+  let query = db.updateTable('api_keys').set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` }).where('id', '=', id)
+  if (orgId !== undefined) query = query.where('org_id', '=', orgId)
+  return query.returning(columns).executeTakeFirst()
 }
 
 export interface KeyUsage {
@@ -99,4 +101,29 @@ export async function recordKeyUsage(db: Kysely<Database>, usage: KeyUsage[]): P
         .execute()
     }
   })
+}
+
+export interface ApiKeyUsageRow {
+  /** UTC day, YYYY-MM-DD. */
+  day: string
+  keyId: string
+  keyName: string
+  keyPrefix: string
+  /** Every call of the key that day. */
+  calls: number
+  /** Those of them on the deprecated /api/v1/households paths. */
+  legacyCalls: number
+}
+
+/** Calls per key per UTC day, from `since` (a YYYY-MM-DD day, UTC) on; revoked keys included. */
+export async function apiKeyUsage(db: Kysely<Database>, orgId: string, since: string): Promise<ApiKeyUsageRow[]> {
+  const result = await sql<ApiKeyUsageRow>`
+    SELECT to_char(u.day, 'YYYY-MM-DD') AS day, u.key_id AS "keyId", k.name AS "keyName", k.prefix AS "keyPrefix",
+           sum(u.calls)::int AS calls, coalesce(sum(u.calls) FILTER (WHERE u.legacy), 0)::int AS "legacyCalls"
+      FROM api_key_usage u JOIN api_keys k ON k.id = u.key_id
+     WHERE k.org_id = ${orgId} AND u.day >= ${since}::date
+     GROUP BY u.day, u.key_id, k.name, k.prefix
+     ORDER BY u.day, k.name, u.key_id
+  `.execute(db)
+  return result.rows
 }

@@ -100,3 +100,16 @@ export async function revokeUserSessions(db: Kysely<Database>, userId: string): 
     .executeTakeFirst()
   return Number(result.numUpdatedRows)
 }
+
+/**
+ * Forgets sessions that ended more than a day ago (expired or signed out). Their cookies were
+ * already refused; afterwards they are refused as unknown (session_invalid) instead.
+ */
+export async function deleteEndedSessions(db: Kysely<Database>, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - 86_400_000)
+  const result = await db
+    .deleteFrom('sessions')
+    .where((eb) => eb.or([eb('idle_expires_at', '<', before), eb('absolute_expires_at', '<', before), eb('revoked_at', '<', before)]))
+    .executeTakeFirst()
+  return Number(result.numDeletedRows)
+}

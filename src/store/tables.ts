@@ -28,6 +28,10 @@ export interface UsersTable {
   name: string
   role: 'admin' | 'advisor' | 'viewer'
   created_at: CreatedAt
+  /** The identity provider's issuer and subject, bound at the first sign-in; null while only invited. */
+  idp_issuer: string | null
+  idp_subject: string | null
+  last_sign_in_at: Date | null
 }
 
 export interface HouseholdsTable {
@@ -155,6 +159,15 @@ export interface SessionsTable {
   revoked_at: Date | null
 }
 
+export interface SignInAttemptsTable {
+  /** SHA-256 (hex) of the OAuth state; the state itself lives only in the browser's cookie. */
+  state_hash: string
+  code_verifier: string
+  nonce: string
+  return_to: string
+  expires_at: Date
+}
+
 export interface Database {
   orgs: OrgsTable
   org_household_counts: OrgHouseholdCountsTable
@@ -171,4 +184,5 @@ export interface Database {
   member_relationships: MemberRelationshipsTable
   audit_log: AuditLogTable
   sessions: SessionsTable
+  sign_in_attempts: SignInAttemptsTable
 }

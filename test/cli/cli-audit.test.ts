@@ -40,8 +40,10 @@ function auditStory(makeTarget: () => Promise<Target>): void {
       const added = await hearthJson(['users', 'add', '--org', orgId, '--email', 'Ann@Example.com', '--name', ' Ann Advisor '], env)
       expect(added).toMatchObject({ id: expect.stringMatching(UUID), email: 'Ann@Example.com', name: 'Ann Advisor', role: 'advisor' })
       userId = String(added.id)
-      const [human, again, elsewhere, missingOrg] = await Promise.all([
+      const [human, unnamed, again, elsewhere, missingOrg] = await Promise.all([
         hearth(['users', 'add', '--org', orgId, '--email', 'ben@example.com', '--name', 'Ben Admin', '--role', 'admin'], env),
+        // The issue's own command: no --name; the invitation is named after the address until then.
+        hearthJson(['users', 'add', '--org', orgId, '--email', 'cleo.viewer@example.com', '--role', 'viewer'], env),
         hearth(['users', 'add', '--org', orgId, '--email', 'ann@example.COM', '--name', 'Ann Again'], env),
         // Emails are unique per organization only.
         hearthJson(['users', 'add', '--org', otherOrgId, '--email', 'ann@example.com', '--name', 'Other Ann'], env),
@@ -50,6 +52,7 @@ function auditStory(makeTarget: () => Promise<Target>): void {
       expect(human.code, human.stderr).toBe(0)
       expect(human.stdout).toMatch(/^Added admin "Ben Admin" <ben@example.com> with id [0-9a-f-]{36}\n$/)
       expectOneLineError(again, 2, 'the organization already has a user with the email ann@example.COM')
+      expect(unnamed).toMatchObject({ email: 'cleo.viewer@example.com', name: 'cleo.viewer', role: 'viewer' })
       expect(elsewhere.role).toBe('advisor')
       expectOneLineError(missingOrg, 2, 'no organization has the id')
 
@@ -57,6 +60,7 @@ function auditStory(makeTarget: () => Promise<Target>): void {
       expect((listed.users as Array<Record<string, unknown>>).map((u) => [u.name, u.role]).sort()).toEqual([
         ['Ann Advisor', 'advisor'],
         ['Ben Admin', 'admin'],
+        ['cleo.viewer', 'viewer'],
       ])
       expect(lines(table.stdout)[0]).toMatch(/^ID\s+NAME\s+EMAIL\s+ROLE\s+CREATED$/)
     },

@@ -225,7 +225,7 @@ describe.concurrent('wrong arguments: exit 2, one line on stderr saying what is 
       for (const limit of ['0', '10001', 'all', '-5']) await expectUsageError(['audit', '--org', org, '--limit', limit], '--limit must be a whole number from 1 to 10000')
       await expectUsageError(['users', 'add', '--org', org, '--email', 'not-an-email', '--name', 'Ann'], '--email must be an email address, got "not-an-email"')
       await expectUsageError(['users', 'add', '--org', org, '--email', 'ann@example.com', '--name', 'Ann', '--role', 'owner'], '--role must be one of admin, advisor, viewer, got "owner"')
-      await expectUsageError(['users', 'add', '--org', org, '--email', 'ann@example.com'], "--name is required: the user's name")
+      await expectUsageError(['users', 'add', '--org', org, '--email', 'ann@example.com', '--name', '   '], '--name must be 1 to 200 characters')
     },
     TIMEOUT,
   )

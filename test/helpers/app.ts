@@ -7,12 +7,17 @@ import { createOrg } from '../../src/store/orgs.ts'
 import { issueApiKey } from '../../src/auth/issue-api-key.ts'
 import { MemoryRateLimitStore } from '../../src/rate-limit/memory-store.ts'
 import type { App } from '../../src/http/types.ts'
+import type { OidcSignIn } from '../../src/auth/oidc.ts'
 
 export type TestConfig = AppConfigOverrides
 type AppConfigOverrides = Partial<Pick<Config, 'rateLimitMax' | 'rateLimitWindowSeconds' | 'householdsSunset' | 'trustProxy'>> & {
   embedOrigin?: string
   /** The API's public origin (chart token issuer; the only origin cookie writes may come from). */
   publicUrl?: string
+  /** Sign-in with an identity provider (its public URL must be this app's: give `port` too). */
+  oidc?: OidcSignIn
+  /** The loopback port to listen on (default: any free one). */
+  port?: number
 }
 
 /** The public origin test apps run under unless told otherwise. */
@@ -31,8 +36,9 @@ export async function startApp(db: Kysely<Database>, overrides: AppConfigOverrid
     rateLimitStore: new MemoryRateLimitStore(),
     publicUrl: overrides.publicUrl ?? TEST_PUBLIC_URL,
     chart: { issuer: overrides.publicUrl ?? TEST_PUBLIC_URL, embedOrigin: overrides.embedOrigin ?? 'http://embed.hearth.test' },
+    oidc: overrides.oidc,
   })
-  await app.listen({ host: '127.0.0.1', port: 0 })
+  await app.listen({ host: '127.0.0.1', port: overrides.port ?? 0 })
   const address = app.server.address()
   if (typeof address !== 'object' || address === null) throw new Error('no address')
   return { app, url: `http://127.0.0.1:${address.port}`, close: () => app.close() }

@@ -179,13 +179,13 @@ function parseBanner(text: string): Banner {
   }
 }
 
-/** A `hearth serve` process (PORT, HEARTH_EMBED_PORT and HEARTH_DEMO_PORT 0 unless the env says otherwise). */
+/** A `hearth serve` process (PORT, HEARTH_EMBED_PORT, HEARTH_DEMO_PORT and HEARTH_IDP_PORT 0 unless the env says otherwise). */
 export class ServerProcess extends HearthProcess {
   constructor(
     readonly env: Record<string, string>,
     args: string[] = ['serve'],
   ) {
-    super(args, { PORT: '0', HEARTH_EMBED_PORT: '0', HEARTH_DEMO_PORT: '0', ...env })
+    super(args, { PORT: '0', HEARTH_EMBED_PORT: '0', HEARTH_DEMO_PORT: '0', HEARTH_IDP_PORT: '0', ...env })
   }
 
   /** Waits for the whole banner (one write; the demo part ends with the "Turn the demo off" line). */

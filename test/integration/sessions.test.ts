@@ -10,7 +10,7 @@ import { call, createKey, startApp, TEST_PUBLIC_URL, type TestApp } from '../hel
 import { createOrg } from '../../src/store/orgs.ts'
 import { createUser, type UserRole } from '../../src/store/users.ts'
 import { addFrameOrigin } from '../../src/store/origins.ts'
-import { revokeSession } from '../../src/store/sessions.ts'
+import { deleteEndedSessions, revokeSession } from '../../src/store/sessions.ts'
 import { createSession, hashSessionValue, SESSION_IDLE_TIMEOUT_MS } from '../../src/auth/sessions.ts'
 
 const LIST = '/api/v1/relationships'
@@ -218,6 +218,21 @@ describe.each(storeKinds())('session cookies on %s', (kind) => {
       const removedCookie = await signIn(removed)
       await store.db.deleteFrom('users').where('id', '=', removed.id).execute()
       await expect401(await withCookie(removedCookie, LIST), 'session_invalid')
+    })
+
+    it('the hourly sweep forgets sessions ended over a day ago, and only those', async () => {
+      const now = new Date()
+      const ended = await signIn(viewer)
+      await revokeSession(store.db, (await sessionRow(ended)).id)
+      await store.db.updateTable('sessions').set({ revoked_at: new Date(now.getTime() - 2 * 86_400_000) }).where('token_hash', '=', hashSessionValue(ended)).execute()
+      const recentlyEnded = await signIn(viewer)
+      await revokeSession(store.db, (await sessionRow(recentlyEnded)).id)
+      const live = await signIn(viewer)
+      expect(await deleteEndedSessions(store.db, now)).toBeGreaterThanOrEqual(1)
+      const left = await store.db.selectFrom('sessions').select('token_hash').where('token_hash', 'in', [ended, recentlyEnded, live].map(hashSessionValue)).execute()
+      expect(left.map((row) => row.token_hash).sort()).toEqual([recentlyEnded, live].map(hashSessionValue).sort())
+      await expect401(await withCookie(ended, LIST), 'session_invalid')
+      expect((await withCookie(live, LIST)).status).toBe(200)
     })
 
     it('never takes a key from the cookie nor a session from the Authorization header', async () => {

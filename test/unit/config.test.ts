@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { loadConfig } from '../../src/config.ts'
+import { ConfigError, loadConfig } from '../../src/config.ts'
 
 describe('configuration', () => {
   it('has the documented defaults', () => {
@@ -21,5 +21,46 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/)
     expect(() => loadConfig({ HEARTH_DEMO: 'maybe' })).toThrow(/HEARTH_DEMO/)
     expect(() => loadConfig({ HEARTH_HOUSEHOLDS_SUNSET: '2027-13-45' })).toThrow(/HEARTH_HOUSEHOLDS_SUNSET/)
+  })
+
+  describe('sign-in with an identity provider', () => {
+    const all = { OIDC_ISSUER: 'https://login.example.com', OIDC_CLIENT_ID: 'hearth', OIDC_CLIENT_SECRET: 's3cret' }
+
+    it('takes none (the development provider outside production) or all three', () => {
+      expect(loadConfig({})).toMatchObject({ oidcIssuer: undefined, oidcClientId: undefined, oidcClientSecret: undefined })
+      expect(loadConfig(all)).toMatchObject({ oidcIssuer: 'https://login.example.com', oidcClientId: 'hearth', oidcClientSecret: 's3cret' })
+      // Empty is unset.
+      expect(loadConfig({ OIDC_ISSUER: '', OIDC_CLIENT_ID: '', OIDC_CLIENT_SECRET: '' }).oidcIssuer).toBeUndefined()
+    })
+
+    it('refuses some without the others, naming all three', () => {
+      const partial = [
+        { OIDC_ISSUER: all.OIDC_ISSUER },
+        { OIDC_CLIENT_ID: all.OIDC_CLIENT_ID },
+        { OIDC_CLIENT_SECRET: all.OIDC_CLIENT_SECRET },
+        { OIDC_ISSUER: all.OIDC_ISSUER, OIDC_CLIENT_ID: all.OIDC_CLIENT_ID },
+        { OIDC_ISSUER: all.OIDC_ISSUER, OIDC_CLIENT_SECRET: all.OIDC_CLIENT_SECRET },
+        { OIDC_CLIENT_ID: all.OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: all.OIDC_CLIENT_SECRET },
+        { ...all, OIDC_CLIENT_SECRET: '' },
+      ]
+      for (const env of partial) {
+        expect(() => loadConfig(env), JSON.stringify(env)).toThrow(ConfigError)
+        expect(() => loadConfig(env)).toThrow(/OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET/)
+      }
+    })
+
+    it('needs an http(s) issuer URL', () => {
+      expect(() => loadConfig({ ...all, OIDC_ISSUER: 'login.example.com' })).toThrow(ConfigError)
+      expect(() => loadConfig({ ...all, OIDC_ISSUER: 'login.example.com' })).toThrow(/OIDC_ISSUER=login\.example\.com/)
+    })
+
+    it('parses HEARTH_IDP_PORT (default 3003)', () => {
+      expect(loadConfig({}).idpPort).toBe(3003)
+      expect(loadConfig({ HEARTH_IDP_PORT: '4100' }).idpPort).toBe(4100)
+      expect(loadConfig({ HEARTH_IDP_PORT: '0' }).idpPort).toBe(0)
+      expect(() => loadConfig({ HEARTH_IDP_PORT: 'x' })).toThrow(ConfigError)
+      expect(() => loadConfig({ HEARTH_IDP_PORT: 'x' })).toThrow(/HEARTH_IDP_PORT=x/)
+      expect(() => loadConfig({ HEARTH_IDP_PORT: '70000' })).toThrow(/HEARTH_IDP_PORT=70000/)
+    })
   })
 })

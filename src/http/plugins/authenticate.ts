@@ -1,6 +1,6 @@
 // Authentication, cross-site checks, rate limiting and authorization, in that order, for every
-// route that declares a permission (or `signedIn`). Routes under /api without `permission` must
-// say `public: true` (checked when routes are added), so nothing is left open by accident.
+// route that declares a permission (or `signedIn`). Routes under /api without either must say
+// `public: true` (checked when routes are added), so nothing is left open by accident.
 //
 // One credential resolver with a rule per credential type:
 //   - an Authorization: Bearer header is an API key (never read from a cookie or the query);
@@ -76,8 +76,8 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
 
   app.addHook('onRoute', (route) => {
     const config = route.config ?? {}
-    if (route.url.startsWith('/api/') && !config.permission && !config.public) {
-      throw new Error(`route ${route.method} ${route.url} must declare a permission or public: true`)
+    if (route.url.startsWith('/api/') && !config.permission && !config.signedIn && !config.public) {
+      throw new Error(`route ${route.method} ${route.url} must declare a permission, signedIn or public: true`)
     }
     if (config.signedIn && config.public) throw new Error(`route ${route.method} ${route.url} cannot be both signedIn and public`)
   })

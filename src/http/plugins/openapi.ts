@@ -51,7 +51,11 @@ export async function registerOpenApi(app: App): Promise<void> {
       tags: [
         { name: 'relationships', description: 'Relationships (households): list and create.' },
         { name: 'households (deprecated)', description: 'Legacy aliases of the relationship paths.' },
-        { name: 'session', description: 'The web app session (idp-session cookie): sign out here or everywhere.' },
+        { name: 'session', description: 'The web app session (idp-session cookie): who is signed in, sign out here or everywhere.' },
+        {
+          name: 'admin',
+          description: 'Managing the organization from the web app: API keys, embed origins, users (invitations and roles) and usage. Needs org:admin, which only the admin role holds; no API key can carry it.',
+        },
         {
           name: 'embed',
           description: [

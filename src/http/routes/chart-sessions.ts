@@ -21,6 +21,7 @@ export interface ChartSessionOptions {
 }
 
 export function registerChartSessionRoutes(app: App, db: Kysely<Database>, options: ChartSessionOptions): void {
+  const appOrigin = new URL(options.issuer).origin
   // Loaded once, on the first mint; a failed load is retried by the next mint.
   let signer: Promise<ChartSigner> | undefined
   const currentSigner = (): Promise<ChartSigner> => {
@@ -38,7 +39,7 @@ export function registerChartSessionRoutes(app: App, db: Kysely<Database>, optio
         operationId: 'createChartSession',
         summary: 'Mint a chart token',
         description:
-          'Called from the partner\'s server with an API key, or from the web app with the idp-session cookie. Needs embed:chart. The token lives 10 minutes and is bound to frameOrigin.',
+          'Called from the partner\'s server with an API key, or from the web app with the idp-session cookie. Needs embed:chart. The token lives 10 minutes and is bound to frameOrigin, which must be registered for the organization (a signed-in user may also name the web app\'s own origin).',
         tags: ['embed'],
         security: [{ BearerAuth: [] }, { SessionAuth: [] }],
         body: ChartSessionBody,
@@ -49,7 +50,9 @@ export function registerChartSessionRoutes(app: App, db: Kysely<Database>, optio
       const principal = principalOf(request)
       const parsed = parseFrameOrigin(request.body.frameOrigin)
       if (!parsed.ok) throw new ApiError('invalid_frame_origin', `frameOrigin: ${parsed.reason}`)
-      if (!(await isFrameOriginRegistered(db, principal.orgId, parsed.origin))) {
+      // The web app frames the chart on its own pages: a signed-in user may always mint for its origin.
+      const appFrame = principal.kind === 'user' && parsed.origin === appOrigin
+      if (!appFrame && !(await isFrameOriginRegistered(db, principal.orgId, parsed.origin))) {
         throw new ApiError('frame_origin_not_registered', `${parsed.origin} is not registered for this organization; register it with: hearth origins add --org ${principal.orgId} --origin ${parsed.origin}`)
       }
       const minted = await mintChartToken(await currentSigner(), {

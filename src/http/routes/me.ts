@@ -1,0 +1,49 @@
+// GET /api/v1/me: who the web app's user is — for its header, and to show only what their role allows.
+import type { Kysely } from 'kysely'
+import { Type } from 'typebox'
+import type { Database } from '../../store/tables.ts'
+import { readUserProfile } from '../../store/user-identities.ts'
+import { ErrorBody, RateLimitErrorBody } from '../../schemas/errors.ts'
+import { StringEnum } from '../../schemas/common.ts'
+import { principalOf } from '../plugins/authenticate.ts'
+import { ApiError } from '../errors.ts'
+import type { App } from '../types.ts'
+
+const Me = Type.Object(
+  {
+    user: Type.Object({
+      id: Type.String({ format: 'uuid' }),
+      email: Type.String(),
+      name: Type.String(),
+      role: StringEnum(['admin', 'advisor', 'viewer'] as const),
+    }),
+    org: Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() }),
+    permissions: Type.Array(Type.String(), { description: 'What the role allows, in the names routes ask for (org:admin: manage keys, origins, users).' }),
+  },
+  { additionalProperties: false },
+)
+
+export function registerMeRoute(app: App, db: Kysely<Database>): void {
+  app.get(
+    '/api/v1/me',
+    {
+      config: { signedIn: true },
+      schema: {
+        operationId: 'getMe',
+        summary: 'The signed-in user',
+        description: 'The web app\'s user, their organization and what their role allows. Needs the idp-session cookie; API keys are not users.',
+        tags: ['session'],
+        security: [{ SessionAuth: [] }],
+        response: { 200: Me, 401: ErrorBody, 429: RateLimitErrorBody },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request)
+      const profile = await readUserProfile(db, principal.id)
+      // The session resolved a moment ago; its user can only be gone if removed in between.
+      if (!profile) throw new ApiError('session_invalid', 'Your user was removed. Sign in again.')
+      const { org, ...user } = profile
+      return { user, org, permissions: [...principal.permissions] }
+    },
+  )
+}
