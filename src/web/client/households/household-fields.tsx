@@ -1,0 +1,180 @@
+// The household's own fields (every field of the create body), as one fieldset shared by the
+// create page and the edit form. Inputs are named by their API field names, so the API's
+// "dsueReceived must …" finds its input. The browser checks what it can (required, lengths,
+// dates not in the future, cents); the API checks everything again and has the last word.
+import { Field, YesNoSelect } from '../components/fields.tsx'
+import type { FieldErrors } from './form-errors.ts'
+import { today } from './format.ts'
+import type { Household, HouseholdFieldsBody } from './types.ts'
+
+export type YesNo = '' | 'yes' | 'no'
+
+export interface HouseholdDraft {
+  name: string
+  deceasedSpouseName: string
+  dsueReceived: string
+  dsueDateOfDeath: string
+  primaryClientAsDonor: YesNo
+  coClientAsDonor: YesNo
+  metadata: string
+}
+
+export const EMPTY_HOUSEHOLD_DRAFT: HouseholdDraft = {
+  name: '',
+  deceasedSpouseName: '',
+  dsueReceived: '',
+  dsueDateOfDeath: '',
+  primaryClientAsDonor: '',
+  coClientAsDonor: '',
+  metadata: '',
+}
+
+export const HOUSEHOLD_LABELS: Record<keyof HouseholdDraft, string> = {
+  name: 'Household name',
+  deceasedSpouseName: 'Deceased spouse’s name',
+  dsueReceived: 'DSUE amount received',
+  dsueDateOfDeath: 'Deceased spouse’s date of death',
+  primaryClientAsDonor: 'Primary client as donor',
+  coClientAsDonor: 'Co-client as donor',
+  metadata: 'Metadata (JSON)',
+}
+
+export const NAME_MAX = 200
+const DSUE_MAX = 1e12
+
+const yesNoOf = (value: boolean | null): YesNo => (value === null ? '' : value ? 'yes' : 'no')
+const booleanOf = (value: YesNo): boolean | null => (value === '' ? null : value === 'yes')
+
+export function draftOf(household: Household): HouseholdDraft {
+  return {
+    name: household.name,
+    deceasedSpouseName: household.deceasedSpouseName ?? '',
+    dsueReceived: household.dsueReceived === null ? '' : String(household.dsueReceived),
+    dsueDateOfDeath: household.dsueDateOfDeath ?? '',
+    primaryClientAsDonor: yesNoOf(household.primaryClientAsDonor),
+    coClientAsDonor: yesNoOf(household.coClientAsDonor),
+    metadata: household.metadata === null ? '' : JSON.stringify(household.metadata, null, 2),
+  }
+}
+
+export type DraftResult = { ok: true; body: Required<HouseholdFieldsBody> } | { ok: false; field: keyof HouseholdDraft; message: string }
+
+/** Every field as the API takes it (null: not set). Only metadata can be refused here: it must parse. */
+export function bodyOfDraft(draft: HouseholdDraft): DraftResult {
+  let metadata: Record<string, unknown> | null = null
+  if (draft.metadata.trim() !== '') {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(draft.metadata)
+    } catch {
+      return { ok: false, field: 'metadata', message: 'Metadata is not valid JSON. Write an object such as {"source": "CRM"}, or leave it empty.' }
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      return { ok: false, field: 'metadata', message: 'Metadata must be a JSON object, such as {"source": "CRM"}, or empty.' }
+    }
+    metadata = parsed as Record<string, unknown>
+  }
+  const text = (value: string) => (value.trim() === '' ? null : value)
+  return {
+    ok: true,
+    body: {
+      // Sent as typed: the API trims it and refuses a blank one, which then shows at the field.
+      name: draft.name,
+      deceasedSpouseName: text(draft.deceasedSpouseName),
+      dsueReceived: draft.dsueReceived.trim() === '' ? null : Number(draft.dsueReceived),
+      dsueDateOfDeath: text(draft.dsueDateOfDeath),
+      metadata,
+      primaryClientAsDonor: booleanOf(draft.primaryClientAsDonor),
+      coClientAsDonor: booleanOf(draft.coClientAsDonor),
+    },
+  }
+}
+
+/** The create body: the fields that are set. */
+export function createBodyOf(body: Required<HouseholdFieldsBody>): HouseholdFieldsBody {
+  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null)) as HouseholdFieldsBody
+}
+
+/** The merge patch from the household as read to the edited fields: only what changed (null clears). */
+export function patchOf(household: Household, body: Required<HouseholdFieldsBody>): HouseholdFieldsBody {
+  const patch: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(body) as Array<[keyof HouseholdFieldsBody, unknown]>) {
+    const before = household[key]
+    if (JSON.stringify(before ?? null) !== JSON.stringify(value ?? null)) patch[key] = value
+  }
+  return patch as HouseholdFieldsBody
+}
+
+interface HouseholdFieldsProps {
+  idPrefix: string
+  draft: HouseholdDraft
+  errors: FieldErrors
+  disabled?: boolean
+  onChange: (field: keyof HouseholdDraft, value: string) => void
+}
+
+export function HouseholdFields({ idPrefix, draft, errors, disabled, onChange }: HouseholdFieldsProps) {
+  const id = (field: string) => `${idPrefix}-${field}`
+  const input = (field: keyof HouseholdDraft) => (event: { currentTarget: { value: string } }) => onChange(field, event.currentTarget.value)
+  const latestDate = today()
+  return (
+    <>
+      <Field id={id('name')} label={HOUSEHOLD_LABELS.name} hint="Usually the family’s name, e.g. “Chen Family”." error={errors.name}>
+        {(a11y) => (
+          <input {...a11y} name="name" type="text" required maxLength={NAME_MAX} autocomplete="off" value={draft.name} disabled={disabled} onInput={input('name')} />
+        )}
+      </Field>
+      <fieldset disabled={disabled}>
+        <legend>Deceased spouse and DSUE</legend>
+        <p class="hint">Only when a client’s spouse has died: the deceased spousal unused exclusion (DSUE) received.</p>
+        <Field id={id('deceasedSpouseName')} label={HOUSEHOLD_LABELS.deceasedSpouseName} error={errors.deceasedSpouseName}>
+          {(a11y) => (
+            <input {...a11y} name="deceasedSpouseName" type="text" maxLength={NAME_MAX} autocomplete="off" value={draft.deceasedSpouseName} onInput={input('deceasedSpouseName')} />
+          )}
+        </Field>
+        <Field id={id('dsueDateOfDeath')} label={HOUSEHOLD_LABELS.dsueDateOfDeath} error={errors.dsueDateOfDeath}>
+          {(a11y) => (
+            <input {...a11y} name="dsueDateOfDeath" type="date" min="1800-01-01" max={latestDate} value={draft.dsueDateOfDeath} onInput={input('dsueDateOfDeath')} />
+          )}
+        </Field>
+        <Field id={id('dsueReceived')} label={HOUSEHOLD_LABELS.dsueReceived} hint="In dollars, with at most 2 decimals." error={errors.dsueReceived}>
+          {(a11y) => (
+            <input
+              {...a11y}
+              name="dsueReceived"
+              type="number"
+              inputMode="decimal"
+              min="0"
+              max={String(DSUE_MAX)}
+              step="0.01"
+              value={draft.dsueReceived}
+              onInput={input('dsueReceived')}
+            />
+          )}
+        </Field>
+      </fieldset>
+      <fieldset disabled={disabled}>
+        <legend>Gifting</legend>
+        <div class="field-row">
+          <Field id={id('primaryClientAsDonor')} label={HOUSEHOLD_LABELS.primaryClientAsDonor} error={errors.primaryClientAsDonor}>
+            {(a11y) => <YesNoSelect a11y={a11y} name="primaryClientAsDonor" value={draft.primaryClientAsDonor} onChange={(v) => onChange('primaryClientAsDonor', v)} />}
+          </Field>
+          <Field id={id('coClientAsDonor')} label={HOUSEHOLD_LABELS.coClientAsDonor} error={errors.coClientAsDonor}>
+            {(a11y) => <YesNoSelect a11y={a11y} name="coClientAsDonor" value={draft.coClientAsDonor} onChange={(v) => onChange('coClientAsDonor', v)} />}
+          </Field>
+        </div>
+      </fieldset>
+      <details class="metadata-details" open={draft.metadata.trim() !== '' || Boolean(errors.metadata)}>
+        <summary>Metadata for integrations (optional)</summary>
+        <Field
+          id={id('metadata')}
+          label={HOUSEHOLD_LABELS.metadata}
+          hint={'A JSON object your other systems can read, e.g. {"crmId": "A-1042"}. At most 16 KB and 8 levels deep.'}
+          error={errors.metadata}
+        >
+          {(a11y) => <textarea {...a11y} name="metadata" rows={4} spellcheck={false} value={draft.metadata} disabled={disabled} onInput={input('metadata')} />}
+        </Field>
+      </details>
+    </>
+  )
+}

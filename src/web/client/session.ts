@@ -1,0 +1,21 @@
+// Who is signed in, from GET /api/v1/me, shared by every page.
+import { createContext } from 'preact'
+import { useContext } from 'preact/hooks'
+
+export interface Me {
+  user: { id: string; email: string; name: string; role: 'admin' | 'advisor' | 'viewer' }
+  org: { id: string; name: string }
+  permissions: string[]
+}
+
+export const MeContext = createContext<Me | null>(null)
+
+export function useMe(): Me {
+  const me = useContext(MeContext)
+  if (!me) throw new Error('useMe outside a signed-in page')
+  return me
+}
+
+export function can(me: Me, permission: 'relationships:write' | 'embed:chart' | 'org:admin'): boolean {
+  return me.permissions.includes(permission)
+}

@@ -1,0 +1,73 @@
+// The HTML the server writes for the web app: the shell every app page starts from (the client
+// draws the page into it), and plain message pages for the ends of sign-in that have no app
+// behind them (not invited, sign-in failed). Every value placed in HTML is escaped.
+import { escapeHtml } from '../http/html.ts'
+import type { WebAssets } from './assets.ts'
+
+/**
+ * The app's Content-Security-Policy: its own script and styles only, no inline code, data from
+ * its own origin, and frames only from the embed origin (the household chart).
+ */
+export function appPolicy(embedOrigin: string): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    `frame-src ${embedOrigin}`,
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ')
+}
+
+export function shellPage(assets: WebAssets): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>Hearth</title>
+<link rel="stylesheet" href="${assets.stylesheetPath}">
+<script type="module" src="${assets.scriptPath}"></script>
+</head>
+<body>
+<div id="app"><p class="loading" role="status">Loading Hearth…</p></div>
+<noscript><p>Hearth's web app needs JavaScript. The API works without it: see /api/v1/docs.</p></noscript>
+</body>
+</html>
+`
+}
+
+export interface MessagePage {
+  title: string
+  /** Paragraphs of plain text. */
+  paragraphs: string[]
+  action?: { href: string; label: string }
+}
+
+export function messagePage(assets: WebAssets, page: MessagePage): string {
+  const paragraphs = page.paragraphs.map((text) => `<p>${escapeHtml(text)}</p>`).join('\n')
+  const action = page.action ? `<p><a class="button" href="${escapeHtml(page.action.href)}">${escapeHtml(page.action.label)}</a></p>` : ''
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>${escapeHtml(page.title)} · Hearth</title>
+<link rel="stylesheet" href="${assets.stylesheetPath}">
+</head>
+<body>
+<main class="message-page">
+<p class="brand">Hearth</p>
+<h1>${escapeHtml(page.title)}</h1>
+${paragraphs}
+${action}
+</main>
+</body>
+</html>
+`
+}

@@ -1,0 +1,578 @@
+// The households pages of the web app in real Chromium, against the whole stack (API, store, embed
+// origin, identity provider): the list (search, sort, filter, paging — all in the URL), creating a
+// household, editing under If-Match with a conflicting change made over HTTP in between, members,
+// the chart in its iframe, what a viewer may do, and names that look like markup. Every page is
+// watched for errors and CSP violations; every wait is for a condition, never for a time.
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { hasChromium, launchChromium } from '../../helpers/browser.ts'
+import { startWebStack, type WebStack } from '../../helpers/web-stack.ts'
+import { seedHouseholds } from '../../helpers/seed.ts'
+import { createKey } from '../../helpers/app.ts'
+import type { UserRole } from '../../../src/store/users.ts'
+
+const IMG = '<img src=x onerror="window.__xss=1">'
+const SCRIPT = '<script>window.__xss=1</script>'
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+const CONFLICT_TEXT = 'Someone else changed this household while you were working on it'
+
+interface Watched {
+  page: Page
+  context: BrowserContext
+  problems: string[]
+}
+
+describe.runIf(hasChromium())('web app: households', () => {
+  let stack: WebStack
+  let browser: Browser
+  let key: string
+  const opened: Watched[] = []
+
+  beforeAll(async () => {
+    stack = await startWebStack()
+    browser = await launchChromium()
+    key = (await createKey(stack.store.db, stack.orgId)).key
+    // 23 households for the list: every 4th a sample, 0–2 members each.
+    await seedHouseholds(
+      stack.store.db,
+      stack.orgId,
+      Array.from({ length: 23 }, (_, i) => {
+        const n = String(i + 1).padStart(2, '0')
+        return { name: `Pager ${n}`, sample: (i + 1) % 4 === 0, members: Array.from({ length: (i + 1) % 3 }, (_, m) => `Pager ${n} person ${m + 1}`) }
+      }),
+    )
+  })
+  afterEach(async () => {
+    for (const watched of opened.splice(0)) {
+      const csp = await watched.page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? []).catch(() => [])
+      await watched.context.close()
+      expect([...watched.problems, ...csp.map((v) => `CSP violation: ${v}`)]).toEqual([])
+    }
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await stack?.close()
+  })
+
+  /** axe-core's serious and critical findings on the page as it is now (injected through DevTools, not the page's CSP). */
+  async function axeFindings(page: Page): Promise<string[]> {
+    await page.evaluate(axeSource)
+    const violations = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe
+      return (await axe.run(document, { resultTypes: ['violations'] })).violations
+    })
+    return violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`)
+  }
+
+  /** A new browser context signed in as the role's user, on `path`; errors and CSP violations are recorded. */
+  async function openAs(role: UserRole, path = '/households', email = stack.users[role].email, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
+    const context = await browser.newContext({ colorScheme })
+    await context.addInitScript(() => {
+      const w = window as unknown as { __csp: string[] }
+      w.__csp = []
+      document.addEventListener('securitypolicyviolation', (event) => w.__csp.push(`${event.violatedDirective} ${event.blockedURI}`))
+    })
+    const page = await context.newPage()
+    const problems: string[] = []
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
+    page.on('console', (message) => {
+      // Failed requests (4xx the tests provoke) are logged by Chromium; they are not page errors.
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`)
+    })
+    page.on('dialog', (dialog) => {
+      problems.push(`dialog: ${dialog.message()}`)
+      void dialog.dismiss()
+    })
+    opened.push({ page, context, problems })
+    await stack.signIn(page, email, path)
+    return page
+  }
+
+  /** The API, as another system (an API key) would call it. */
+  async function callApi(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    const response = await fetch(`${stack.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    const text = await response.text()
+    return { status: response.status, etag: response.headers.get('etag'), body: text ? (JSON.parse(text) as Record<string, unknown>) : null }
+  }
+
+  async function seedOne(name: string, members: string[] = [], deceasedSpouseName?: string): Promise<string> {
+    const ids = await seedHouseholds(stack.store.db, stack.orgId, [{ name, members, ...(deceasedSpouseName ? { deceasedSpouseName } : {}) }])
+    return ids.get(name) as string
+  }
+
+  async function memberId(householdId: string, name: string): Promise<string> {
+    const members = (await callApi('GET', `/api/v1/relationships/${householdId}/members`)).body?.members as Array<{ id: string; name: string }>
+    return members.find((m) => m.name === name)?.id as string
+  }
+
+  const rowNames = (page: Page) => page.locator('table.households tbody th[scope="row"] a').allTextContents()
+  const status = (page: Page) => page.locator('.list-status')
+  const query = (page: Page) => Object.fromEntries(new URL(page.url()).searchParams)
+
+  /** Waits until the list is not busy and its rows satisfy `predicate`; answers the rows. */
+  async function waitForRows(page: Page, predicate: (names: string[]) => boolean): Promise<string[]> {
+    const read = () =>
+      page.evaluate(() => ({
+        busy: document.querySelector('table.households')?.getAttribute('aria-busy') === 'true',
+        names: Array.from(document.querySelectorAll('table.households tbody th[scope="row"] a')).map((a) => a.textContent ?? ''),
+      }))
+    await expect.poll(async () => {
+      const { busy, names } = await read()
+      return !busy && predicate(names)
+    }).toBe(true)
+    return (await read()).names
+  }
+
+  it('searches, sorts, filters and pages, with everything in the URL, restored on reload and Back', async () => {
+    const page = await openAs('advisor')
+    expect(page.url()).toBe(`${stack.url}/households`)
+
+    await page.getByLabel('Search').fill('Pager')
+    await page.waitForURL((url) => url.searchParams.get('q') === 'Pager')
+    await expect.poll(() => status(page).textContent()).toBe('Showing 1–23 of 23 households matching “Pager”.')
+    // Defaults stay out of the URL; the newest come first.
+    expect(query(page)).toEqual({ q: 'Pager' })
+    expect((await rowNames(page))[0]).toBe('Pager 23')
+
+    await page.getByLabel('Per page').selectOption('10')
+    await page.waitForURL((url) => url.searchParams.get('size') === '10')
+    await expect.poll(() => status(page).textContent()).toBe('Showing 1–10 of 23 households matching “Pager”.')
+    await expect(page.getByRole('navigation', { name: 'Pages' }).textContent()).resolves.toContain('Page 1 of 3')
+
+    await page.getByRole('link', { name: 'Next' }).click()
+    await page.waitForURL((url) => url.searchParams.get('page') === '2')
+    await expect.poll(() => status(page).textContent()).toBe('Showing 11–20 of 23 households matching “Pager”.')
+    expect(await waitForRows(page, (names) => names[0] === 'Pager 13')).toHaveLength(10)
+
+    // Sorting by name starts A→Z (its default direction, left out of the URL) and goes back to page 1.
+    await page.getByRole('button', { name: 'Household' }).click()
+    await page.waitForURL((url) => url.searchParams.get('sort') === 'name' && !url.searchParams.has('page'))
+    expect(query(page)).toEqual({ q: 'Pager', sort: 'name', size: '10' })
+    expect((await waitForRows(page, (names) => names[0] === 'Pager 01')).slice(0, 3)).toEqual(['Pager 01', 'Pager 02', 'Pager 03'])
+    await expect(page.locator('th[aria-sort]').getAttribute('aria-sort')).resolves.toBe('ascending')
+    await page.getByRole('button', { name: 'Household' }).click()
+    await page.waitForURL((url) => url.searchParams.get('order') === 'desc')
+    await waitForRows(page, (names) => names[0] === 'Pager 23')
+    await expect(page.locator('th[aria-sort]').getAttribute('aria-sort')).resolves.toBe('descending')
+
+    // Members: the biggest first.
+    await page.getByRole('button', { name: 'Members' }).click()
+    await page.waitForURL((url) => url.searchParams.get('sort') === 'members' && !url.searchParams.has('order'))
+    await waitForRows(page, (names) => names.length === 10)
+    const counts = (await page.locator('table.households tbody td.number').allTextContents()).map(Number)
+    expect(counts).toEqual([...counts].sort((a, b) => b - a))
+    expect(counts[0]).toBe(2)
+
+    await page.getByLabel('Show').selectOption('only')
+    await page.waitForURL((url) => url.searchParams.get('sample') === 'only')
+    await expect.poll(() => status(page).textContent()).toBe('Showing 1–5 of 5 households matching “Pager”.')
+    const samples = await waitForRows(page, (names) => names.length === 5)
+    expect(samples.sort()).toEqual(['Pager 04', 'Pager 08', 'Pager 12', 'Pager 16', 'Pager 20'])
+    expect(await page.locator('table.households tbody .tag').count()).toBe(5)
+
+    // Reload: the same view, every control set as before.
+    const before = page.url()
+    await page.reload()
+    await expect.poll(() => status(page).textContent()).toBe('Showing 1–5 of 5 households matching “Pager”.')
+    expect(page.url()).toBe(before)
+    await expect(page.getByLabel('Search').inputValue()).resolves.toBe('Pager')
+    await expect(page.getByLabel('Show').inputValue()).resolves.toBe('only')
+    await expect(page.getByLabel('Per page').inputValue()).resolves.toBe('10')
+    await expect(page.locator('th[aria-sort]').textContent()).resolves.toContain('Members')
+
+    // Back undoes the filter; the search stays.
+    await page.goBack()
+    await page.waitForURL((url) => !url.searchParams.has('sample'))
+    await expect.poll(() => status(page).textContent()).toBe('Showing 1–10 of 23 households matching “Pager”.')
+    await expect(page.getByLabel('Show').inputValue()).resolves.toBe('any')
+
+    // No match: said in words, with a way back.
+    await page.getByLabel('Search').fill('no such household anywhere')
+    await page.getByText('No households match “no such household anywhere”.').waitFor()
+    await page.getByRole('button', { name: 'Clear the search' }).click()
+    await page.waitForURL((url) => !url.searchParams.has('q'))
+    await expect(page.getByLabel('Search').inputValue()).resolves.toBe('')
+  })
+
+  it('drops a slow answer that a newer search overtook', async () => {
+    const page = await openAs('advisor')
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    await page.route('**/api/v1/relationships?*', async (route) => {
+      if (new URL(route.request().url()).searchParams.get('search') === 'Pager') {
+        await gate
+        await route.continue()
+      } else {
+        await route.continue()
+      }
+    })
+    const slow = page.waitForResponse((response) => new URL(response.url()).searchParams.get('search') === 'Pager')
+    await page.getByLabel('Search').fill('Pager')
+    await page.waitForURL((url) => url.searchParams.get('q') === 'Pager')
+    await page.getByLabel('Search').fill('Pager 07')
+    await waitForRows(page, (names) => names.length === 1 && names[0] === 'Pager 07')
+    release()
+    await (await slow).finished()
+    // Give the page's handler of the late answer its turn, then check it changed nothing.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+    expect(await rowNames(page)).toEqual(['Pager 07'])
+    await expect(status(page).textContent()).resolves.toBe('Showing 1–1 of 1 household matching “Pager 07”.')
+  })
+
+  it('an organization with no households invites a writer to create the first', async () => {
+    const other = await stack.addOrg('Empty Partners')
+    const page = await openAs('admin', '/households', other.admin.email)
+    await page.getByText('Your organization has no households yet.').waitFor()
+    await page.getByRole('link', { name: 'Create the first household' }).click()
+    await page.waitForURL(`${stack.url}/households/new`)
+    await page.getByRole('heading', { level: 1, name: 'New household' }).waitFor()
+  })
+
+  it('creates a household: an API refusal shows next to its field, then success opens the household', async () => {
+    const page = await openAs('advisor')
+    await page.getByRole('link', { name: 'New household' }).click()
+    await page.waitForURL(`${stack.url}/households/new`)
+    // After a navigation in the app, focus is on the new page's heading.
+    await page.waitForFunction(() => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === 'New household')
+
+    // Blank after trimming: the browser's `required` lets it through, the API refuses it.
+    const name = page.getByLabel('Household name')
+    await name.fill('   ')
+    await page.getByLabel('DSUE amount received').fill('1250000.5')
+    await page.getByRole('button', { name: 'Create household' }).click()
+    const error = page.locator('#new-household-name-error')
+    await error.waitFor()
+    await expect(error.textContent()).resolves.toBe('Household name must not be blank')
+    await expect(name.getAttribute('aria-invalid')).resolves.toBe('true')
+    await expect(name.getAttribute('aria-describedby')).resolves.toContain('new-household-name-error')
+    await page.waitForFunction(() => document.activeElement?.id === 'new-household-name')
+
+    // A person's field the browser checks itself: required name.
+    await page.getByRole('button', { name: 'Add a person' }).click()
+    await page.getByRole('button', { name: 'Create household' }).click()
+    const personName = page.locator('input[name="members.0.name"]')
+    await expect.poll(() => personName.getAttribute('aria-invalid')).toBe('true')
+    await personName.fill('Ngozi Okafor')
+    await page.locator('input[name="members.0.birthDate"]').fill('1961-04-02')
+
+    await name.fill('Okafor Family')
+    await page.getByLabel('Deceased spouse’s name').fill('Emeka Okafor')
+    await page.getByLabel('Deceased spouse’s date of death').fill('2019-11-30')
+    await page.getByLabel('Primary client as donor').selectOption('yes')
+    // A double click sends two requests with one Idempotency-Key: one household.
+    await page.getByRole('button', { name: 'Create household' }).dblclick()
+    await page.waitForURL(/\/households\/[0-9a-f-]{36}$/)
+    await page.getByRole('heading', { level: 1, name: 'Okafor Family' }).waitFor()
+    await page.getByRole('rowheader', { name: 'Ngozi Okafor' }).waitFor()
+    await expect(page.locator('dl.details').textContent()).resolves.toContain('Emeka Okafor')
+
+    const listed = await callApi('GET', '/api/v1/relationships?search=Okafor%20Family')
+    expect(listed.body?.total).toBe(1)
+    const created = (listed.body?.households as Array<Record<string, unknown>>)[0]
+    expect(page.url()).toBe(`${stack.url}/households/${created?.id as string}`)
+    const full = await callApi('GET', `/api/v1/relationships/${created?.id as string}`)
+    expect(full.body?.household).toMatchObject({ name: 'Okafor Family', dsueReceived: 1250000.5, deceasedSpouseName: 'Emeka Okafor', dsueDateOfDeath: '2019-11-30', primaryClientAsDonor: true, coClientAsDonor: null })
+  })
+
+  it('keeps a created household when a person is refused, and adds only the people left after the fix', async () => {
+    const page = await openAs('advisor', '/households/new')
+    await page.getByLabel('Household name').fill('Partial Family')
+    await page.getByRole('button', { name: 'Add a person' }).click()
+    await page.locator('input[name="members.0.name"]').fill('Pat Partial')
+    await page.getByRole('button', { name: 'Add a person' }).click()
+    await page.locator('input[name="members.1.name"]').fill('Quin Partial')
+    await page.locator('select[name="members.1.role"]').selectOption('child')
+    // The browser accepts this address; the API wants a dot in the domain.
+    await page.locator('input[name="members.1.email"]').fill('quin@localhost')
+    await page.getByRole('button', { name: 'Create household' }).click()
+
+    const emailError = page.locator('[id$="-email-error"]')
+    await emailError.waitFor()
+    await expect(emailError.textContent()).resolves.toMatch(/^Email of person 2 must be a plausible address/)
+    await page.getByRole('status').filter({ hasText: 'was created with 1 person' }).waitFor()
+    await expect(page.getByLabel('Household name').isDisabled()).resolves.toBe(true)
+    await expect(page.locator('input[name="members.0.name"]').isDisabled()).resolves.toBe(true)
+
+    await page.locator('input[name="members.1.email"]').fill('quin@example.com')
+    await page.getByRole('button', { name: 'Add the remaining people' }).click()
+    await page.waitForURL(/\/households\/[0-9a-f-]{36}$/)
+    await page.getByRole('heading', { level: 1, name: 'Partial Family' }).waitFor()
+    await page.getByRole('rowheader', { name: 'Quin Partial' }).waitFor()
+    const listed = await callApi('GET', '/api/v1/relationships?search=Partial%20Family')
+    expect(listed.body?.total).toBe(1)
+    const household = (listed.body?.households as Array<{ members: Array<{ name: string; role: string }> }>)[0]
+    expect(household?.members).toEqual([
+      expect.objectContaining({ name: 'Pat Partial', role: 'primaryClient' }),
+      expect.objectContaining({ name: 'Quin Partial', role: 'child' }),
+    ])
+  })
+
+  it('assigns advisors: admins pick from the organization’s users, advisors change roles', async () => {
+    const id = await seedOne('Assigned Family', ['Asa Assigned'])
+    const admin = await openAs('admin', `/households/${id}`)
+    await admin.getByText('No one is assigned to this household.').waitFor()
+    await admin.getByRole('button', { name: 'Change advisors' }).click()
+    await admin.getByLabel('Person').selectOption({ label: `${stack.users.advisor.name} (${stack.users.advisor.email})` })
+    await admin.getByLabel('Role', { exact: true }).selectOption('leadAdvisor')
+    await admin.getByRole('button', { name: 'Add to the list' }).click()
+    await admin.getByRole('button', { name: 'Save advisors' }).click()
+    await admin.getByRole('status').filter({ hasText: 'The advisors were saved.' }).waitFor()
+    await admin.locator('ul.assignments', { hasText: `${stack.users.advisor.name} · Lead advisor` }).waitFor()
+
+    const advisor = await openAs('advisor', `/households/${id}`)
+    await advisor.getByRole('button', { name: 'Change advisors' }).click()
+    await advisor.getByText('Only admins can assign someone new').waitFor()
+    await advisor.getByLabel(`Role of ${stack.users.advisor.name}`).selectOption('paraplanner')
+    await advisor.getByRole('button', { name: 'Save advisors' }).click()
+    await advisor.locator('ul.assignments', { hasText: `${stack.users.advisor.name} · Paraplanner` }).waitFor()
+    expect((await callApi('GET', `/api/v1/relationships/${id}/assignments`)).body?.assignments).toEqual([
+      { userId: stack.users.advisor.id, name: stack.users.advisor.name, role: 'paraplanner' },
+    ])
+  })
+
+  it('edits under If-Match: a change made elsewhere in between is a conflict, said in plain words', async () => {
+    const id = await seedOne('Conflict Family', ['Cora Conflict'])
+    const page = await openAs('advisor', `/households/${id}`)
+    await page.getByRole('heading', { level: 1, name: 'Conflict Family' }).waitFor()
+
+    await page.getByRole('button', { name: 'Edit details' }).click()
+    await page.getByLabel('Household name').fill('Conflict Family (mine)')
+
+    // Someone else renames it over HTTP while the form is open.
+    const current = await callApi('GET', `/api/v1/relationships/${id}`)
+    const theirs = await callApi('PATCH', `/api/v1/relationships/${id}`, { name: 'Conflict Family (theirs)' }, { 'if-match': current.etag as string })
+    expect(theirs.status).toBe(200)
+
+    await page.getByRole('button', { name: 'Save details' }).click()
+    const alert = page.getByRole('alert').filter({ hasText: CONFLICT_TEXT })
+    await alert.waitFor()
+    await page.getByRole('heading', { level: 1, name: 'Conflict Family (theirs)' }).waitFor()
+    expect((await callApi('GET', `/api/v1/relationships/${id}`)).body?.household).toMatchObject({ name: 'Conflict Family (theirs)' })
+    await page.waitForFunction(() => document.activeElement?.textContent?.includes('Someone else changed this household') === true)
+
+    // Made again on the fresh version, it is saved.
+    await page.getByRole('button', { name: 'Edit details' }).click()
+    await expect(page.getByLabel('Household name').inputValue()).resolves.toBe('Conflict Family (theirs)')
+    await page.getByLabel('Household name').fill('Conflict Family (both)')
+    await page.getByLabel('DSUE amount received').fill('10.25')
+    await page.getByRole('button', { name: 'Save details' }).click()
+    await page.getByRole('status').filter({ hasText: 'The details were saved.' }).waitFor()
+    await page.getByRole('heading', { level: 1, name: 'Conflict Family (both)' }).waitFor()
+    expect((await callApi('GET', `/api/v1/relationships/${id}`)).body?.household).toMatchObject({ name: 'Conflict Family (both)', dsueReceived: 10.25 })
+  })
+
+  it('adds, relates, changes and removes members; the chart renders in its iframe and follows the edits', async () => {
+    const id = await seedOne('Members Family')
+    const page = await openAs('advisor', `/households/${id}`)
+    await page.getByRole('heading', { level: 1, name: 'Members Family' }).waitFor()
+    await page.getByText('Add people to the household to see its chart.').waitFor()
+
+    await page.getByRole('button', { name: 'Add a person' }).click()
+    const form = page.locator('form.member-form')
+    await form.getByLabel('Name').fill('Ann Member')
+    await form.getByLabel('Role').selectOption('primaryClient')
+    await form.getByRole('button', { name: 'Add person' }).click()
+    await page.getByRole('status').filter({ hasText: 'Ann Member was added.' }).waitFor()
+    await page.getByRole('rowheader', { name: 'Ann Member' }).waitFor()
+
+    // The chart appears once there is someone to draw.
+    await page.locator('.chart-host[data-chart-state="rendered"]').waitFor()
+    const chart = page.frameLocator('iframe[title="Household chart of Members Family"]')
+    await chart.locator('svg').first().waitFor()
+
+    await page.getByRole('button', { name: 'Add a person' }).click()
+    await form.getByLabel('Name').fill('Ben Member')
+    await form.getByLabel('Role').selectOption('coClient')
+    await form.getByLabel('Relationship to Ann Member').selectOption('spouse')
+    await form.getByRole('button', { name: 'Add person' }).click()
+    await page.getByRole('rowheader', { name: 'Ben Member' }).waitFor()
+    await page.getByRole('row', { name: /Ann Member .*Spouse of Ben Member/ }).waitFor()
+    await page.getByRole('row', { name: /Ben Member .*Spouse of Ann Member/ }).waitFor()
+    await chart.locator('.hc-text-body li', { hasText: 'Ben Member' }).first().waitFor({ state: 'attached' })
+
+    // What the browser can check, it checks (a death before the birth); what only the API knows
+    // (an address without a dot in its domain), the API refuses — both show next to the field.
+    await page.getByRole('button', { name: 'Edit Ben Member' }).click()
+    await form.getByLabel('Date of birth').fill('1970-05-06')
+    await form.getByLabel('Date of death').fill('1965-01-01')
+    await form.getByRole('button', { name: 'Save' }).click()
+    const deathError = form.locator('#member-' + (await memberId(id, 'Ben Member')) + '-deathDate-error')
+    await deathError.waitFor()
+    await expect(form.getByLabel('Date of death').getAttribute('aria-invalid')).resolves.toBe('true')
+    await form.getByLabel('Date of death').fill('')
+    await form.getByLabel('Email').fill('ben@localhost')
+    await form.getByRole('button', { name: 'Save' }).click()
+    const emailError = form.locator('.field-error')
+    await emailError.waitFor()
+    await expect(emailError.textContent()).resolves.toBe('Email must be a plausible address such as name@example.com, or null')
+    await expect(form.getByLabel('Email').getAttribute('aria-invalid')).resolves.toBe('true')
+    await page.waitForFunction(() => (document.activeElement as HTMLInputElement | null)?.type === 'email')
+    await form.getByLabel('Email').fill('ben@example.com')
+    await form.getByRole('button', { name: 'Save' }).click()
+    await page.getByRole('status').filter({ hasText: 'Ben Member was saved.' }).waitFor()
+    await page.getByRole('row', { name: /Ben Member .*1970/ }).waitFor()
+
+    // Removing asks first; Cancel keeps, Remove removes.
+    await page.getByRole('button', { name: 'Remove Ann Member' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Remove Ann Member?' })
+    await dialog.waitFor()
+    await dialog.getByRole('button', { name: 'Cancel' }).click()
+    await dialog.waitFor({ state: 'detached' })
+    await page.getByRole('button', { name: 'Remove Ann Member' }).click()
+    await page.getByRole('dialog', { name: 'Remove Ann Member?' }).getByRole('button', { name: 'Remove' }).click()
+    await page.getByRole('rowheader', { name: 'Ann Member' }).waitFor({ state: 'detached' })
+    await expect(page.getByRole('row', { name: /Ben Member/ }).textContent()).resolves.not.toContain('Spouse')
+    const members = await callApi('GET', `/api/v1/relationships/${id}/members`)
+    expect((members.body?.members as Array<{ name: string; birthDate: string; email: string }>).map((m) => [m.name, m.birthDate, m.email])).toEqual([
+      ['Ben Member', '1970-05-06', 'ben@example.com'],
+    ])
+    // The chart followed: Ann is gone from it.
+    await chart.locator('.hc-text-body li', { hasText: 'Ann Member' }).waitFor({ state: 'detached' })
+  })
+
+  it('deletes a household after confirmation; its address then says it is gone', async () => {
+    const id = await seedOne('Doomed Family', ['Dana Doomed'])
+    const page = await openAs('advisor', `/households/${id}`)
+    await page.getByRole('button', { name: 'Delete household' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Delete Doomed Family?' })
+    await dialog.getByRole('button', { name: 'Delete household' }).click()
+    await page.waitForURL(`${stack.url}/households`)
+    await page.getByText('The household “Doomed Family” was deleted.').waitFor()
+    expect((await callApi('GET', `/api/v1/relationships/${id}`)).status).toBe(404)
+    await page.goto(`${stack.url}/households/${id}`)
+    await page.getByRole('heading', { level: 1, name: 'This household does not exist or was deleted' }).waitFor()
+    await page.goto(`${stack.url}/households/not-a-uuid`)
+    await page.getByRole('heading', { level: 1, name: 'This household does not exist or was deleted' }).waitFor()
+  })
+
+  it('a viewer reads but sees no edit controls, and the API refuses their writes', async () => {
+    const id = await seedOne('Viewed Family', ['Vic Viewed'])
+    const page = await openAs('viewer')
+    await page.getByLabel('Search').fill('Viewed Family')
+    await waitForRows(page, (names) => names.length === 1)
+    expect(await page.getByRole('link', { name: 'New household' }).count()).toBe(0)
+    await page.getByRole('link', { name: 'Viewed Family' }).click()
+    await page.getByRole('heading', { level: 1, name: 'Viewed Family' }).waitFor()
+    await page.getByRole('rowheader', { name: 'Vic Viewed' }).waitFor()
+    await page.getByText('can look at this household but not change it').waitFor()
+    await page.getByText('does not include the household chart').waitFor()
+    for (const label of ['Edit details', 'Add a person', 'Change advisors', 'Delete household', 'Edit Vic Viewed', 'Remove Vic Viewed']) {
+      expect(await page.getByRole('button', { name: label }).count(), label).toBe(0)
+    }
+    expect(await page.locator('iframe').count()).toBe(0)
+
+    const refused = await page.evaluate(async (householdId) => {
+      const response = await fetch(`/api/v1/relationships/${householdId}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json', 'if-match': '*' },
+        body: JSON.stringify({ name: 'Hacked' }),
+      })
+      return { status: response.status, body: (await response.json()) as { code: string } }
+    }, id)
+    expect(refused).toMatchObject({ status: 403, body: { code: 'missing_permission' } })
+    expect((await callApi('GET', `/api/v1/relationships/${id}`)).body?.household).toMatchObject({ name: 'Viewed Family' })
+
+    await page.goto(`${stack.url}/households/new`)
+    await page.getByText('Your role (viewer) cannot create households').waitFor()
+    expect(await page.getByRole('button', { name: 'Create household' }).count()).toBe(0)
+  })
+
+  it('names that look like markup are text: in the list, on the household page and in the chart', async () => {
+    const ids = await seedHouseholds(stack.store.db, stack.orgId, [
+      { name: IMG, members: [SCRIPT, IMG] },
+      { name: SCRIPT, members: [IMG], deceasedSpouseName: SCRIPT },
+    ])
+    const page = await openAs('advisor')
+    await page.getByLabel('Search').fill('window.__xss')
+    await waitForRows(page, (names) => names.length === 2)
+    expect((await rowNames(page)).sort()).toEqual([IMG, SCRIPT].sort())
+    expect(await page.getByRole('link', { name: IMG, exact: true }).isVisible()).toBe(true)
+    expect(await page.getByRole('link', { name: SCRIPT, exact: true }).isVisible()).toBe(true)
+    expect(await page.locator('table.households img, table.households script').count()).toBe(0)
+
+    await page.getByRole('link', { name: IMG, exact: true }).click()
+    await page.getByRole('heading', { level: 1, name: IMG, exact: true }).waitFor()
+    expect(await page.getByRole('rowheader', { name: SCRIPT, exact: true }).isVisible()).toBe(true)
+    expect(await page.getByRole('rowheader', { name: IMG, exact: true }).isVisible()).toBe(true)
+    expect(await page.locator('main img, main script').count()).toBe(0)
+
+    // In the chart: drawn as text; its text version (opened) shows the names as they are.
+    await page.locator('.chart-host[data-chart-state="rendered"]').waitFor()
+    const chart = page.frameLocator('iframe')
+    await chart.locator('summary', { hasText: 'Text version' }).click()
+    await chart.locator('.hc-text-body li', { hasText: SCRIPT }).first().waitFor()
+    expect(await chart.locator('.hc-text-body li', { hasText: IMG }).first().isVisible()).toBe(true)
+    expect(await chart.locator('img, svg script, body script:not([src])').count()).toBe(0)
+
+    // The other one, reached by URL.
+    await page.goto(`${stack.url}/households/${ids.get(SCRIPT) as string}`)
+    await page.getByRole('heading', { level: 1, name: SCRIPT, exact: true }).waitFor()
+    await page.locator('.chart-host[data-chart-state="rendered"]').waitFor()
+    await page.frameLocator('iframe').locator('summary', { hasText: 'Text version' }).click()
+    await page.frameLocator('iframe').locator('.hc-text-body li', { hasText: SCRIPT }).first().waitFor()
+
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined()
+    const frame = page.frames().find((f) => f !== page.mainFrame())
+    expect(await frame?.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined()
+  })
+
+  it('is operable from the keyboard: sortable headers, links, focus on the heading after navigation', async () => {
+    const page = await openAs('advisor', '/households?q=Pager&size=10')
+    await expect.poll(() => status(page).textContent()).toBe('Showing 1–10 of 23 households matching “Pager”.')
+    // Sort with the keyboard.
+    await page.getByRole('button', { name: 'Household' }).focus()
+    await page.keyboard.press('Enter')
+    await page.waitForURL((url) => url.searchParams.get('sort') === 'name')
+    await waitForRows(page, (names) => names[0] === 'Pager 01')
+    // Open a household with the keyboard: focus lands on its heading.
+    await page.getByRole('link', { name: 'Pager 01' }).focus()
+    await page.keyboard.press('Enter')
+    await page.waitForURL(/\/households\/[0-9a-f-]{36}$/)
+    await page.waitForFunction(() => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === 'Pager 01')
+    // Back: the list as it was.
+    await page.goBack()
+    await page.waitForURL((url) => url.searchParams.get('sort') === 'name')
+    await waitForRows(page, (names) => names[0] === 'Pager 01')
+  })
+
+  it.each(['light', 'dark'] as const)('has no serious axe-core findings in its states: list, errors, editors, dialogs (%s)', async (colorScheme) => {
+    const id = await seedOne('Axe Family', ['Ada Axe', 'Ben Axe'])
+    const page = await openAs('admin', '/households?q=Pager&size=10&sort=name', stack.users.admin.email, colorScheme)
+    await waitForRows(page, (names) => names.length === 10)
+    expect({ view: 'list', findings: await axeFindings(page) }).toEqual({ view: 'list', findings: [] })
+
+    await page.goto(`${stack.url}/households/new`)
+    await page.getByLabel('Household name').fill('  ')
+    await page.getByRole('button', { name: 'Add a person' }).click()
+    await page.getByRole('button', { name: 'Create household' }).click()
+    await expect.poll(() => page.locator('.field-error').count()).toBeGreaterThan(0)
+    expect({ view: 'new with errors', findings: await axeFindings(page) }).toEqual({ view: 'new with errors', findings: [] })
+
+    await page.goto(`${stack.url}/households/${id}`)
+    await page.getByRole('heading', { level: 1, name: 'Axe Family' }).waitFor()
+    await page.locator('.chart-host[data-chart-state="rendered"]').waitFor()
+    expect({ view: 'household', findings: await axeFindings(page) }).toEqual({ view: 'household', findings: [] })
+    await page.getByRole('button', { name: 'Edit Ben Axe' }).click()
+    expect({ view: 'member editor', findings: await axeFindings(page) }).toEqual({ view: 'member editor', findings: [] })
+    await page.getByRole('button', { name: 'Cancel' }).click()
+    await page.getByRole('button', { name: 'Edit details' }).click()
+    expect({ view: 'details editor', findings: await axeFindings(page) }).toEqual({ view: 'details editor', findings: [] })
+    await page.getByRole('button', { name: 'Cancel' }).click()
+    await page.getByRole('button', { name: 'Change advisors' }).click()
+    expect({ view: 'advisors editor', findings: await axeFindings(page) }).toEqual({ view: 'advisors editor', findings: [] })
+    await page.getByRole('button', { name: 'Cancel' }).click()
+    await page.getByRole('button', { name: 'Delete household' }).click()
+    await page.getByRole('dialog').waitFor()
+    expect({ view: 'delete dialog', findings: await axeFindings(page) }).toEqual({ view: 'delete dialog', findings: [] })
+    await page.keyboard.press('Escape')
+    await page.getByRole('dialog').waitFor({ state: 'detached' })
+  })
+})
