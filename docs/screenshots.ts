@@ -7,13 +7,40 @@ import { fileURLToPath } from 'node:url'
 import { launchChromium } from '../test/helpers/browser.ts'
 import { startWebStack } from '../test/helpers/web-stack.ts'
 import { addSampleHouseholds } from '../src/store/samples.ts'
+import { call, createKey } from '../test/helpers/app.ts'
 
 const docsDir = path.dirname(fileURLToPath(import.meta.url))
 
 const stack = await startWebStack()
+
+/** The sample household as an advisor would have filled it in: who is married to whom, who is whose child. */
+async function relateWhitfields() {
+  const { key } = await createKey(stack.store.db, stack.orgId)
+  const list = await call(`${stack.url}/api/v1/relationships?search=Whitfield%20Family`, key)
+  const id = (list.body.households as Array<{ id: string }>)[0]?.id
+  const members = (await call(`${stack.url}/api/v1/relationships/${id}/members`, key)).body.members as Array<{ id: string; name: string }>
+  const idOf = (name: string) => members.find((member) => member.name === name)?.id ?? ''
+  const links: Array<[string, Array<[string, string]>]> = [
+    ['Thomas Whitfield', [['Margaret Whitfield', 'spouse']]],
+    ['Emily Whitfield-Hart', [['Margaret Whitfield', 'parent'], ['Thomas Whitfield', 'parent']]],
+    ['James Whitfield', [['Margaret Whitfield', 'parent'], ['Thomas Whitfield', 'parent']]],
+    ['Olivia Hart', [['Emily Whitfield-Hart', 'parent']]],
+    ['Noah Hart', [['Emily Whitfield-Hart', 'parent']]],
+  ]
+  for (const [name, relations] of links) {
+    const relationships = relations.map(([other, type]) => ({ memberId: idOf(other), type }))
+    const patched = await call(`${stack.url}/api/v1/relationships/${id}/members/${idOf(name)}`, key, {
+      method: 'PATCH',
+      body: { relationships },
+      headers: { 'if-match': '*', 'content-type': 'application/merge-patch+json' },
+    })
+    if (patched.status !== 200) throw new Error(`could not relate ${name}: ${JSON.stringify(patched.body)}`)
+  }
+}
 const browser = await launchChromium()
 try {
   await addSampleHouseholds(stack.store.db, stack.orgId)
+  await relateWhitfields()
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, deviceScaleFactor: 1, colorScheme: 'light' })
   const page = await context.newPage()
   await stack.signIn(page, stack.users.admin.email)
@@ -23,7 +50,10 @@ try {
   await page.screenshot({ path: path.join(docsDir, 'web-households.png') })
 
   await page.getByRole('link', { name: /Whitfield/ }).first().click()
-  await page.frameLocator('iframe').locator('svg').first().waitFor()
+  await page.locator('[data-chart-state="rendered"]').waitFor()
+  // The chart sizes its frame after drawing (resize): wait until the frame holds the whole drawing.
+  await page.waitForFunction(() => (document.querySelector('.chart-host iframe')?.getBoundingClientRect().height ?? 0) > 150)
+  await page.locator('.chart-host iframe').scrollIntoViewIfNeeded()
   await page.screenshot({ path: path.join(docsDir, 'web-household.png'), fullPage: true })
 
   await page.goto(`${stack.url}/admin/keys`)

@@ -30,6 +30,7 @@ export function shellPage(assets: WebAssets): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>Hearth</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${assets.stylesheetPath}">
 <script type="module" src="${assets.scriptPath}"></script>
 </head>

@@ -77,7 +77,7 @@ export async function registerOpenApi(app: App): Promise<void> {
             in: 'cookie',
             name: 'idp-session',
             description:
-              'Web app session: opaque, HttpOnly, SameSite=Lax; ends after 12 h unused, 7 days after sign-in, or at sign out. Cookie writes need a same-origin request.',
+              'Web app session, issued by GET /auth/callback after sign-in at the OpenID Connect provider (start at GET /auth/sign-in?returnTo=/path; only invited users get one). Opaque, HttpOnly, SameSite=Lax; ends after 12 h unused, 7 days after sign-in, or at sign out. Cookie writes need a same-origin request (Origin or Sec-Fetch-Site), else 403 cross_site_request.',
           },
         },
       },

@@ -1,0 +1,92 @@
+// The admin API's shapes as the web app reads them (src/schemas/admin.ts is the source; the web
+// app does not import it, so that TypeBox stays out of the browser bundle).
+import type { Permission } from '../../../domain/permissions.ts'
+
+export interface ApiKey {
+  id: string
+  name: string
+  prefix: string
+  permissions: string[]
+  createdAt: string
+  expiresAt: string | null
+  lastUsedAt: string | null
+  revokedAt: string | null
+}
+export interface ApiKeyList {
+  keys: ApiKey[]
+}
+export interface CreatedApiKey {
+  key: string
+  apiKey: ApiKey
+}
+
+export interface FrameOrigin {
+  origin: string
+  createdAt: string
+}
+export interface FrameOriginList {
+  origins: FrameOrigin[]
+}
+
+export type UserRole = 'admin' | 'advisor' | 'viewer'
+export interface User {
+  id: string
+  email: string
+  name: string
+  role: UserRole
+  createdAt: string
+  lastSignInAt: string | null
+  status: 'invited' | 'active'
+}
+export interface UserList {
+  users: User[]
+}
+
+export interface ChartUsageRow {
+  day: string
+  frameOrigin: string
+  mints: number
+  renders: number
+}
+export interface ApiCallsRow {
+  day: string
+  keyId: string
+  keyName: string
+  keyPrefix: string
+  calls: number
+  legacyCalls: number
+}
+export interface Usage {
+  since: string
+  chart: ChartUsageRow[]
+  apiCalls: ApiCallsRow[]
+}
+
+export const ROLES: ReadonlyArray<{ value: UserRole; label: string; hint: string }> = [
+  { value: 'admin', label: 'Admin', hint: 'everything, including these admin pages' },
+  { value: 'advisor', label: 'Advisor', hint: 'reads and edits households, views charts' },
+  { value: 'viewer', label: 'Viewer', hint: 'reads households' },
+]
+
+export function roleLabel(role: string): string {
+  return ROLES.find((r) => r.value === role)?.label ?? role
+}
+
+/**
+ * The permissions a new key can be given. households:read and households:write are left out on
+ * purpose: they are the legacy names of relationships:read and relationships:write and grant
+ * exactly the same access, on the new paths and on the deprecated /api/v1/households ones alike
+ * (src/domain/permissions.ts), so a new key never needs them and offering both would only make
+ * people wonder which to tick. Keys created with them earlier still list them, with a note.
+ */
+export const NEW_KEY_PERMISSIONS: ReadonlyArray<{ value: Permission; label: string; hint: string }> = [
+  { value: 'relationships:read', label: 'relationships:read', hint: 'list, search and read households' },
+  { value: 'relationships:write', label: 'relationships:write', hint: 'create, change and delete households' },
+  { value: 'embed:chart', label: 'embed:chart', hint: 'mint chart tokens for your embed origins' },
+]
+
+/** What a legacy permission name stands for, to say so next to it. */
+export const LEGACY_PERMISSIONS: Readonly<Record<string, string>> = {
+  'households:read': 'relationships:read',
+  'households:write': 'relationships:write',
+}
