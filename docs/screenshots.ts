@@ -52,7 +52,9 @@ try {
   await page.getByRole('link', { name: /Whitfield/ }).first().click()
   await page.locator('[data-chart-state="rendered"]').waitFor()
   // The chart sizes its frame after drawing (resize): wait until the frame holds the whole drawing.
-  await page.waitForFunction(() => (document.querySelector('.chart-host iframe')?.getBoundingClientRect().height ?? 0) > 150)
+  // Runs in the page; docs/ has Node's types only, hence the cast.
+  type PageGlobals = { document: { querySelector(selector: string): { getBoundingClientRect(): { height: number } } | null } }
+  await page.waitForFunction(() => ((globalThis as unknown as PageGlobals).document.querySelector('.chart-host iframe')?.getBoundingClientRect().height ?? 0) > 150)
   await page.locator('.chart-host iframe').scrollIntoViewIfNeeded()
   await page.screenshot({ path: path.join(docsDir, 'web-household.png'), fullPage: true })
 
