@@ -56,6 +56,8 @@ export async function startDevIdentityProvider(options: DevIdentityProviderOptio
     conformIdTokenClaims: false,
     features: { devInteractions: { enabled: false } },
     pkce: { required: () => true },
+    // Seconds. Short, as a real provider's: a sign-in takes a minute, a provider session a working day.
+    ttl: { AuthorizationCode: 60, AccessToken: 600, IdToken: 600, Interaction: 600, Session: 8 * 3600, Grant: 8 * 3600 },
     findAccount: (_ctx, subject) => {
       const identity = identityOf(subject)
       if (!identity) return undefined
