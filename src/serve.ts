@@ -2,7 +2,7 @@
 // no DATABASE_URL), the API origin, the embed origin, and the demo with its partner site. close()
 // drains in-flight requests, then closes the store and gives the data directory back.
 import type { FastifyInstance } from 'fastify'
-import { createServer, type AddressInfo, type Server } from 'node:net'
+import type { Server } from 'node:net'
 import type { Config } from './config.ts'
 import { openStore, type Store } from './store/db.ts'
 import { buildApp } from './app.ts'
@@ -17,6 +17,7 @@ import { AdminError, isAdminRequest } from './admin/requests.ts'
 import { prepareDemo, type Demo } from './demo.ts'
 import { startDemoPartner } from './demo-partner/server.ts'
 import { OidcSignIn, CALLBACK_PATH, type OidcSettings } from './auth/oidc.ts'
+import { freePort } from './net/free-port.ts'
 
 export interface RunningService {
   store: Store
@@ -138,17 +139,6 @@ function newestVersion(versions: string[]): string | undefined {
 
 function hostInUrl(host: string): string {
   return host.includes(':') ? `[${host}]` : host
-}
-
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, host, () => {
-      const { port } = probe.address() as AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
 }
 
 async function listen(app: FastifyInstance, host: string, port: number): Promise<string> {

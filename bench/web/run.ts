@@ -17,6 +17,7 @@ import { MemoryRateLimitStore } from '../../src/rate-limit/memory-store.ts'
 import { createUser } from '../../src/store/users.ts'
 import { createSession, SESSION_COOKIE } from '../../src/auth/sessions.ts'
 import { webAssets } from '../../src/web/assets.ts'
+import { freePort } from '../../src/net/free-port.ts'
 import { provisionDatabase } from '../database.ts'
 import { cleanup, onCleanup } from '../cleanup.ts'
 import { seed } from '../seed.ts'
@@ -82,10 +83,8 @@ async function main() {
   if (!user) throw new Error('could not create the bench user')
   const session = await createSession(store.db, { id: user.id, orgId: seeded.orgId })
 
-  const probe = http.createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()))
-  const port = (probe.address() as AddressInfo).port
-  await new Promise<void>((resolve) => probe.close(() => resolve()))
+  // The API's public URL (chart token issuer) names its port, so the port is chosen first.
+  const port = await freePort('127.0.0.1')
   const url = `http://127.0.0.1:${port}`
   const app = await buildApp({
     db: store.db,

@@ -15,7 +15,7 @@
 import type { Payload, Person, Relationship } from '../../chart/payload.ts'
 import { PAYLOAD_LIMITS } from '../../chart/payload.ts'
 import { checkPayloadRules } from '../../chart/src/payload-rules.ts'
-import { MEMBER_ROLES } from '../schemas/relationship.ts'
+import { MEMBER_ROLES } from './household-roles.ts'
 import { RELATIONSHIP_TYPES } from '../schemas/member.ts'
 
 export interface ChartMember {

@@ -29,6 +29,7 @@ export const ApiKeyList = Type.Object(
   { keys: Type.Array(ApiKey, { description: 'Every key of the organization, revoked and expired ones too, newest first.' }) },
   { title: 'ApiKeyList', additionalProperties: false },
 )
+export type ApiKeyList = Static<typeof ApiKeyList>
 
 export const CreateApiKeyBody = Type.Object(
   {
@@ -52,6 +53,7 @@ export const CreatedApiKey = Type.Object(
   },
   { title: 'CreatedApiKey', additionalProperties: false },
 )
+export type CreatedApiKey = Static<typeof CreatedApiKey>
 
 export const ApiKeyParams = Type.Object({ keyId: Type.String({ description: 'The key id (a UUID).' }) })
 
@@ -62,11 +64,13 @@ export const FrameOrigin = Type.Object(
   },
   { title: 'FrameOrigin', additionalProperties: false },
 )
+export type FrameOrigin = Static<typeof FrameOrigin>
 
 export const FrameOriginList = Type.Object(
   { origins: Type.Array(FrameOrigin, { description: 'In alphabetical order.' }) },
   { title: 'FrameOriginList', additionalProperties: false },
 )
+export type FrameOriginList = Static<typeof FrameOriginList>
 
 export const AddFrameOriginBody = Type.Object(
   {
@@ -100,11 +104,14 @@ export const User = Type.Object(
   },
   { title: 'User', additionalProperties: false },
 )
+export type User = Static<typeof User>
+export type UserRole = User['role']
 
 export const UserList = Type.Object(
   { users: Type.Array(User, { description: 'Every user of the organization, oldest first.' }) },
   { title: 'UserList', additionalProperties: false },
 )
+export type UserList = Static<typeof UserList>
 
 export const CreateUserBody = Type.Object(
   {
@@ -174,3 +181,6 @@ export const Usage = Type.Object(
   },
   { title: 'Usage', additionalProperties: false },
 )
+export type Usage = Static<typeof Usage>
+export type ChartUsageRow = Usage['chart'][number]
+export type ApiCallsRow = Usage['apiCalls'][number]

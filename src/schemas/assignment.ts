@@ -3,7 +3,7 @@
 // one lead advisor, users of the caller's organization only) are checked by the route and the store.
 import { Type, type Static } from 'typebox'
 import { StringEnum } from './common.ts'
-import { ASSIGNMENT_ROLES } from './relationship.ts'
+import { ASSIGNMENT_ROLES } from '../domain/household-roles.ts'
 
 export const MAX_ASSIGNMENTS = 50
 

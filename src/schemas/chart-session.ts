@@ -19,3 +19,4 @@ export const ChartSession = Type.Object(
   },
   { title: 'ChartSession', additionalProperties: false },
 )
+export type ChartSession = Static<typeof ChartSession>

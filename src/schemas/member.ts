@@ -2,7 +2,7 @@
 // request validation, the TypeScript types of the handlers and the OpenAPI document.
 import { Type, type Static } from 'typebox'
 import { Nullable, StringEnum, Uuid } from './common.ts'
-import { MEMBER_ROLES } from './relationship.ts'
+import { MEMBER_ROLES } from '../domain/household-roles.ts'
 
 export type MemberRole = (typeof MEMBER_ROLES)[number]
 

@@ -1,10 +1,9 @@
 // The relationship (wire name: household) resource: one schema feeds request validation,
 // the TypeScript types of the handlers and the OpenAPI document.
 import { Type, type Static } from 'typebox'
+import { ASSIGNMENT_ROLES, MEMBER_ROLES } from '../domain/household-roles.ts'
 import { DateTime, Nullable, StringEnum, Uuid } from './common.ts'
 
-export const MEMBER_ROLES = ['primaryClient', 'coClient', 'child', 'grandchild', 'parent', 'sibling', 'other'] as const
-export const ASSIGNMENT_ROLES = ['leadAdvisor', 'advisor', 'paraplanner', 'serviceAssociate'] as const
 export const SORT_KEYS = ['name', 'members', 'createdAt'] as const
 export const SORT_ORDERS = ['asc', 'desc'] as const
 
@@ -17,6 +16,7 @@ export const AssignmentSummary = Type.Object(
   { userId: Uuid, name: Type.String(), role: StringEnum(ASSIGNMENT_ROLES) },
   { title: 'AssignmentSummary', additionalProperties: false },
 )
+export type AssignmentSummary = Static<typeof AssignmentSummary>
 
 const listItemProperties = {
   id: Uuid,

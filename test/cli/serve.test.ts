@@ -1,12 +1,12 @@
 // `hearth serve` as a newcomer meets it: on an empty data directory it creates the demo
 // organization and prints a curl line that works as pasted; restarts print a new demo key; the
 // demo is off with HEARTH_DEMO=0 and in production; bad settings stop it with their name.
-import net from 'node:net'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SAMPLE_HOUSEHOLDS } from '../../src/domain/sample-households.ts'
+import { freePort } from '../../src/net/free-port.ts'
 import { freshPgliteDir } from '../helpers/stores.ts'
 import { call } from '../helpers/app.ts'
 import {
@@ -169,7 +169,7 @@ describe('the demo is off with HEARTH_DEMO=0 and with NODE_ENV=production', () =
         const dataDir = freshPgliteDir()
         dirs.push(dataDir)
         // A real port, so that "nothing listens there" means something.
-        const demoPort = await freePort()
+        const demoPort = await freePort('127.0.0.1')
         const { server, banner } = await startServer({ HEARTH_DATA_DIR: dataDir, HEARTH_DEMO_PORT: String(demoPort), ...env })
         started.push({ name, dataDir, server, banner, demoPort })
       }),
@@ -257,12 +257,3 @@ describe('invalid settings', () => {
     TIMEOUT,
   )
 })
-
-/** A port nothing listens on right now. */
-async function freePort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as net.AddressInfo
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
-}

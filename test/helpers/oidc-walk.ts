@@ -4,8 +4,6 @@
 //
 // The jar keeps cookies per origin (scheme, host and port) and honours Path, Max-Age and Expires:
 // enough for Hearth and oidc-provider, which both set host-only cookies.
-import type { AddressInfo } from 'node:net'
-import { createServer } from 'node:net'
 import { CALLBACK_PATH, SIGN_IN_STATE_COOKIE } from '../../src/auth/oidc.ts'
 
 interface StoredCookie {
@@ -178,16 +176,4 @@ export async function signInOverHttp(browser: HttpBrowser, appUrl: string, optio
 /** The Set-Cookie header (raw) that sets `name`, if the answer has one. */
 export function setCookieFor(hop: Hop, name: string): string | undefined {
   return hop.setCookies.find((header) => header.startsWith(`${name}=`))
-}
-
-/** A port free right now, for a server whose address must be known before it listens. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
 }

@@ -4,7 +4,6 @@
 // real sign-in (the provider's page, the callback) in Chromium.
 import type { FastifyInstance } from 'fastify'
 import type { AddressInfo } from 'node:net'
-import { createServer } from 'node:net'
 import type { Page } from 'playwright-core'
 import { buildApp } from '../../src/app.ts'
 import type { App } from '../../src/http/types.ts'
@@ -15,6 +14,7 @@ import { startDevIdentityProvider, type DevIdentityProvider } from '../../src/de
 import { OidcSignIn, CALLBACK_PATH } from '../../src/auth/oidc.ts'
 import { createOrg } from '../../src/store/orgs.ts'
 import { createUser, type UserRole } from '../../src/store/users.ts'
+import { freePort } from '../../src/net/free-port.ts'
 import { currentChartRelease } from './chart-stack.ts'
 import { openTestStore, type TestStore } from './stores.ts'
 
@@ -42,7 +42,8 @@ export interface WebStack {
 
 export async function startWebStack(): Promise<WebStack> {
   const store = await openTestStore('pglite')
-  const port = await freePort()
+  // The API must know its address (its public URL) before it listens.
+  const port = await freePort('127.0.0.1')
   const url = `http://127.0.0.1:${port}`
   // The embed origin lets the web app (url) frame the chart.
   const embedApp: FastifyInstance = buildEmbedApp({
@@ -102,16 +103,4 @@ export async function startWebStack(): Promise<WebStack> {
       await store.drop()
     },
   }
-}
-
-/** A port free right now: the API must know its address (its public URL) before it listens. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
 }

@@ -10,7 +10,8 @@ import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTestStore, storeKinds, type TestStore } from '../helpers/stores.ts'
 import { startApp, type TestApp } from '../helpers/app.ts'
-import { freePort, HttpBrowser, setCookieFor, signInOverHttp, walkToCallback, type Hop } from '../helpers/oidc-walk.ts'
+import { HttpBrowser, setCookieFor, signInOverHttp, walkToCallback, type Hop } from '../helpers/oidc-walk.ts'
+import { freePort } from '../../src/net/free-port.ts'
 import { startFakeOidcProvider, type FakeOidcProvider, type IdTokenTamper } from '../helpers/fake-oidc-provider.ts'
 import { startDevIdentityProvider, type DevIdentityProvider } from '../../src/dev-idp/server.ts'
 import { ATTEMPT_LIFETIME_MS, CALLBACK_PATH, OidcSignIn, SIGN_IN_STATE_COOKIE } from '../../src/auth/oidc.ts'
@@ -35,7 +36,7 @@ interface SignInApp {
 }
 
 async function startSignInApp(store: TestStore, provider: (redirectUri: string) => Promise<{ issuer: string; clientId: string; clientSecret: string }>) {
-  const port = await freePort()
+  const port = await freePort('127.0.0.1')
   const url = `http://127.0.0.1:${port}`
   const settings = await provider(`${url}${CALLBACK_PATH}`)
   const oidc = new OidcSignIn(store.db, { issuer: settings.issuer, clientId: settings.clientId, clientSecret: settings.clientSecret }, url)
@@ -457,7 +458,7 @@ describe.each(storeKinds())('sign-in with OpenID Connect on %s', (kind) => {
   describe('a provider that cannot be reached', () => {
     it('answers 502 with a readable page, and signs in once the provider is up (discovery retried)', async () => {
       // Nothing listens at the issuer yet; the provider starts there later.
-      const providerPort = await freePort()
+      const providerPort = await freePort('127.0.0.1')
       const settings = { issuer: `http://127.0.0.1:${providerPort}`, clientId: 'hearth-test', clientSecret: 'late-secret' }
       const app = await startSignInApp(store, async () => settings)
       let late: FakeOidcProvider | undefined

@@ -3,6 +3,7 @@
 import type { ComponentChildren } from 'preact'
 import { useState } from 'preact/hooks'
 import { api } from './api.ts'
+import { problemText } from './format.ts'
 import type { Location } from './router.ts'
 import { can, useMe } from './session.ts'
 
@@ -24,7 +25,7 @@ export function Layout({ location, children }: { location: Location; children: C
       await api(everywhere ? '/auth/sign-out-everywhere' : '/auth/sign-out', { method: 'POST' })
       window.location.assign('/signed-out')
     } catch (error) {
-      setSignOutError(error instanceof Error ? error.message : String(error))
+      setSignOutError(problemText(error))
     }
   }
 

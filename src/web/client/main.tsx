@@ -3,6 +3,7 @@
 import { render } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { api, ApiProblem, whenSignedOut } from './api.ts'
+import { problemText } from './format.ts'
 import { interceptLinks, useLocation } from './router.ts'
 import { MeContext, type Me } from './session.ts'
 import { Layout } from './layout.tsx'
@@ -22,7 +23,7 @@ function App() {
       ({ body }) => setSession({ kind: 'signedIn', me: body }),
       (error: unknown) => {
         if (error instanceof ApiProblem && error.status === 401) setSession({ kind: 'signedOut' })
-        else setSession({ kind: 'failed', message: error instanceof Error ? error.message : String(error) })
+        else setSession({ kind: 'failed', message: problemText(error) })
       },
     )
   }, [])

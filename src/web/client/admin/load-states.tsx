@@ -1,20 +1,5 @@
-// What an admin page shows around its data: the first load, a failure with "Try again", and a
-// live region for what an action did.
-export function LoadError({ what, error, onRetry }: { what: string; error: string; onRetry: () => void }) {
-  return (
-    <div class="notice error" role="alert">
-      <p>
-        {what} could not be loaded: {error}
-      </p>
-      <p>
-        <button type="button" onClick={onRetry}>
-          Try again
-        </button>
-      </p>
-    </div>
-  )
-}
-
+// What an admin page shows around its data: the first load, and live regions for what an action
+// did or why it failed. (A failed load is components/load-error.tsx, shared with the households.)
 export function Loading({ children }: { children: string }) {
   return <p class="muted admin-loading">{children}</p>
 }

@@ -1,6 +1,6 @@
 // The usage report as the page shows it: the period (last 7, 30 or 90 days, from the URL), every
 // UTC day of it, and the API's rows summed per frame origin, per key and per day.
-import type { ApiCallsRow, ChartUsageRow } from './types.ts'
+import type { ApiCallsRow, ChartUsageRow } from '../../../schemas/admin.ts'
 
 export const PERIODS = [7, 30, 90] as const
 export type Period = (typeof PERIODS)[number]

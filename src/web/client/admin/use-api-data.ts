@@ -4,7 +4,7 @@
 // arrives after the page moved on (another path, or unmounted) is dropped.
 import { useCallback, useEffect, useState } from 'preact/hooks'
 import { api } from '../api.ts'
-import { problemText } from './format.ts'
+import { problemText } from '../format.ts'
 
 export interface ApiData<T> {
   data: T | null

@@ -1,7 +1,9 @@
 // A confirmation for what cannot be undone, as a native modal <dialog>: it traps focus, Escape
-// cancels, and focus goes back to the button that opened it when it closes.
+// cancels, and focus goes back to the button that opened it when it closes. useConfirmation keeps
+// what the page needs for one: what it asks about, the confirmed action running, its failure.
 import type { ComponentChildren } from 'preact'
-import { useEffect, useRef } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { problemText } from '../format.ts'
 
 interface ConfirmDialogProps {
   title: string
@@ -55,4 +57,50 @@ export function ConfirmDialog({ title, children, confirmLabel, busy, error, onCo
       </div>
     </dialog>
   )
+}
+
+export interface Confirmation<T> {
+  /** What the dialog asks about; null while it is closed. */
+  subject: T | null
+  busy: boolean
+  error: string | null
+  /** Opens the dialog about `subject`, without the failure of an earlier attempt. */
+  ask(subject: T): void
+  close(): void
+  /**
+   * Runs the confirmed action, one at a time. What it throws stays in the open dialog as a
+   * sentence, so that the person can try again or cancel; the action closes the dialog itself
+   * when it is done.
+   */
+  run(action: (subject: T) => Promise<void>): Promise<void>
+}
+
+export function useConfirmation<T>(): Confirmation<T> {
+  const [subject, setSubject] = useState<T | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  return {
+    subject,
+    busy,
+    error,
+    ask(next) {
+      setError(null)
+      setSubject(() => next)
+    },
+    close() {
+      setSubject(null)
+    },
+    async run(action) {
+      if (subject === null || busy) return
+      setBusy(true)
+      setError(null)
+      try {
+        await action(subject)
+      } catch (problem) {
+        setError(problemText(problem))
+      } finally {
+        setBusy(false)
+      }
+    },
+  }
 }

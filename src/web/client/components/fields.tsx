@@ -1,6 +1,7 @@
 // Form fields with their label, hint and error wired up for assistive technology: <label for>,
 // aria-describedby naming the hint and the error, aria-invalid while there is an error.
 import type { ComponentChildren, JSX, Ref } from 'preact'
+import { useRef, useState } from 'preact/hooks'
 
 export interface FieldA11y {
   id: string
@@ -73,4 +74,29 @@ export function FormSummary({ message, summaryRef }: { message: string | null; s
       {message}
     </div>
   )
+}
+
+export interface FormSummaryState {
+  message: string | null
+  ref: { current: HTMLElement | null }
+  /** Shows the message and moves the focus to it (once it is drawn), so it is read out first. */
+  show(message: string): void
+  clear(): void
+}
+
+/** What a FormSummary shows, and its element. */
+export function useFormSummary(): FormSummaryState {
+  const [message, setMessage] = useState<string | null>(null)
+  const ref = useRef<HTMLElement | null>(null)
+  return {
+    message,
+    ref,
+    show(next) {
+      setMessage(next)
+      requestAnimationFrame(() => ref.current?.focus())
+    },
+    clear() {
+      setMessage(null)
+    },
+  }
 }

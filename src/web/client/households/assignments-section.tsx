@@ -1,63 +1,62 @@
 // Who at the organization looks after the household. Writers change roles and remove people;
 // admins, who can list the organization's users, also assign new ones. The set is saved whole
 // (PUT) under If-Match.
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useState } from 'preact/hooks'
 import { api } from '../api.ts'
 import { Field, FormSummary } from '../components/fields.tsx'
-import { useFormErrors } from './form-errors.ts'
 import { ASSIGNMENT_ROLE_LABELS } from './format.ts'
 import type { HouseholdPageContext } from './household-writes.ts'
-import { ASSIGNMENT_ROLES, type Assignment, type AssignmentRole, type Household } from './types.ts'
+import { EditableSection, EditorActions, useEditorForm } from './section-editor.tsx'
+import { ASSIGNMENT_ROLES } from '../../../domain/household-roles.ts'
+import type { AssignmentRole } from '../../../schemas/assignment.ts'
+import type { AssignmentSummary, Household } from '../../../schemas/relationship.ts'
 
 export function AssignmentsSection({ page }: { page: HouseholdPageContext }) {
   const { household } = page
-  const editing = page.editor?.kind === 'assignments'
-  const editButton = useRef<HTMLButtonElement>(null)
-  const close = () => {
-    page.setEditor(null)
-    requestAnimationFrame(() => editButton.current?.focus())
-  }
   return (
-    <section aria-labelledby="assignments-heading" class="household-section">
-      <div class="section-title-row">
-        <h2 id="assignments-heading">Advisors</h2>
-        {page.canWrite && !editing && (
-          <button type="button" ref={editButton} onClick={() => page.setEditor({ kind: 'assignments' })}>
-            Change advisors
-          </button>
-        )}
-      </div>
-      {editing ? (
-        <AssignmentsForm page={page} onDone={close} />
-      ) : household.assignments.length === 0 ? (
-        <p class="muted">No one is assigned to this household.</p>
-      ) : (
-        <ul class="assignments">
-          {household.assignments.map((a) => (
-            <li key={a.userId}>
-              <span class="assignee">{a.name}</span> <span class="muted">· {ASSIGNMENT_ROLE_LABELS[a.role] ?? a.role}</span>
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
+    <EditableSection
+      page={page}
+      editor="assignments"
+      title="Advisors"
+      editLabel="Change advisors"
+      view={
+        household.assignments.length === 0 ? (
+          <p class="muted">No one is assigned to this household.</p>
+        ) : (
+          <ul class="assignments">
+            {household.assignments.map((a) => (
+              <li key={a.userId}>
+                <span class="assignee">{a.name}</span> <span class="muted">· {ASSIGNMENT_ROLE_LABELS[a.role] ?? a.role}</span>
+              </li>
+            ))}
+          </ul>
+        )
+      }
+      form={(close) => <AssignmentsForm page={page} onDone={close} />}
+    />
+  )
+}
+
+function AssignmentRoleOptions() {
+  return (
+    <>
+      {ASSIGNMENT_ROLES.map((role) => (
+        <option key={role} value={role}>
+          {ASSIGNMENT_ROLE_LABELS[role]}
+        </option>
+      ))}
+    </>
   )
 }
 
 function AssignmentsForm({ page, onDone }: { page: HouseholdPageContext; onDone: () => void }) {
   const { household, users } = page
-  const [draft, setDraft] = useState<Assignment[]>(household.assignments)
+  const [draft, setDraft] = useState<AssignmentSummary[]>(household.assignments)
   const [newUser, setNewUser] = useState('')
   const [newRole, setNewRole] = useState<AssignmentRole>('advisor')
-  const [busy, setBusy] = useState(false)
-  const formRef = useRef<HTMLFormElement>(null)
-  const form = useFormErrors()
+  const { busy, formRef, form, send } = useEditorForm(page, onDone, 'select, button')
   const assignable = (users ?? []).filter((u) => !draft.some((a) => a.userId === u.id))
   const labels = Object.fromEntries(draft.map((a, i) => [`assignments.${i}`, `${a.name}’s assignment`]))
-
-  useEffect(() => {
-    formRef.current?.querySelector<HTMLElement>('select, button')?.focus()
-  }, [])
 
   const addUser = () => {
     const user = assignable.find((u) => u.id === newUser)
@@ -74,19 +73,13 @@ function AssignmentsForm({ page, onDone }: { page: HouseholdPageContext; onDone:
     event.preventDefault()
     const element = formRef.current
     if (busy || !element) return
-    setBusy(true)
-    try {
-      const body = { assignments: draft.map(({ userId, role }) => ({ userId, role })) }
-      const result = await page.write(
-        (ifMatch) => api<{ household: Household }>(`/api/v1/relationships/${household.id}/assignments`, { method: 'PUT', body, headers: { 'if-match': ifMatch } }),
-        'The advisors were saved.',
-      )
-      if (result.ok) onDone()
-    } catch (problem) {
-      form.showProblem(element, problem, labels)
-    } finally {
-      setBusy(false)
-    }
+    const body = { assignments: draft.map(({ userId, role }) => ({ userId, role })) }
+    await send(
+      element,
+      (ifMatch) => api<{ household: Household }>(`/api/v1/relationships/${household.id}/assignments`, { method: 'PUT', body, headers: { 'if-match': ifMatch } }),
+      'The advisors were saved.',
+      labels,
+    )
   }
 
   return (
@@ -110,11 +103,7 @@ function AssignmentsForm({ page, onDone }: { page: HouseholdPageContext; onDone:
                       form.clear()
                     }}
                   >
-                    {ASSIGNMENT_ROLES.map((role) => (
-                      <option key={role} value={role}>
-                        {ASSIGNMENT_ROLE_LABELS[role]}
-                      </option>
-                    ))}
+                    <AssignmentRoleOptions />
                   </select>
                 )}
               </Field>
@@ -152,11 +141,7 @@ function AssignmentsForm({ page, onDone }: { page: HouseholdPageContext; onDone:
               <Field id="assign-role" label="Role">
                 {(a11y) => (
                   <select {...a11y} value={newRole} onChange={(event) => setNewRole(event.currentTarget.value as AssignmentRole)}>
-                    {ASSIGNMENT_ROLES.map((role) => (
-                      <option key={role} value={role}>
-                        {ASSIGNMENT_ROLE_LABELS[role]}
-                      </option>
-                    ))}
+                    <AssignmentRoleOptions />
                   </select>
                 )}
               </Field>
@@ -169,14 +154,7 @@ function AssignmentsForm({ page, onDone }: { page: HouseholdPageContext; onDone:
       ) : (
         <p class="hint">Only admins can assign someone new (they can see your organization’s users). You can change roles or unassign people.</p>
       )}
-      <div class="form-actions">
-        <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save advisors'}
-        </button>
-        <button type="button" disabled={busy} onClick={onDone}>
-          Cancel
-        </button>
-      </div>
+      <EditorActions busy={busy} saveLabel="Save advisors" onCancel={onDone} />
     </form>
   )
 }

@@ -1,37 +1,27 @@
 // The household's own fields: shown as a list, edited (by writers) as a merge patch of what changed.
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useState } from 'preact/hooks'
 import { api, ApiProblem } from '../api.ts'
 import { FormSummary } from '../components/fields.tsx'
-import { useFormErrors } from './form-errors.ts'
-import { formatCalendarDate, formatMoney, formatTimestamp } from './format.ts'
+import { formatDate, formatDay } from '../format.ts'
+import { formatMoney } from './format.ts'
 import { bodyOfDraft, draftOf, HOUSEHOLD_LABELS, HouseholdFields, patchOf, type HouseholdDraft } from './household-fields.tsx'
 import type { HouseholdPageContext } from './household-writes.ts'
-import type { Household } from './types.ts'
+import { EditableSection, EditorActions, useEditorForm } from './section-editor.tsx'
+import type { Household } from '../../../schemas/relationship.ts'
 
 const yesNo = (value: boolean | null) => (value === null ? 'Not recorded' : value ? 'Yes' : 'No')
 
 export function DetailsSection({ page }: { page: HouseholdPageContext }) {
   const { household } = page
-  const editing = page.editor?.kind === 'details'
-  const editButton = useRef<HTMLButtonElement>(null)
-
-  const close = () => {
-    page.setEditor(null)
-    requestAnimationFrame(() => editButton.current?.focus())
-  }
-
   return (
-    <section aria-labelledby="details-heading" class="household-section">
-      <div class="section-title-row">
-        <h2 id="details-heading">Details</h2>
-        {page.canWrite && !editing && (
-          <button type="button" ref={editButton} onClick={() => page.setEditor({ kind: 'details' })}>
-            Edit details
-          </button>
-        )}
-      </div>
-      {editing ? <DetailsForm household={household} page={page} onDone={close} /> : <DetailsList household={household} />}
-    </section>
+    <EditableSection
+      page={page}
+      editor="details"
+      title="Details"
+      editLabel="Edit details"
+      view={<DetailsList household={household} />}
+      form={(close) => <DetailsForm household={household} page={page} onDone={close} />}
+    />
   )
 }
 
@@ -48,7 +38,7 @@ function DetailsList({ household }: { household: Household }) {
       </div>
       <div>
         <dt>Deceased spouse’s date of death</dt>
-        <dd>{household.dsueDateOfDeath ? formatCalendarDate(household.dsueDateOfDeath) : <span class="muted">Not recorded</span>}</dd>
+        <dd>{household.dsueDateOfDeath ? formatDay(household.dsueDateOfDeath) : <span class="muted">Not recorded</span>}</dd>
       </div>
       <div>
         <dt>DSUE amount received</dt>
@@ -73,13 +63,13 @@ function DetailsList({ household }: { household: Household }) {
       <div>
         <dt>Created</dt>
         <dd>
-          <time dateTime={household.createdAt}>{formatTimestamp(household.createdAt)}</time>
+          <time dateTime={household.createdAt}>{formatDate(household.createdAt)}</time>
         </dd>
       </div>
       <div>
         <dt>Last changed</dt>
         <dd>
-          <time dateTime={household.updatedAt}>{formatTimestamp(household.updatedAt)}</time>
+          <time dateTime={household.updatedAt}>{formatDate(household.updatedAt)}</time>
         </dd>
       </div>
       {household.isSample && (
@@ -94,12 +84,7 @@ function DetailsList({ household }: { household: Household }) {
 
 function DetailsForm({ household, page, onDone }: { household: Household; page: HouseholdPageContext; onDone: () => void }) {
   const [draft, setDraft] = useState<HouseholdDraft>(() => draftOf(household))
-  const [busy, setBusy] = useState(false)
-  const formRef = useRef<HTMLFormElement>(null)
-  const form = useFormErrors()
-  useEffect(() => {
-    formRef.current?.querySelector<HTMLElement>('input, select, textarea')?.focus()
-  }, [])
+  const { busy, formRef, form, send } = useEditorForm(page, onDone, 'input, select, textarea')
 
   async function save(event: Event) {
     event.preventDefault()
@@ -115,18 +100,12 @@ function DetailsForm({ household, page, onDone }: { household: Household; page: 
       onDone()
       return
     }
-    setBusy(true)
-    try {
-      const result = await page.write(
-        (ifMatch) => api<{ household: Household }>(`/api/v1/relationships/${household.id}`, { method: 'PATCH', body: patch, headers: { 'if-match': ifMatch } }),
-        'The details were saved.',
-      )
-      if (result.ok) onDone()
-    } catch (problem) {
-      form.showProblem(element, problem, HOUSEHOLD_LABELS)
-    } finally {
-      setBusy(false)
-    }
+    await send(
+      element,
+      (ifMatch) => api<{ household: Household }>(`/api/v1/relationships/${household.id}`, { method: 'PATCH', body: patch, headers: { 'if-match': ifMatch } }),
+      'The details were saved.',
+      HOUSEHOLD_LABELS,
+    )
   }
 
   return (
@@ -141,14 +120,7 @@ function DetailsForm({ household, page, onDone }: { household: Household; page: 
           form.clearField(field)
         }}
       />
-      <div class="form-actions">
-        <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save details'}
-        </button>
-        <button type="button" disabled={busy} onClick={onDone}>
-          Cancel
-        </button>
-      </div>
+      <EditorActions busy={busy} saveLabel="Save details" onCancel={onDone} />
     </form>
   )
 }

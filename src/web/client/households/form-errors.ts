@@ -3,8 +3,10 @@
 // with the path of the field it is about ("name must not be blank", "members.0.name …",
 // "dsueReceived must have at most 2 decimals"). Inputs are named by those paths, so an error finds
 // its input by name; what names no field of the form goes to the summary at the top.
-import { useRef, useState } from 'preact/hooks'
+import { useState } from 'preact/hooks'
 import { ApiProblem } from '../api.ts'
+import { useFormSummary } from '../components/fields.tsx'
+import { problemText } from '../format.ts'
 
 export type FieldErrors = Record<string, string>
 
@@ -50,23 +52,21 @@ export interface FormErrors {
   checkNative(form: HTMLFormElement): boolean
   /** Shows an API problem next to the field it names (one of `labels`' keys), else in the summary. */
   showProblem(form: HTMLFormElement | null, problem: unknown, labels: Record<string, string>, prefix?: string): void
-  setSummary(message: string | null): void
+  /** A sentence about the whole form, focused. */
+  setSummary(message: string): void
 }
 
 export function useFormErrors(): FormErrors {
   const [errors, setErrors] = useState<FieldErrors>({})
-  const [summary, setSummaryState] = useState<string | null>(null)
-  const summaryRef = useRef<HTMLElement | null>(null)
-
-  const focusSummary = () => requestAnimationFrame(() => summaryRef.current?.focus())
+  const summary = useFormSummary()
 
   return {
     errors,
-    summary,
-    summaryRef,
+    summary: summary.message,
+    summaryRef: summary.ref,
     clear() {
       setErrors({})
-      setSummaryState(null)
+      summary.clear()
     },
     clearField(name) {
       setErrors((current) => {
@@ -86,32 +86,27 @@ export function useFormErrors(): FormErrors {
         first ??= element
       }
       setErrors(found)
-      setSummaryState(null)
+      summary.clear()
       if (first) focusLater(first)
       return first === undefined
     },
     showProblem(form, problem, labels, prefix = '') {
       if (!(problem instanceof ApiProblem)) {
         setErrors({})
-        setSummaryState(problem instanceof Error ? problem.message : String(problem))
-        focusSummary()
+        summary.show(problemText(problem))
         return
       }
       const field = problem.status === 400 ? fieldOfProblem(problem, Object.keys(labels), prefix) : undefined
       const element = field ? form?.elements.namedItem(field) : null
       if (field && element instanceof HTMLElement) {
         setErrors({ [field]: sentenceFor(problem, field, labels[field]) })
-        setSummaryState(null)
+        summary.clear()
         focusLater(element)
         return
       }
       setErrors({})
-      setSummaryState(problem.message)
-      focusSummary()
+      summary.show(problem.message)
     },
-    setSummary(message) {
-      setSummaryState(message)
-      if (message) focusSummary()
-    },
+    setSummary: summary.show,
   }
 }

@@ -5,8 +5,9 @@
 // postMessage and are drawn there as text.
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { api, ApiProblem } from '../api.ts'
+import { problemText } from '../format.ts'
 import { mountHouseholdChart, SDK_CHART_VERSION, type HouseholdChartHandle, type HouseholdChartPayload } from '../../../../sdk/household-chart.ts'
-import type { ChartSession } from './types.ts'
+import type { ChartSession } from '../../../schemas/chart-session.ts'
 
 type ChartState =
   | { kind: 'loading' }
@@ -37,7 +38,7 @@ export function HouseholdChart({ householdId, householdName, version }: { househ
           handle.current = null
           setState({ kind: 'needsMembers' })
         } else {
-          setState({ kind: 'error', message: problem instanceof Error ? problem.message : String(problem) })
+          setState({ kind: 'error', message: problemText(problem) })
         }
         return
       }
@@ -51,7 +52,7 @@ export function HouseholdChart({ householdId, householdName, version }: { househ
       try {
         first = await mint()
       } catch (problem) {
-        if (current) setState({ kind: 'error', message: problem instanceof Error ? problem.message : String(problem) })
+        if (current) setState({ kind: 'error', message: problemText(problem) })
         return
       }
       if (!current || !host.current) return

@@ -5,7 +5,7 @@
 import { Field, YesNoSelect } from '../components/fields.tsx'
 import type { FieldErrors } from './form-errors.ts'
 import { today } from './format.ts'
-import type { Household, HouseholdFieldsBody } from './types.ts'
+import type { CreateHouseholdBody, Household, UpdateHouseholdBody } from '../../../schemas/relationship.ts'
 
 export type YesNo = '' | 'yes' | 'no'
 
@@ -57,7 +57,7 @@ export function draftOf(household: Household): HouseholdDraft {
   }
 }
 
-export type DraftResult = { ok: true; body: Required<HouseholdFieldsBody> } | { ok: false; field: keyof HouseholdDraft; message: string }
+export type DraftResult = { ok: true; body: Required<UpdateHouseholdBody> } | { ok: false; field: keyof HouseholdDraft; message: string }
 
 /** Every field as the API takes it (null: not set). Only metadata can be refused here: it must parse. */
 export function bodyOfDraft(draft: HouseholdDraft): DraftResult {
@@ -91,18 +91,18 @@ export function bodyOfDraft(draft: HouseholdDraft): DraftResult {
 }
 
 /** The create body: the fields that are set. */
-export function createBodyOf(body: Required<HouseholdFieldsBody>): HouseholdFieldsBody {
-  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null)) as HouseholdFieldsBody
+export function createBodyOf(body: Required<UpdateHouseholdBody>): CreateHouseholdBody {
+  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null)) as CreateHouseholdBody
 }
 
 /** The merge patch from the household as read to the edited fields: only what changed (null clears). */
-export function patchOf(household: Household, body: Required<HouseholdFieldsBody>): HouseholdFieldsBody {
+export function patchOf(household: Household, body: Required<UpdateHouseholdBody>): UpdateHouseholdBody {
   const patch: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(body) as Array<[keyof HouseholdFieldsBody, unknown]>) {
+  for (const [key, value] of Object.entries(body) as Array<[keyof UpdateHouseholdBody, unknown]>) {
     const before = household[key]
     if (JSON.stringify(before ?? null) !== JSON.stringify(value ?? null)) patch[key] = value
   }
-  return patch as HouseholdFieldsBody
+  return patch as UpdateHouseholdBody
 }
 
 interface HouseholdFieldsProps {

@@ -3,7 +3,9 @@
 // Members, assignments and the household's fields share that one ETag: any change to any of them
 // moves it, so a write made from a stale page is refused (412) instead of undoing someone's work.
 import type { ApiResponse } from '../api.ts'
-import type { Household, Member, OrgUser } from './types.ts'
+import type { User } from '../../../schemas/admin.ts'
+import type { Member } from '../../../schemas/member.ts'
+import type { Household } from '../../../schemas/relationship.ts'
 
 export type Editor = { kind: 'details' } | { kind: 'assignments' } | { kind: 'member'; memberId: string } | { kind: 'newMember' } | null
 
@@ -14,7 +16,7 @@ export interface HouseholdPageContext {
   household: Household
   members: Member[]
   /** The org's users, for admins (GET /api/v1/users); null for everyone else. */
-  users: OrgUser[] | null
+  users: User[] | null
   canWrite: boolean
   editor: Editor
   setEditor(editor: Editor): void

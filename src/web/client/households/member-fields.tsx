@@ -6,7 +6,8 @@ import { Field } from '../components/fields.tsx'
 import type { FieldErrors } from './form-errors.ts'
 import { MEMBER_ROLE_LABELS, today } from './format.ts'
 import { NAME_MAX } from './household-fields.tsx'
-import { MEMBER_ROLES, type Member, type MemberBody, type MemberRelationship, type MemberRole, type RelationshipType } from './types.ts'
+import { MEMBER_ROLES } from '../../../domain/household-roles.ts'
+import type { CreateMemberBody, Member, MemberRelationship, MemberRole, RelationshipType, UpdateMemberBody } from '../../../schemas/member.ts'
 
 export interface MemberDraft {
   name: string
@@ -50,8 +51,8 @@ function relationshipsOf(draft: MemberDraft): MemberRelationship[] {
 }
 
 /** The create body: fields that are set. */
-export function memberCreateBody(draft: MemberDraft): MemberBody {
-  const body: MemberBody = { name: draft.name, role: draft.role as MemberRole }
+export function memberCreateBody(draft: MemberDraft): CreateMemberBody {
+  const body: CreateMemberBody = { name: draft.name, role: draft.role as MemberRole }
   if (draft.birthDate) body.birthDate = draft.birthDate
   if (draft.deathDate) body.deathDate = draft.deathDate
   if (draft.email.trim()) body.email = draft.email.trim()
@@ -61,8 +62,8 @@ export function memberCreateBody(draft: MemberDraft): MemberBody {
 }
 
 /** The merge patch from the member as read: only what changed (null clears). */
-export function memberPatch(member: Member, draft: MemberDraft): MemberBody {
-  const patch: MemberBody = {}
+export function memberPatch(member: Member, draft: MemberDraft): UpdateMemberBody {
+  const patch: UpdateMemberBody = {}
   if (draft.name !== member.name) patch.name = draft.name
   if (draft.role !== member.role && draft.role !== '') patch.role = draft.role
   const optional = (value: string) => (value.trim() === '' ? null : value.trim())

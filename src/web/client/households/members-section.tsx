@@ -1,15 +1,16 @@
 // The household's people: who they are and how they are related; writers add, change and remove
 // them (each under If-Match with the household's ETag, which every member change moves).
 import { Fragment, type ComponentChildren } from 'preact'
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useRef, useState } from 'preact/hooks'
 import { api, type ApiResponse } from '../api.ts'
-import { ConfirmDialog } from '../components/confirm-dialog.tsx'
+import { ConfirmDialog, useConfirmation } from '../components/confirm-dialog.tsx'
 import { FormSummary } from '../components/fields.tsx'
-import { useFormErrors } from './form-errors.ts'
-import { formatCalendarDate, MEMBER_ROLE_LABELS } from './format.ts'
+import { formatDay } from '../format.ts'
+import { MEMBER_ROLE_LABELS } from './format.ts'
 import type { HouseholdPageContext } from './household-writes.ts'
+import { EditorActions, useEditorForm } from './section-editor.tsx'
 import { EMPTY_MEMBER_DRAFT, MEMBER_LABELS, memberCreateBody, memberDraftOf, MemberFields, memberPatch, type MemberDraft } from './member-fields.tsx'
-import type { Member } from './types.ts'
+import type { Member } from '../../../schemas/member.ts'
 
 const RELATION_WORDS = { spouse: 'Spouse of', partner: 'Partner of', exSpouse: 'Former spouse of', parent: 'Child of' } as const
 
@@ -25,32 +26,23 @@ function relationsOf(member: Member, members: readonly Member[]): Array<{ key: s
 
 export function MembersSection({ page }: { page: HouseholdPageContext }) {
   const { members, household } = page
-  const [removing, setRemoving] = useState<Member | null>(null)
-  const [removeBusy, setRemoveBusy] = useState(false)
-  const [removeError, setRemoveError] = useState<string | null>(null)
+  const removal = useConfirmation<Member>()
   const addButton = useRef<HTMLButtonElement>(null)
   const editor = page.editor
   const adding = editor?.kind === 'newMember'
 
   const focusLater = (selector: string) => requestAnimationFrame(() => document.querySelector<HTMLElement>(selector)?.focus())
 
-  async function remove() {
-    if (!removing) return
-    setRemoveBusy(true)
-    setRemoveError(null)
-    try {
-      const result = await page.write(
-        (ifMatch) => api<null>(`/api/v1/relationships/${household.id}/members/${removing.id}`, { method: 'DELETE', headers: { 'if-match': ifMatch } }),
-        `${removing.name} was removed from the household.`,
-      )
-      setRemoving(null)
-      if (result.ok) focusLater('#members-heading')
-    } catch (problem) {
-      setRemoveError(problem instanceof Error ? problem.message : String(problem))
-    } finally {
-      setRemoveBusy(false)
-    }
+  async function remove(member: Member) {
+    const result = await page.write(
+      (ifMatch) => api<null>(`/api/v1/relationships/${household.id}/members/${member.id}`, { method: 'DELETE', headers: { 'if-match': ifMatch } }),
+      `${member.name} was removed from the household.`,
+    )
+    removal.close()
+    if (result.ok) focusLater('#members-heading')
   }
+
+  const removing = removal.subject
 
   return (
     <section aria-labelledby="members-heading" class="household-section">
@@ -96,8 +88,8 @@ export function MembersSection({ page }: { page: HouseholdPageContext }) {
                         {member.name}
                       </th>
                       <td>{MEMBER_ROLE_LABELS[member.role] ?? member.role}</td>
-                      <td>{member.birthDate ? formatCalendarDate(member.birthDate) : ''}</td>
-                      <td>{member.deathDate ? `† ${formatCalendarDate(member.deathDate)}` : ''}</td>
+                      <td>{member.birthDate ? formatDay(member.birthDate) : ''}</td>
+                      <td>{member.deathDate ? `† ${formatDay(member.deathDate)}` : ''}</td>
                       <td class="email">{member.email ?? ''}</td>
                       <td>
                         {relations.length > 0 && (
@@ -120,14 +112,7 @@ export function MembersSection({ page }: { page: HouseholdPageContext }) {
                           >
                             Edit<span class="visually-hidden"> {member.name}</span>
                           </button>
-                          <button
-                            type="button"
-                            class="danger"
-                            onClick={() => {
-                              setRemoveError(null)
-                              setRemoving(member)
-                            }}
-                          >
+                          <button type="button" class="danger" onClick={() => removal.ask(member)}>
                             Remove<span class="visually-hidden"> {member.name}</span>
                           </button>
                         </td>
@@ -169,10 +154,10 @@ export function MembersSection({ page }: { page: HouseholdPageContext }) {
         <ConfirmDialog
           title={`Remove ${removing.name}?`}
           confirmLabel="Remove"
-          busy={removeBusy}
-          error={removeError}
-          onConfirm={() => void remove()}
-          onCancel={() => setRemoving(null)}
+          busy={removal.busy}
+          error={removal.error}
+          onConfirm={() => void removal.run(remove)}
+          onCancel={removal.close}
         >
           <p>
             <strong>{removing.name}</strong> will be removed from this household, with their relationships to the others. This cannot be undone.
@@ -186,15 +171,9 @@ export function MembersSection({ page }: { page: HouseholdPageContext }) {
 function MemberForm({ page, member, title, onDone }: { page: HouseholdPageContext; member?: Member; title: ComponentChildren; onDone: () => void }) {
   const { household } = page
   const [draft, setDraft] = useState<MemberDraft>(() => (member ? memberDraftOf(member) : EMPTY_MEMBER_DRAFT))
-  const [busy, setBusy] = useState(false)
-  const formRef = useRef<HTMLFormElement>(null)
-  const form = useFormErrors()
+  const { busy, formRef, form, send } = useEditorForm(page, onDone, 'input, select, textarea')
   const others = page.members.filter((m) => m.id !== member?.id)
   const idPrefix = member ? `member-${member.id}` : 'new-member'
-
-  useEffect(() => {
-    formRef.current?.querySelector<HTMLElement>('input, select, textarea')?.focus()
-  }, [])
 
   async function save(event: Event) {
     event.preventDefault()
@@ -213,16 +192,8 @@ function MemberForm({ page, member, title, onDone }: { page: HouseholdPageContex
       const body = memberCreateBody(draft)
       request = (ifMatch) => api(base, { method: 'POST', body, headers: { 'if-match': ifMatch } })
     }
-    setBusy(true)
-    try {
-      const name = draft.name.trim()
-      const result = await page.write(request, member ? `${name} was saved.` : `${name} was added.`)
-      if (result.ok) onDone()
-    } catch (problem) {
-      form.showProblem(element, problem, MEMBER_LABELS)
-    } finally {
-      setBusy(false)
-    }
+    const name = draft.name.trim()
+    await send(element, request, member ? `${name} was saved.` : `${name} was added.`, MEMBER_LABELS)
   }
 
   const headingId = `${idPrefix}-form-title`
@@ -241,14 +212,7 @@ function MemberForm({ page, member, title, onDone }: { page: HouseholdPageContex
           form.clear()
         }}
       />
-      <div class="form-actions">
-        <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Saving…' : member ? 'Save' : 'Add person'}
-        </button>
-        <button type="button" disabled={busy} onClick={onDone}>
-          Cancel
-        </button>
-      </div>
+      <EditorActions busy={busy} saveLabel={member ? 'Save' : 'Add person'} onCancel={onDone} />
     </form>
   )
 }

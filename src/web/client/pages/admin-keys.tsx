@@ -5,13 +5,15 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { api, ApiProblem } from '../api.ts'
 import { PageHeading } from '../components/page-heading.tsx'
-import { Field, FormSummary } from '../components/fields.tsx'
-import { ConfirmDialog } from '../components/confirm-dialog.tsx'
+import { Field, FormSummary, useFormSummary } from '../components/fields.tsx'
+import { ConfirmDialog, useConfirmation } from '../components/confirm-dialog.tsx'
+import { LoadError } from '../components/load-error.tsx'
 import { useApiData } from '../admin/use-api-data.ts'
 import { useFocusRequest } from '../admin/focus-request.ts'
-import { LiveStatus, LoadError, Loading } from '../admin/load-states.tsx'
-import { formatDate, formatDateTime, problemText } from '../admin/format.ts'
-import { LEGACY_PERMISSIONS, NEW_KEY_PERMISSIONS, type ApiKey, type ApiKeyList, type CreatedApiKey } from '../admin/types.ts'
+import { LiveStatus, Loading } from '../admin/load-states.tsx'
+import { formatDate, formatDateTime, problemText } from '../format.ts'
+import { LEGACY_PERMISSIONS, NEW_KEY_PERMISSIONS } from '../admin/choices.ts'
+import type { ApiKey, ApiKeyList, CreatedApiKey } from '../../schemas/admin.ts'
 
 const KEY_NAME_MAX = 100
 const MAX_KEY_DAYS = 3650
@@ -31,30 +33,20 @@ export function AdminKeysPage() {
   const [created, setCreated] = useState<CreatedApiKey | null>(null)
   const [formFocus, setFormFocus] = useState(false)
   const [status, setStatus] = useState('')
-  const [revoking, setRevoking] = useState<ApiKey | null>(null)
-  const [revokeBusy, setRevokeBusy] = useState(false)
-  const [revokeError, setRevokeError] = useState<string | null>(null)
+  const revocation = useConfirmation<ApiKey>()
   const [listHeading, focusList] = useFocusRequest<HTMLHeadingElement>()
 
-  async function revoke() {
-    if (!revoking || revokeBusy) return
-    setRevokeBusy(true)
-    setRevokeError(null)
-    try {
-      await api(`/api/v1/keys/${encodeURIComponent(revoking.id)}`, { method: 'DELETE' })
-      setStatus(`Revoked “${revoking.name}”. Requests with it are refused from now on; it stays in the list, marked revoked.`)
-      setRevoking(null)
-      keys.reload()
-      // The Revoke button that opened the dialog goes away with the key's new status.
-      focusList()
-    } catch (problem) {
-      setRevokeError(problemText(problem))
-    } finally {
-      setRevokeBusy(false)
-    }
+  async function revoke(key: ApiKey) {
+    await api(`/api/v1/keys/${encodeURIComponent(key.id)}`, { method: 'DELETE' })
+    setStatus(`Revoked “${key.name}”. Requests with it are refused from now on; it stays in the list, marked revoked.`)
+    revocation.close()
+    keys.reload()
+    // The Revoke button that opened the dialog goes away with the key's new status.
+    focusList()
   }
 
   const list = keys.data?.keys
+  const revoking = revocation.subject
   return (
     <section class="admin-page admin-keys">
       <PageHeading title="API keys">API keys</PageHeading>
@@ -95,20 +87,17 @@ export function AdminKeysPage() {
             <p>Create one above when another system needs to read or change your households, or to show their chart on a partner site.</p>
           </div>
         )}
-        {list && list.length > 0 && <KeyTable keys={list} onRevoke={(key) => {
-          setRevokeError(null)
-          setRevoking(key)
-        }} />}
+        {list && list.length > 0 && <KeyTable keys={list} onRevoke={revocation.ask} />}
       </section>
 
       {revoking && (
         <ConfirmDialog
           title={`Revoke “${revoking.name}”?`}
           confirmLabel="Revoke key"
-          busy={revokeBusy}
-          error={revokeError}
-          onConfirm={() => void revoke()}
-          onCancel={() => setRevoking(null)}
+          busy={revocation.busy}
+          error={revocation.error}
+          onConfirm={() => void revocation.run(revoke)}
+          onCancel={revocation.close}
         >
           <p>
             Anything that uses the key <code class="mono">{revoking.prefix}…</code> is refused (HTTP 401) from its next request. A revoked key cannot be brought back:
@@ -202,11 +191,10 @@ function CreateKeyForm({ onCreated, focusOnMount }: { onCreated: (created: Creat
   const [permissions, setPermissions] = useState<string[]>([])
   const [days, setDays] = useState('')
   const [errors, setErrors] = useState<KeyFormErrors>({})
-  const [summary, setSummary] = useState<string | null>(null)
+  const summary = useFormSummary()
   const [busy, setBusy] = useState(false)
   const formRef = useRef<HTMLFormElement>(null)
   const headingRef = useRef<HTMLHeadingElement>(null)
-  const summaryRef = useRef<HTMLElement>(null)
 
   useEffect(() => {
     if (focusOnMount) headingRef.current?.focus()
@@ -235,7 +223,7 @@ function CreateKeyForm({ onCreated, focusOnMount }: { onCreated: (created: Creat
   async function submit(event: Event) {
     event.preventDefault()
     if (busy) return
-    setSummary(null)
+    summary.clear()
     const found = validate()
     setErrors(found)
     if (Object.keys(found).length > 0) {
@@ -257,8 +245,7 @@ function CreateKeyForm({ onCreated, focusOnMount }: { onCreated: (created: Creat
         setErrors(next)
         focusFirstError(next)
       } else {
-        setSummary(`The key was not created: ${message}`)
-        requestAnimationFrame(() => summaryRef.current?.focus())
+        summary.show(`The key was not created: ${message}`)
       }
     } finally {
       setBusy(false)
@@ -276,7 +263,7 @@ function CreateKeyForm({ onCreated, focusOnMount }: { onCreated: (created: Creat
       <h2 id="create-key-title" ref={headingRef} tabIndex={-1} class="section-heading">
         Create a key
       </h2>
-      <FormSummary message={summary} summaryRef={summaryRef} />
+      <FormSummary message={summary.message} summaryRef={summary.ref} />
       <Field id="key-name" label="Name" hint="Who or what uses it, e.g. “CRM sync” or “Partner portal”." error={errors.name}>
         {(a11y) => (
           <input

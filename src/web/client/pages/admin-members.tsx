@@ -10,13 +10,15 @@ import { useRef, useState } from 'preact/hooks'
 import { api, ApiProblem } from '../api.ts'
 import { useMe } from '../session.ts'
 import { PageHeading } from '../components/page-heading.tsx'
-import { Field, FormSummary } from '../components/fields.tsx'
-import { ConfirmDialog } from '../components/confirm-dialog.tsx'
+import { Field, FormSummary, useFormSummary } from '../components/fields.tsx'
+import { ConfirmDialog, useConfirmation } from '../components/confirm-dialog.tsx'
+import { LoadError } from '../components/load-error.tsx'
 import { useApiData } from '../admin/use-api-data.ts'
 import { useFocusRequest } from '../admin/focus-request.ts'
-import { ActionError, LiveStatus, LoadError, Loading } from '../admin/load-states.tsx'
-import { formatDateTime, problemCode, problemText } from '../admin/format.ts'
-import { ROLES, roleLabel, type User, type UserList, type UserRole } from '../admin/types.ts'
+import { ActionError, LiveStatus, Loading } from '../admin/load-states.tsx'
+import { formatDateTime, problemCode, problemText } from '../format.ts'
+import { ROLES, roleLabel } from '../admin/choices.ts'
+import type { User, UserList, UserRole } from '../../schemas/admin.ts'
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 const EMAIL_MAX = 254
@@ -41,9 +43,7 @@ export function AdminMembersPage() {
   const [demoting, setDemoting] = useState<{ user: User; role: UserRole } | null>(null)
   const [demoteBusy, setDemoteBusy] = useState(false)
   const [demoteError, setDemoteError] = useState<string | null>(null)
-  const [removing, setRemoving] = useState<User | null>(null)
-  const [removeBusy, setRemoveBusy] = useState(false)
-  const [removeError, setRemoveError] = useState<string | null>(null)
+  const removal = useConfirmation<User>()
   const [listHeading, focusList] = useFocusRequest<HTMLHeadingElement>()
 
   const isSelf = (user: User) => user.id === me.user.id
@@ -108,11 +108,8 @@ export function AdminMembersPage() {
     }
   }
 
-  async function remove() {
-    if (!removing || removeBusy) return
-    const user = removing
-    setRemoveBusy(true)
-    setRemoveError(null)
+  /** Removes a member; what is thrown is the dialog's sentence. */
+  async function remove(user: User) {
     try {
       await api(`/api/v1/users/${encodeURIComponent(user.id)}`, { method: 'DELETE' })
       if (isSelf(user)) {
@@ -122,22 +119,20 @@ export function AdminMembersPage() {
       }
       users.update((data) => ({ users: data.users.filter((u) => u.id !== user.id) }))
       setStatus(`Removed ${user.name} (${user.email}).`)
-      setRemoving(null)
+      removal.close()
       focusList()
     } catch (problem) {
-      if (problemCode(problem) === 'last_admin') setRemoveError(lastAdminText(user, isSelf(user), 'remove'))
-      else if (problem instanceof ApiProblem && problem.status === 404) {
-        users.update((data) => ({ users: data.users.filter((u) => u.id !== user.id) }))
-        setStatus(`${user.name} was no longer a member.`)
-        setRemoving(null)
-        focusList()
-      } else setRemoveError(`${user.name} was not removed: ${problemText(problem)}`)
-    } finally {
-      setRemoveBusy(false)
+      if (problemCode(problem) === 'last_admin') throw new Error(lastAdminText(user, isSelf(user), 'remove'))
+      if (!(problem instanceof ApiProblem && problem.status === 404)) throw new Error(`${user.name} was not removed: ${problemText(problem)}`)
+      users.update((data) => ({ users: data.users.filter((u) => u.id !== user.id) }))
+      setStatus(`${user.name} was no longer a member.`)
+      removal.close()
+      focusList()
     }
   }
 
   const list = users.data?.users
+  const removing = removal.subject
   return (
     <section class="admin-page admin-members">
       <PageHeading title="Members">Members</PageHeading>
@@ -218,14 +213,7 @@ export function AdminMembersPage() {
                       </td>
                       <td>{user.lastSignInAt ? <time dateTime={user.lastSignInAt}>{formatDateTime(user.lastSignInAt)}</time> : <span class="muted">Never</span>}</td>
                       <td class="actions">
-                        <button
-                          type="button"
-                          class="danger"
-                          onClick={() => {
-                            setRemoveError(null)
-                            setRemoving(user)
-                          }}
-                        >
+                        <button type="button" class="danger" onClick={() => removal.ask(user)}>
                           {isSelf(user) ? 'Remove myself' : 'Remove'}
                           {!isSelf(user) && <span class="visually-hidden"> {user.name}</span>}
                         </button>
@@ -265,10 +253,10 @@ export function AdminMembersPage() {
         <ConfirmDialog
           title={isSelf(removing) ? 'Remove yourself from the organization?' : `Remove ${removing.name}?`}
           confirmLabel={isSelf(removing) ? 'Remove me and sign me out' : 'Remove member'}
-          busy={removeBusy}
-          error={removeError}
-          onConfirm={() => void remove()}
-          onCancel={() => setRemoving(null)}
+          busy={removal.busy}
+          error={removal.error}
+          onConfirm={() => void removal.run(remove)}
+          onCancel={removal.close}
         >
           {isSelf(removing) ? (
             <p>
@@ -297,11 +285,10 @@ function InviteForm({ onInvited }: { onInvited: (user: User) => void }) {
   const [name, setName] = useState('')
   const [role, setRole] = useState<UserRole>('advisor')
   const [errors, setErrors] = useState<InviteErrors>({})
-  const [summary, setSummary] = useState<string | null>(null)
+  const summary = useFormSummary()
   const [busy, setBusy] = useState(false)
   const emailRef = useRef<HTMLInputElement>(null)
   const nameRef = useRef<HTMLInputElement>(null)
-  const summaryRef = useRef<HTMLElement>(null)
 
   function show(found: InviteErrors) {
     setErrors(found)
@@ -312,7 +299,7 @@ function InviteForm({ onInvited }: { onInvited: (user: User) => void }) {
   async function submit(event: Event) {
     event.preventDefault()
     if (busy) return
-    setSummary(null)
+    summary.clear()
     const found: InviteErrors = {}
     const trimmedEmail = email.trim()
     const trimmedName = name.trim()
@@ -336,8 +323,7 @@ function InviteForm({ onInvited }: { onInvited: (user: User) => void }) {
       else if (problem instanceof ApiProblem && problem.status === 400 && /^email\b/.test(message)) show({ email: 'Enter an email address such as name@example.com.' })
       else if (problem instanceof ApiProblem && problem.status === 400 && /^name\b/.test(message)) show({ name: message })
       else {
-        setSummary(`The invitation was not saved: ${message}`)
-        requestAnimationFrame(() => summaryRef.current?.focus())
+        summary.show(`The invitation was not saved: ${message}`)
       }
     } finally {
       setBusy(false)
@@ -349,7 +335,7 @@ function InviteForm({ onInvited }: { onInvited: (user: User) => void }) {
       <h2 id="invite-title" class="section-heading">
         Invite someone
       </h2>
-      <FormSummary message={summary} summaryRef={summaryRef} />
+      <FormSummary message={summary.message} summaryRef={summary.ref} />
       <div class="field-row">
         <Field id="invite-email" label="Email" hint="The address they sign in with." error={errors.email}>
           {(a11y) => (

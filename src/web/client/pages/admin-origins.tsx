@@ -4,50 +4,39 @@
 import { useRef, useState } from 'preact/hooks'
 import { api, ApiProblem } from '../api.ts'
 import { PageHeading } from '../components/page-heading.tsx'
-import { Field, FormSummary } from '../components/fields.tsx'
-import { ConfirmDialog } from '../components/confirm-dialog.tsx'
+import { Field, FormSummary, useFormSummary } from '../components/fields.tsx'
+import { ConfirmDialog, useConfirmation } from '../components/confirm-dialog.tsx'
+import { LoadError } from '../components/load-error.tsx'
 import { useApiData } from '../admin/use-api-data.ts'
 import { useFocusRequest } from '../admin/focus-request.ts'
-import { LiveStatus, LoadError, Loading } from '../admin/load-states.tsx'
-import { formatDate, problemText } from '../admin/format.ts'
-import type { FrameOrigin, FrameOriginList } from '../admin/types.ts'
+import { LiveStatus, Loading } from '../admin/load-states.tsx'
+import { formatDate, problemText } from '../format.ts'
+import type { FrameOrigin, FrameOriginList } from '../../schemas/admin.ts'
 
 const ORIGIN_MAX = 300
 
 export function AdminOriginsPage() {
   const origins = useApiData<FrameOriginList>('/api/v1/embed/origins')
   const [status, setStatus] = useState('')
-  const [removing, setRemoving] = useState<FrameOrigin | null>(null)
-  const [removeBusy, setRemoveBusy] = useState(false)
-  const [removeError, setRemoveError] = useState<string | null>(null)
+  const removal = useConfirmation<FrameOrigin>()
   const [listHeading, focusList] = useFocusRequest<HTMLHeadingElement>()
 
-  async function remove() {
-    if (!removing || removeBusy) return
-    setRemoveBusy(true)
-    setRemoveError(null)
+  async function remove({ origin }: FrameOrigin) {
     try {
-      await api(`/api/v1/embed/origins/${encodeURIComponent(removing.origin)}`, { method: 'DELETE' })
-      setStatus(`Removed ${removing.origin}. New chart tokens can no longer name it.`)
-      setRemoving(null)
-      origins.reload()
-      focusList()
+      await api(`/api/v1/embed/origins/${encodeURIComponent(origin)}`, { method: 'DELETE' })
+      setStatus(`Removed ${origin}. New chart tokens can no longer name it.`)
     } catch (problem) {
       // Removed meanwhile (another admin, the CLI): the list is out of date, the goal reached.
-      if (problem instanceof ApiProblem && problem.status === 404) {
-        setStatus(`${removing.origin} was not registered any more.`)
-        setRemoving(null)
-        origins.reload()
-        focusList()
-      } else {
-        setRemoveError(problemText(problem))
-      }
-    } finally {
-      setRemoveBusy(false)
+      if (!(problem instanceof ApiProblem && problem.status === 404)) throw problem
+      setStatus(`${origin} was not registered any more.`)
     }
+    removal.close()
+    origins.reload()
+    focusList()
   }
 
   const list = origins.data?.origins
+  const removing = removal.subject
   return (
     <section class="admin-page admin-origins">
       <PageHeading title="Embed origins">Embed origins</PageHeading>
@@ -100,14 +89,7 @@ export function AdminOriginsPage() {
                       <time dateTime={origin.createdAt}>{formatDate(origin.createdAt)}</time>
                     </td>
                     <td class="actions">
-                      <button
-                        type="button"
-                        class="danger"
-                        onClick={() => {
-                          setRemoveError(null)
-                          setRemoving(origin)
-                        }}
-                      >
+                      <button type="button" class="danger" onClick={() => removal.ask(origin)}>
                         Remove<span class="visually-hidden"> {origin.origin}</span>
                       </button>
                     </td>
@@ -123,10 +105,10 @@ export function AdminOriginsPage() {
         <ConfirmDialog
           title={`Remove ${removing.origin}?`}
           confirmLabel="Remove origin"
-          busy={removeBusy}
-          error={removeError}
-          onConfirm={() => void remove()}
-          onCancel={() => setRemoving(null)}
+          busy={removal.busy}
+          error={removal.error}
+          onConfirm={() => void removal.run(remove)}
+          onCancel={removal.close}
         >
           <p>
             New chart tokens can no longer be minted for <code class="mono">{removing.origin}</code>, and its pages stop showing the chart once the tokens they hold
@@ -141,15 +123,14 @@ export function AdminOriginsPage() {
 function AddOriginForm({ known, onAdded }: { known: string[]; onAdded: (message: string) => void }) {
   const [origin, setOrigin] = useState('')
   const [error, setError] = useState<string | undefined>(undefined)
-  const [summary, setSummary] = useState<string | null>(null)
+  const summary = useFormSummary()
   const [busy, setBusy] = useState(false)
   const inputRef = useRef<HTMLInputElement>(null)
-  const summaryRef = useRef<HTMLElement>(null)
 
   async function submit(event: Event) {
     event.preventDefault()
     if (busy) return
-    setSummary(null)
+    summary.clear()
     const value = origin.trim()
     if (!value) {
       setError('Enter the address of the site, such as https://portal.example.com.')
@@ -169,8 +150,7 @@ function AddOriginForm({ known, onAdded }: { known: string[]; onAdded: (message:
         setError(problem.message.replace(/^origin:\s*/, ''))
         inputRef.current?.focus()
       } else {
-        setSummary(`The origin was not added: ${problemText(problem)}`)
-        requestAnimationFrame(() => summaryRef.current?.focus())
+        summary.show(`The origin was not added: ${problemText(problem)}`)
       }
     } finally {
       setBusy(false)
@@ -182,7 +162,7 @@ function AddOriginForm({ known, onAdded }: { known: string[]; onAdded: (message:
       <h2 id="add-origin-title" class="section-heading">
         Add a site
       </h2>
-      <FormSummary message={summary} summaryRef={summaryRef} />
+      <FormSummary message={summary.message} summaryRef={summary.ref} />
       <Field
         id="origin-input"
         label="Origin"

@@ -6,12 +6,13 @@
 import { PageHeading } from '../components/page-heading.tsx'
 import { Field } from '../components/fields.tsx'
 import { navigate, useLocation } from '../router.ts'
+import { LoadError } from '../components/load-error.tsx'
 import { useApiData } from '../admin/use-api-data.ts'
-import { LoadError, Loading } from '../admin/load-states.tsx'
+import { Loading } from '../admin/load-states.tsx'
 import { BarChart } from '../admin/bar-chart.tsx'
-import { formatCount, formatDay, plural } from '../admin/format.ts'
+import { formatCount, formatDay, plural } from '../format.ts'
 import { busiest, callsByKey, callsPerDay, chartByOrigin, daysOf, periodOf, PERIODS, usageUrl, type OriginUsage, type Period } from '../admin/usage-data.ts'
-import type { ApiCallsRow, Usage } from '../admin/types.ts'
+import type { ApiCallsRow, Usage } from '../../schemas/admin.ts'
 
 export function AdminUsagePage() {
   const location = useLocation()

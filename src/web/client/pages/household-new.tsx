@@ -13,7 +13,8 @@ import { FormSummary } from '../components/fields.tsx'
 import { useFormErrors } from '../households/form-errors.ts'
 import { bodyOfDraft, createBodyOf, EMPTY_HOUSEHOLD_DRAFT, HOUSEHOLD_LABELS, HouseholdFields, type HouseholdDraft } from '../households/household-fields.tsx'
 import { EMPTY_MEMBER_DRAFT, MEMBER_LABELS, memberCreateBody, MemberFields, takenRolesOf, type MemberDraft } from '../households/member-fields.tsx'
-import type { Household, Member } from '../households/types.ts'
+import type { Member } from '../../schemas/member.ts'
+import type { Household } from '../../schemas/relationship.ts'
 
 interface PersonRow {
   key: number

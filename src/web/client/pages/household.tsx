@@ -7,15 +7,17 @@ import { api, ApiProblem, type ApiResponse } from '../api.ts'
 import { navigate } from '../router.ts'
 import { can, useMe } from '../session.ts'
 import { PageHeading } from '../components/page-heading.tsx'
-import { ConfirmDialog } from '../components/confirm-dialog.tsx'
+import { ConfirmDialog, useConfirmation } from '../components/confirm-dialog.tsx'
 import { DetailsSection } from '../households/details-section.tsx'
 import { MembersSection } from '../households/members-section.tsx'
 import { AssignmentsSection } from '../households/assignments-section.tsx'
 import { HouseholdChart } from '../households/household-chart.tsx'
 import { setFlash } from '../households/flash.ts'
-import { plural } from '../households/format.ts'
+import { plural, problemText } from '../format.ts'
 import type { Editor, HouseholdPageContext, WriteResult } from '../households/household-writes.ts'
-import type { Household, Member, OrgUser } from '../households/types.ts'
+import type { User, UserList } from '../../schemas/admin.ts'
+import type { Member } from '../../schemas/member.ts'
+import type { Household } from '../../schemas/relationship.ts'
 
 export const CONFLICT_MESSAGE =
   'Someone else changed this household while you were working on it, so your change was not saved. The page now shows their version: check it, then make your change again.'
@@ -50,12 +52,10 @@ function HouseholdView({ id }: { id: string }) {
   const me = useMe()
   const canWrite = can(me, 'relationships:write')
   const [load, setLoad] = useState<LoadState>({ kind: 'loading' })
-  const [users, setUsers] = useState<OrgUser[] | null>(null)
+  const [users, setUsers] = useState<User[] | null>(null)
   const [editor, setEditorState] = useState<Editor>(null)
   const [notice, setNotice] = useState<Notice>(null)
-  const [deleting, setDeleting] = useState(false)
-  const [deleteBusy, setDeleteBusy] = useState(false)
-  const [deleteError, setDeleteError] = useState<string | null>(null)
+  const deletion = useConfirmation<Household>()
   const alertRef = useRef<HTMLDivElement>(null)
   const etag = useRef<string>('')
   const alive = useRef(true)
@@ -80,7 +80,7 @@ function HouseholdView({ id }: { id: string }) {
     alive.current = true
     void reload()
     if (can(me, 'org:admin')) {
-      api<{ users: OrgUser[] }>('/api/v1/users').then(
+      api<UserList>('/api/v1/users').then(
         ({ body }) => alive.current && setUsers(body.users),
         () => undefined, // Without the list, admins edit assignments as everyone else does.
       )
@@ -129,24 +129,20 @@ function HouseholdView({ id }: { id: string }) {
   }
 
   async function deleteHousehold(household: Household) {
-    setDeleteBusy(true)
-    setDeleteError(null)
     try {
       await api<null>(`/api/v1/relationships/${household.id}`, { method: 'DELETE', headers: { 'if-match': etag.current } })
       setFlash(`The household “${household.name}” was deleted.`)
       navigate('/households')
     } catch (problem) {
       if (problem instanceof ApiProblem && problem.status === 412) {
-        setDeleting(false)
+        deletion.close()
         await conflict()
       } else if (problem instanceof ApiProblem && problem.status === 404) {
-        setDeleting(false)
+        deletion.close()
         setLoad({ kind: 'notFound' })
       } else {
-        setDeleteError(problemText(problem))
+        throw problem
       }
-    } finally {
-      if (alive.current) setDeleteBusy(false)
     }
   }
 
@@ -229,24 +225,18 @@ function HouseholdView({ id }: { id: string }) {
         <section aria-labelledby="danger-heading" class="household-section danger-zone">
           <h2 id="danger-heading">Delete</h2>
           <p>Deleting removes the household with its people and advisors. It cannot be undone.</p>
-          <button
-            type="button"
-            class="danger"
-            onClick={() => {
-              setDeleteError(null)
-              setDeleting(true)
-            }}
-          >
+          <button type="button" class="danger" onClick={() => deletion.ask(household)}>
             Delete household
           </button>
-          {deleting && (
+          {/* The household as the page shows it now: a save still under way may have renamed it. */}
+          {deletion.subject && (
             <ConfirmDialog
               title={`Delete ${household.name}?`}
               confirmLabel="Delete household"
-              busy={deleteBusy}
-              error={deleteError}
-              onConfirm={() => void deleteHousehold(household)}
-              onCancel={() => setDeleting(false)}
+              busy={deletion.busy}
+              error={deletion.error}
+              onConfirm={() => void deletion.run(() => deleteHousehold(household))}
+              onCancel={deletion.close}
             >
               <p>
                 <strong>{household.name}</strong> and its {plural(members.length, 'person', 'people')} will be deleted for everyone in your organization. This cannot be undone.
@@ -257,8 +247,4 @@ function HouseholdView({ id }: { id: string }) {
       )}
     </article>
   )
-}
-
-function problemText(problem: unknown): string {
-  return problem instanceof Error ? problem.message : String(problem)
 }

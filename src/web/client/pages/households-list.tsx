@@ -3,10 +3,11 @@
 // loads the current rows stay (marked busy), and an answer that arrives after a newer request was
 // made is dropped, so a slow old search never replaces a newer one.
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { api, ApiProblem } from '../api.ts'
+import { api } from '../api.ts'
 import { navigate, type Location } from '../router.ts'
 import { can, useMe } from '../session.ts'
 import { PageHeading } from '../components/page-heading.tsx'
+import { LoadError } from '../components/load-error.tsx'
 import {
   apiQuery,
   isFiltered,
@@ -19,9 +20,9 @@ import {
   type SampleFilter,
   type SortKey,
 } from '../households/list-state.ts'
-import { formatCount, formatTimestamp, plural } from '../households/format.ts'
+import { formatCount, formatDate, plural, problemText } from '../format.ts'
 import { takeFlash } from '../households/flash.ts'
-import type { HouseholdList, HouseholdListItem } from '../households/types.ts'
+import type { HouseholdList, HouseholdListItem } from '../../schemas/relationship.ts'
 
 const SEARCH_DELAY_MS = 250
 
@@ -170,16 +171,7 @@ export function HouseholdsListPage({ location }: { location: Location }) {
         {list ? statusText(list, shown) : loading ? 'Loading households…' : ''}
       </p>
 
-      {error && (
-        <div class="notice error" role="alert">
-          <p>Households could not be loaded: {error}</p>
-          <p>
-            <button type="button" onClick={() => setAttempt((n) => n + 1)}>
-              Try again
-            </button>
-          </p>
-        </div>
-      )}
+      {error && <LoadError what="Households" error={error} onRetry={() => setAttempt((n) => n + 1)} />}
 
       {list && list.households.length > 0 && (
         <HouseholdTable households={list.households} state={shown} busy={loading} onSort={(key) => go(sortedBy(state, key))} />
@@ -213,11 +205,6 @@ function statusText(list: HouseholdList, state: ListState): string {
   const first = (list.page - 1) * list.pageSize + 1
   const last = first + list.households.length - 1
   return `Showing ${formatCount(first)}–${formatCount(last)} of ${plural(list.total, 'household')}${matching}.`
-}
-
-function problemText(problem: unknown): string {
-  if (problem instanceof ApiProblem) return problem.message
-  return problem instanceof Error ? problem.message : String(problem)
 }
 
 const COLUMNS: Array<{ key: SortKey; label: string; class?: string }> = [
@@ -269,7 +256,7 @@ function HouseholdTable({ households, state, busy, onSort }: { households: House
               <td>{peopleText(household)}</td>
               <td>{household.assignments.length ? household.assignments.map((a) => a.name).join(', ') : <span class="muted">None</span>}</td>
               <td>
-                <time dateTime={household.createdAt}>{formatTimestamp(household.createdAt)}</time>
+                <time dateTime={household.createdAt}>{formatDate(household.createdAt)}</time>
               </td>
             </tr>
           ))}

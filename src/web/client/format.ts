@@ -1,5 +1,6 @@
-// Words and numbers for the admin pages: counts, dates and times, and an API failure as a sentence.
-import { ApiProblem } from '../api.ts'
+// Words and numbers for every page: counts, dates and times as the reader writes them, and a
+// failure as a sentence.
+import { ApiProblem } from './api.ts'
 
 const numberFormat = new Intl.NumberFormat()
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' })
@@ -11,7 +12,7 @@ export function formatCount(value: number): string {
   return numberFormat.format(value)
 }
 
-/** "1 key", "3 keys". */
+/** "1 key", "3 members", "2 people". */
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${formatCount(count)} ${count === 1 ? one : many}`
 }
@@ -21,7 +22,7 @@ function parsed(iso: string): Date | null {
   return Number.isNaN(date.getTime()) ? null : date
 }
 
-/** A moment as a day in the reader's calendar (created, expires). */
+/** A moment (createdAt, expiresAt) as a day in the reader's calendar. */
 export function formatDate(iso: string): string {
   const date = parsed(iso)
   return date ? dateFormat.format(date) : iso
@@ -33,16 +34,18 @@ export function formatDateTime(iso: string): string {
   return date ? dateTimeFormat.format(date) : iso
 }
 
-/** A UTC day (YYYY-MM-DD) as the reader writes dates; short: "Jan 5". */
+/**
+ * A calendar date without a time zone (YYYY-MM-DD: a birth date, a UTC day of the usage report) as
+ * the reader writes dates; short: "Jan 5". Read as UTC so that no time zone moves it a day.
+ */
 export function formatDay(day: string, short = false): string {
   const date = parsed(`${day}T00:00:00Z`)
   if (!date) return day
   return (short ? shortDayFormat : dayFormat).format(date)
 }
 
-/** The API's own sentence for a failure, or the error's message. */
+/** The API's own sentence for a failure (an ApiProblem's message), or the error's message. */
 export function problemText(problem: unknown): string {
-  if (problem instanceof ApiProblem) return problem.message
   return problem instanceof Error ? problem.message : String(problem)
 }
 

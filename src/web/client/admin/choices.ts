@@ -1,66 +1,6 @@
-// The admin API's shapes as the web app reads them (src/schemas/admin.ts is the source; the web
-// app does not import it, so that TypeBox stays out of the browser bundle).
+// What the admin pages offer to choose from, in words: the users' roles and a new key's permissions.
 import type { Permission } from '../../../domain/permissions.ts'
-
-export interface ApiKey {
-  id: string
-  name: string
-  prefix: string
-  permissions: string[]
-  createdAt: string
-  expiresAt: string | null
-  lastUsedAt: string | null
-  revokedAt: string | null
-}
-export interface ApiKeyList {
-  keys: ApiKey[]
-}
-export interface CreatedApiKey {
-  key: string
-  apiKey: ApiKey
-}
-
-export interface FrameOrigin {
-  origin: string
-  createdAt: string
-}
-export interface FrameOriginList {
-  origins: FrameOrigin[]
-}
-
-export type UserRole = 'admin' | 'advisor' | 'viewer'
-export interface User {
-  id: string
-  email: string
-  name: string
-  role: UserRole
-  createdAt: string
-  lastSignInAt: string | null
-  status: 'invited' | 'active'
-}
-export interface UserList {
-  users: User[]
-}
-
-export interface ChartUsageRow {
-  day: string
-  frameOrigin: string
-  mints: number
-  renders: number
-}
-export interface ApiCallsRow {
-  day: string
-  keyId: string
-  keyName: string
-  keyPrefix: string
-  calls: number
-  legacyCalls: number
-}
-export interface Usage {
-  since: string
-  chart: ChartUsageRow[]
-  apiCalls: ApiCallsRow[]
-}
+import type { UserRole } from '../../../schemas/admin.ts'
 
 export const ROLES: ReadonlyArray<{ value: UserRole; label: string; hint: string }> = [
   { value: 'admin', label: 'Admin', hint: 'everything, including these admin pages' },
