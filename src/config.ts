@@ -27,6 +27,10 @@ const ConfigSchema = Type.Object({
   oidcIssuer: Type.Optional(Type.String({ pattern: '^https?://' })),
   oidcClientId: Type.Optional(Type.String({ minLength: 1 })),
   oidcClientSecret: Type.Optional(Type.String({ minLength: 1 })),
+  shutdownTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 3600 }),
+  statementTimeoutMs: Type.Integer({ minimum: 100, maximum: 3_600_000 }),
+  requestTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 3600 }),
+  maxConcurrentRequests: Type.Integer({ minimum: 1, maximum: 100_000 }),
   logLevel: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
 })
 export type Config = Static<typeof ConfigSchema>
@@ -52,6 +56,10 @@ export const ENVIRONMENT = {
   HEARTH_RATE_LIMIT_WINDOW: 'rate-limit window in seconds (default 60)',
   HEARTH_HOUSEHOLDS_SUNSET: 'YYYY-MM-DD sunset date of the legacy /api/v1/households paths (sends a Sunset header)',
   HEARTH_TRUST_PROXY: '1 to take the client address from X-Forwarded-For (behind a load balancer)',
+  HEARTH_SHUTDOWN_TIMEOUT: 'seconds SIGTERM waits for in-flight requests before closing their connections (default 10)',
+  HEARTH_STATEMENT_TIMEOUT_MS: 'PostgreSQL statement timeout per query in ms; a slower or blocked query fails with 503 (default 5000)',
+  HEARTH_REQUEST_TIMEOUT: 'seconds a client has to send a whole request (default 30)',
+  HEARTH_MAX_CONCURRENT_REQUESTS: 'requests one process works on at once; more get 503 with Retry-After (default 256)',
   HEARTH_LOG_LEVEL: 'fatal|error|warn|info|debug|trace|silent (default info)',
 } as const
 
@@ -79,6 +87,10 @@ const SOURCE: Record<keyof Config, EnvName> = {
   oidcIssuer: 'OIDC_ISSUER',
   oidcClientId: 'OIDC_CLIENT_ID',
   oidcClientSecret: 'OIDC_CLIENT_SECRET',
+  shutdownTimeoutSeconds: 'HEARTH_SHUTDOWN_TIMEOUT',
+  statementTimeoutMs: 'HEARTH_STATEMENT_TIMEOUT_MS',
+  requestTimeoutSeconds: 'HEARTH_REQUEST_TIMEOUT',
+  maxConcurrentRequests: 'HEARTH_MAX_CONCURRENT_REQUESTS',
   logLevel: 'HEARTH_LOG_LEVEL',
 }
 
@@ -121,6 +133,10 @@ export function loadConfig(env: Env = process.env): Config {
     oidcIssuer: env.OIDC_ISSUER || undefined,
     oidcClientId: env.OIDC_CLIENT_ID || undefined,
     oidcClientSecret: env.OIDC_CLIENT_SECRET || undefined,
+    shutdownTimeoutSeconds: integer(env, 'HEARTH_SHUTDOWN_TIMEOUT', 10),
+    statementTimeoutMs: integer(env, 'HEARTH_STATEMENT_TIMEOUT_MS', 5000),
+    requestTimeoutSeconds: integer(env, 'HEARTH_REQUEST_TIMEOUT', 30),
+    maxConcurrentRequests: integer(env, 'HEARTH_MAX_CONCURRENT_REQUESTS', 256),
     logLevel: (env.HEARTH_LOG_LEVEL || 'info') as Config['logLevel'],
   }
   if (!Value.Check(ConfigSchema, config)) {

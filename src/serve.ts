@@ -71,7 +71,7 @@ export async function serve(config: Config, only?: Listener): Promise<RunningSer
       chartVersions = releasedVersions(releases)
       const limiter = new RateLimiter(new MemoryRateLimitStore(), config.rateLimitMax, config.rateLimitWindowSeconds)
       const embed = buildEmbedApp({ db: store.db, releases, limiter, trustProxy: config.trustProxy, appOrigin: new URL(publicUrl).origin })
-      cleanups.push(() => embed.close())
+      cleanups.push(() => closeWithin(embed, config.shutdownTimeoutSeconds))
       service.embedUrl = await listen(embed, config.host, config.embedPort)
     }
     if (only !== 'embed') {
@@ -86,7 +86,7 @@ export async function serve(config: Config, only?: Listener): Promise<RunningSer
         publicUrl,
         chart: { issuer: publicUrl, embedOrigin },
       })
-      cleanups.push(() => api.close())
+      cleanups.push(() => closeWithin(api, config.shutdownTimeoutSeconds))
       service.apiUrl = await listen(api, config.host, port)
     }
     // The demo partner mints through the API and embeds from the embed origin: it needs both here.
@@ -135,6 +135,23 @@ function newestVersion(versions: string[]): string | undefined {
     for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0)
     return 0
   }).at(-1)
+}
+
+/**
+ * Stops accepting connections and waits for the requests in flight (Fastify's close), for at most
+ * `seconds`; then the connections still open are closed, so a hung client cannot hold a shutdown
+ * (or a deploy) forever.
+ */
+async function closeWithin(app: FastifyInstance, seconds: number): Promise<void> {
+  const deadline = setTimeout(() => {
+    app.log.warn({ shutdownTimeoutSeconds: seconds }, 'shutdown timeout: closing the connections still open')
+    app.server.closeAllConnections()
+  }, seconds * 1000)
+  try {
+    await app.close()
+  } finally {
+    clearTimeout(deadline)
+  }
 }
 
 function hostInUrl(host: string): string {

@@ -1,0 +1,104 @@
+// SIGTERM on `hearth serve`: a request the server has received is answered in full (and its write
+// kept), new connections are refused, and HEARTH_SHUTDOWN_TIMEOUT bounds the wait for a client
+// that never finishes its request.
+//
+// "Received" is made certain with Expect: 100-continue: the server answers 100 Continue once it has
+// read the request head, and only then does the test send SIGTERM, then the body.
+import http from 'node:http'
+import { rmSync } from 'node:fs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { freshPgliteDir } from '../helpers/stores.ts'
+import { call } from '../helpers/app.ts'
+import { startServer, type Banner, type ServerProcess } from '../helpers/cli.ts'
+
+const TIMEOUT = 120_000
+
+interface HeldRequest {
+  /** Sends the rest of the body. */
+  finish(): void
+  response: Promise<{ status: number; body: string }>
+}
+
+/** Starts a POST whose head the server has read (100 Continue) and whose body is still to come. */
+async function holdCreate(banner: Banner, name: string): Promise<HeldRequest> {
+  const body = JSON.stringify({ name })
+  const url = new URL('/api/v1/relationships', banner.apiUrl)
+  const request = http.request(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${banner.demoKey ?? ''}`,
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      expect: '100-continue',
+    },
+  })
+  const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    request.once('response', (incoming) => {
+      let text = ''
+      incoming.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
+      incoming.once('end', () => resolve({ status: incoming.statusCode ?? 0, body: text }))
+      incoming.once('error', reject)
+    })
+    request.once('error', reject)
+  })
+  await new Promise<void>((resolve, reject) => {
+    request.once('continue', () => resolve())
+    request.once('error', reject)
+    request.flushHeaders()
+  })
+  return { finish: () => request.end(body), response }
+}
+
+describe('graceful shutdown of hearth serve', () => {
+  let server: ServerProcess | undefined
+  let dataDir = ''
+
+  afterEach(async () => {
+    await server?.stop('SIGKILL')
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  it(
+    'SIGTERM lets a received request finish (201, the household kept), refuses new connections, then exits 0',
+    async () => {
+      dataDir = freshPgliteDir()
+      const started = await startServer({ HEARTH_DATA_DIR: dataDir })
+      server = started.server
+      const held = await holdCreate(started.banner, 'The In-Flight Family')
+
+      server.child.kill('SIGTERM')
+      // The listener closes at once: a new connection is refused while the held request is still open.
+      await expect.poll(async () => fetch(`${started.banner.apiUrl}/healthz`).then(() => 'accepted', () => 'refused')).toBe('refused')
+      held.finish()
+      const answer = await held.response
+      expect(answer.status).toBe(201)
+      expect(await server.exited).toEqual({ code: 0, signal: null })
+
+      // Opened again, the write is there.
+      const again = await startServer({ HEARTH_DATA_DIR: dataDir })
+      server = again.server
+      const found = await call(`${again.banner.apiUrl}/api/v1/relationships?search=In-Flight`, again.banner.demoKey)
+      expect((found.body.households as Array<{ name: string }>).map((household) => household.name)).toEqual(['The In-Flight Family'])
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'HEARTH_SHUTDOWN_TIMEOUT bounds the wait: a request whose body never comes is cut off and the server exits',
+    async () => {
+      dataDir = freshPgliteDir()
+      const started = await startServer({ HEARTH_DATA_DIR: dataDir, HEARTH_SHUTDOWN_TIMEOUT: '1' })
+      server = started.server
+      const held = await holdCreate(started.banner, 'The Stalled Family')
+      const outcome = held.response.then(
+        () => 'answered',
+        () => 'cut off',
+      )
+      server.child.kill('SIGTERM')
+      expect(await server.exited).toEqual({ code: 0, signal: null })
+      expect(await outcome).toBe('cut off')
+      expect(server.stdout).toContain('shutdown timeout: closing the connections still open')
+    },
+    TIMEOUT,
+  )
+})
