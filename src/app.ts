@@ -15,6 +15,7 @@ import { KeyUsageRecorder } from './auth/key-usage.ts'
 import { expireIdempotencyKeys } from './store/idempotency.ts'
 import { answerClientError, registerErrorHandling } from './http/plugins/errors.ts'
 import { registerJsonParser } from './http/plugins/json-body.ts'
+import { registerConcurrencyLimit } from './http/plugins/concurrency-limit.ts'
 import { registerAuthentication } from './http/plugins/authenticate.ts'
 import { registerResponseHeaders } from './http/plugins/response-headers.ts'
 import { registerOpenApi } from './http/plugins/openapi.ts'
@@ -32,12 +33,27 @@ import { registerAdminUsageRoutes } from './http/routes/admin-usage.ts'
 import { registerSignInRoutes } from './http/routes/sign-in.ts'
 import { registerMeRoute } from './http/routes/me.ts'
 import { registerWebRoutes } from './web/routes.ts'
+import { registerHealthRoutes, type ReadinessCheck } from './http/routes/health.ts'
+import { instrumentRequests, Metrics } from './observability/metrics.ts'
+import type { PoolStats } from './store/connection-use.ts'
 import type { OidcSignIn } from './auth/oidc.ts'
 import { expireSignInAttempts } from './store/sign-in-attempts.ts'
 import { deleteEndedSessions } from './store/sessions.ts'
 import type { App } from './http/types.ts'
 
 export const BODY_LIMIT_BYTES = 1024 * 1024
+
+export interface RequestLimits {
+  /** How long a client has to send a whole request; slower ones get 408 and are closed. */
+  requestTimeoutSeconds: number
+  /** Requests worked on at once; more get 503 overloaded (plugins/concurrency-limit.ts). */
+  maxConcurrentRequests: number
+}
+export const DEFAULT_LIMITS: RequestLimits = { requestTimeoutSeconds: 30, maxConcurrentRequests: 256 }
+
+function requestTimeoutMs(limits: RequestLimits = DEFAULT_LIMITS): number {
+  return limits.requestTimeoutSeconds * 1000
+}
 /** Room for a query of 1000 ids (about 37 KB); Node's default is 16 KB. */
 export const MAX_HEADER_BYTES = 64 * 1024
 
@@ -48,8 +64,14 @@ export interface AppDependencies {
   /** The origin browsers reach the API (and web app) at: cookie-authenticated writes must come from it. */
   publicUrl: string
   chart: ChartSessionOptions
+  /** Request limits (defaults: DEFAULT_LIMITS). */
+  limits?: RequestLimits
   /** Sign-in with the identity provider; without it the web app explains that sign-in is not set up. */
   oidc?: OidcSignIn
+  /** The store's connection use (Store.poolStats), for the db_pool_* metrics; without it they are not reported. */
+  poolStats?: () => PoolStats
+  /** What GET /readyz checks beside the store and its migrations (Redis, when configured): see ReadinessCheck. */
+  readinessChecks?: ReadinessCheck[]
 }
 
 /**
@@ -69,7 +91,13 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   const app = Fastify({
     logger: { level: deps.config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
     bodyLimit: BODY_LIMIT_BYTES,
-    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    requestTimeout: requestTimeoutMs(deps.limits),
+    http: {
+      maxHeaderSize: MAX_HEADER_BYTES,
+      // Node checks request timeouts on this interval (30 s by default, far coarser than the timeout).
+      connectionsCheckingInterval: Math.min(requestTimeoutMs(deps.limits), 5000),
+      headersTimeout: Math.min(requestTimeoutMs(deps.limits), 60_000),
+    },
     // Path parameters (household ids…) as long as the request head allows: a long junk id reaches
     // its handler and is the documented 404, not Fastify's own 414 body.
     routerOptions: { maxParamLength: MAX_HEADER_BYTES },
@@ -115,11 +143,15 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   })
 
   registerErrorHandling(app)
+  registerConcurrencyLimit(app, (deps.limits ?? DEFAULT_LIMITS).maxConcurrentRequests)
+  // One registry per app; every response is counted by route pattern, never by its URL.
+  const metrics = new Metrics({ poolStats: deps.poolStats })
+  instrumentRequests(app, metrics)
   registerResponseHeaders(app, { householdsSunset: deps.config.householdsSunset })
   // Parses the Cookie header (for the idp-session cookie only) and writes Set-Cookie. Unsigned:
   // the session value is itself a random secret, checked against its stored hash.
   await app.register(cookie, { hook: 'onRequest' })
-  registerAuthentication(app, { db: deps.db, limiter, usage, publicUrl: deps.publicUrl })
+  registerAuthentication(app, { db: deps.db, limiter, usage, publicUrl: deps.publicUrl, metrics })
   await registerOpenApi(app)
   registerRelationshipRoutes(app, deps.db, false)
   registerRelationshipRoutes(app, deps.db, true)
@@ -131,7 +163,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     registerHouseholdAssignmentRoutes(app, deps.db, legacy)
     registerHouseholdChartRoutes(app, deps.db, legacy)
   }
-  registerChartSessionRoutes(app, deps.db, deps.chart)
+  registerChartSessionRoutes(app, deps.db, deps.chart, metrics)
   registerAdminKeyRoutes(app, deps.db)
   registerAdminOriginRoutes(app, deps.db)
   registerAdminUserRoutes(app, deps.db)
@@ -139,6 +171,23 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   registerSignOutRoutes(app, deps.db, deps.publicUrl)
   registerSignInRoutes(app, deps.db, { publicUrl: deps.publicUrl, oidc: deps.oidc })
   registerMeRoute(app, deps.db)
+  registerHealthRoutes(app, { db: deps.db, metrics, checks: [...sharedLimitsCheck(deps.rateLimitStore), ...(deps.readinessChecks ?? [])] })
   registerWebRoutes(app, { embedOrigin: deps.chart.embedOrigin })
   return app
+}
+
+/**
+ * /readyz reports the shared rate-limit store (Redis) when there is one. An outage is reported,
+ * not failed: each instance then limits on its own and keeps answering, and a failing check would
+ * take every instance out of its load balancer at once — an outage of the whole API over a counter.
+ */
+function sharedLimitsCheck(store: RateLimitStore): ReadinessCheck[] {
+  if (store.status() === 'memory') return []
+  return [
+    {
+      name: 'redis',
+      check: async () =>
+        store.status() === 'ok' ? { ok: true, detail: 'ok' } : { ok: true, detail: 'unreachable: rate limits are counted per instance until it is back' },
+    },
+  ]
 }

@@ -9,6 +9,7 @@ import { buildApp } from './app.ts'
 import { buildEmbedApp } from './embed/server.ts'
 import { loadChartReleases, releasedVersions } from './embed/releases.ts'
 import { MemoryRateLimitStore } from './rate-limit/memory-store.ts'
+import { openSharedRateLimitStore } from './rate-limit/fallback-store.ts'
 import { RateLimiter } from './rate-limit/limiter.ts'
 import { acquireDataDirLock, type DataDirLock } from './admin/data-dir-lock.ts'
 import { socketPathOf, startControlSocket, type ControlResponse } from './admin/control-socket.ts'
@@ -50,7 +51,12 @@ export async function serve(config: Config, only?: Listener): Promise<RunningSer
       const held = lock
       cleanups.push(() => held.release())
     }
-    const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax })
+    const store = await openStore({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      poolMax: config.databasePoolMax,
+      statementTimeoutMs: config.statementTimeoutMs,
+    })
     cleanups.push(() => store.close())
     if (lock) {
       const control = await startControlSocket(socket, (request) => handleControl(store, request))
@@ -78,14 +84,22 @@ export async function serve(config: Config, only?: Listener): Promise<RunningSer
       const embedOrigin = config.embedUrl ?? service.embedUrl ?? `http://${config.host}:${config.embedPort}`
       const oidc = await identityProvider(config, publicUrl, cleanups)
       if (oidc) service.signIn = { issuer: oidc.issuer, development: !config.oidcIssuer }
+      // REDIS_URL: every instance counts in Redis; while it is unreachable, each counts on its own
+      // (rate-limit/fallback-store.ts). The app closes the store (and the connection) when it closes.
+      const sharedLimits = config.redisUrl ? await openSharedRateLimitStore(config.redisUrl) : undefined
+      const rateLimitStore = sharedLimits ?? new MemoryRateLimitStore()
+      cleanups.push(() => rateLimitStore.close())
       const api = await buildApp({
+        limits: { requestTimeoutSeconds: config.requestTimeoutSeconds, maxConcurrentRequests: config.maxConcurrentRequests },
         oidc: oidc && new OidcSignIn(store.db, oidc, publicUrl),
         db: store.db,
+        poolStats: store.poolStats,
         config,
-        rateLimitStore: new MemoryRateLimitStore(),
+        rateLimitStore,
         publicUrl,
         chart: { issuer: publicUrl, embedOrigin },
       })
+      sharedLimits?.logTo(api.log)
       cleanups.push(() => closeWithin(api, config.shutdownTimeoutSeconds))
       service.apiUrl = await listen(api, config.host, port)
     }

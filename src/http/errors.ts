@@ -37,11 +37,17 @@ export const ERRORS = {
   user_exists: { status: 409, meaning: 'The organization already has a user with this email (emails are compared in any case).' },
   last_admin: { status: 409, meaning: 'An organization needs at least one admin: its last admin cannot be demoted or removed.' },
   chart_needs_members: { status: 409, meaning: 'The household has no one to draw (no members and no deceased spouse): a chart payload needs at least one person.' },
+  request_timeout: { status: 408, meaning: 'The request was not sent in full within the request timeout; nothing was done.' },
   body_too_large: { status: 413, meaning: 'The request body is larger than 1 MB.' },
   unsupported_media_type: { status: 415, meaning: 'The request body is not application/json in UTF-8.' },
   request_header_too_large: { status: 431, meaning: 'The request line and headers are larger than 64 KB.' },
   rate_limited: { status: 429, meaning: 'The credential (or client address, for failed sign-ins) used up its budget for this window.' },
   internal_error: { status: 500, meaning: 'Something failed on our side; the details are in our logs under the requestId.' },
+  database_unavailable: {
+    status: 503,
+    meaning: 'The database did not answer in time (busy, blocked or unreachable); nothing was changed by this request unless it says so. Retry after Retry-After seconds.',
+  },
+  overloaded: { status: 503, meaning: 'This instance is working on as many requests as it takes at once; retry after Retry-After seconds.' },
 } as const
 
 export type ErrorCode = keyof typeof ERRORS

@@ -31,6 +31,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return { ...current }
   }
 
+  status(): 'memory' {
+    return 'memory'
+  }
+
   sweep(now: number): void {
     for (const [key, value] of this.counts) if (value.resetAt <= now) this.counts.delete(key)
   }

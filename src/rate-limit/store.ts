@@ -8,7 +8,20 @@ export interface WindowCount {
   resetAt: number
 }
 
-export interface RateLimitStore {
+/**
+ * Where rate-limit counts are kept right now, for readiness (GET /readyz) and operators:
+ * - 'memory': this process only, by configuration (no REDIS_URL);
+ * - 'ok': the shared store (Redis) answers: the budget holds across every instance;
+ * - 'unreachable': REDIS_URL is set but Redis does not answer: each instance counts on its own
+ *   until it is back (see fallback-store.ts), so N instances allow up to N× the budget.
+ */
+export type RateLimitStatus = 'ok' | 'unreachable' | 'memory'
+
+export interface RateLimitHealth {
+  status(): RateLimitStatus
+}
+
+export interface RateLimitStore extends RateLimitHealth {
   /** Counts one request for `key` in the window of `windowMs` that contains `now`. */
   hit(key: string, windowMs: number, now: number): Promise<WindowCount>
   /** Takes back one request counted for `key` in the window containing `now` (never below zero). */

@@ -4,6 +4,9 @@ import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import type { Database } from './tables.ts'
 import { migrate, type MigrationReport, type MigrationSession } from './migrate.ts'
+import { ConnectionUse, type PoolStats } from './connection-use.ts'
+
+export type { PoolStats } from './connection-use.ts'
 
 export type StoreKind = 'pglite' | 'postgres'
 
@@ -12,6 +15,12 @@ export interface StoreOptions {
   databaseUrl?: string | undefined
   dataDir: string
   poolMax?: number
+  /**
+   * PostgreSQL only: the longest one query may run (statement_timeout), and how long a request may
+   * wait for a pool connection. A blocked or hung database then fails requests fast (503) instead
+   * of holding them. Migrations are exempt: an index on a big table may take minutes.
+   */
+  statementTimeoutMs?: number
 }
 
 export interface Store {
@@ -19,6 +28,8 @@ export interface Store {
   db: Kysely<Database>
   /** What opening the store migrated. */
   migrations: MigrationReport
+  /** How busy the connections are now (for the db_pool_* metrics). */
+  poolStats(): PoolStats
   close(): Promise<void>
 }
 
@@ -35,29 +46,41 @@ const parsers: Record<number, (value: string) => unknown> = {
 }
 
 export async function openStore(options: StoreOptions): Promise<Store> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options.poolMax ?? 10) : openPglite(options.dataDir)
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.poolMax ?? 10, options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS)
+    : openPglite(options.dataDir)
 }
 
-async function openPostgres(connectionString: string, max: number): Promise<Store> {
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 5000
+
+async function openPostgres(connectionString: string, max: number, statementTimeoutMs: number): Promise<Store> {
   const types = {
     getTypeParser(oid: number, format?: 'text' | 'binary') {
       return parsers[oid] ?? pg.types.getTypeParser(oid, format)
     },
   } as pg.CustomTypesConfig
-  const pool = new pg.Pool({ connectionString, max, types })
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    types,
+    statement_timeout: statementTimeoutMs,
+    // The server cancels a slow statement; this catches a server that does not answer at all.
+    query_timeout: statementTimeoutMs + 1000,
+    connectionTimeoutMillis: statementTimeoutMs,
+  })
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {})
   let migrations: MigrationReport
+  // Migrations run on a connection of their own, outside the pool and its timeouts.
+  const client = new pg.Client({ connectionString, types })
   try {
-    const client = await pool.connect()
-    try {
-      migrations = await migrate(postgresSession(client))
-    } finally {
-      client.release()
-    }
+    await client.connect()
+    migrations = await migrate(postgresSession(client))
   } catch (error) {
     await pool.end()
     throw error
+  } finally {
+    await client.end()
   }
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   // Kysely destroys only a driver it has used; end the pool ourselves so that a process that
@@ -66,10 +89,11 @@ async function openPostgres(connectionString: string, max: number): Promise<Stor
     await db.destroy()
     if (!pool.ended) await pool.end()
   }
-  return { kind: 'postgres', db, migrations, close }
+  const poolStats = (): PoolStats => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount })
+  return { kind: 'postgres', db, migrations, poolStats, close }
 }
 
-function postgresSession(client: pg.PoolClient): MigrationSession {
+function postgresSession(client: pg.Client): MigrationSession {
   return {
     exec: async (sql) => {
       await client.query(sql)
@@ -98,11 +122,12 @@ async function openPglite(dataDir: string): Promise<Store> {
     await pglite.close()
     throw error
   }
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) })
+  const use = new ConnectionUse()
+  const db = new Kysely<Database>({ dialect: use.wrap(new PGliteDialect(pglite)) })
   // As for PostgreSQL: close the database even if Kysely never used it, so its files are let go.
   const close = async () => {
     await db.destroy()
     if (!pglite.closed) await pglite.close()
   }
-  return { kind: 'pglite', db, migrations, close }
+  return { kind: 'pglite', db, migrations, poolStats: () => use.stats(!pglite.closed), close }
 }

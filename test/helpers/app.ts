@@ -1,6 +1,6 @@
 // Starts the real API on a real store on a loopback port, and gives tests an org and keys.
 import type { Kysely } from 'kysely'
-import { buildApp } from '../../src/app.ts'
+import { buildApp, type AppDependencies, type RequestLimits } from '../../src/app.ts'
 import type { Config } from '../../src/config.ts'
 import type { Database } from '../../src/store/tables.ts'
 import { createOrg } from '../../src/store/orgs.ts'
@@ -8,16 +8,25 @@ import { issueApiKey } from '../../src/auth/issue-api-key.ts'
 import { MemoryRateLimitStore } from '../../src/rate-limit/memory-store.ts'
 import type { App } from '../../src/http/types.ts'
 import type { OidcSignIn } from '../../src/auth/oidc.ts'
+import type { RateLimitStore } from '../../src/rate-limit/store.ts'
 
 export type TestConfig = AppConfigOverrides
 type AppConfigOverrides = Partial<Pick<Config, 'rateLimitMax' | 'rateLimitWindowSeconds' | 'householdsSunset' | 'trustProxy'>> & {
   embedOrigin?: string
   /** The API's public origin (chart token issuer; the only origin cookie writes may come from). */
   publicUrl?: string
+  /** Request timeout and concurrency cap (src/app.ts DEFAULT_LIMITS otherwise). */
+  limits?: RequestLimits
   /** Sign-in with an identity provider (its public URL must be this app's: give `port` too). */
   oidc?: OidcSignIn
   /** The loopback port to listen on (default: any free one). */
   port?: number
+  /** Where rate limits are counted (default: this app's own memory); the app closes it. */
+  rateLimitStore?: RateLimitStore
+  /** The store's connection use (TestStore.poolStats), for the db_pool_* metrics. */
+  poolStats?: AppDependencies['poolStats']
+  /** Extra /readyz checks (e.g. a Redis stand-in). */
+  readinessChecks?: AppDependencies['readinessChecks']
 }
 
 /** The public origin test apps run under unless told otherwise. */
@@ -33,10 +42,13 @@ export async function startApp(db: Kysely<Database>, overrides: AppConfigOverrid
   const app = await buildApp({
     db,
     config: { rateLimitMax: 100_000, rateLimitWindowSeconds: 60, householdsSunset: undefined, trustProxy: false, logLevel: 'silent', ...overrides },
-    rateLimitStore: new MemoryRateLimitStore(),
+    rateLimitStore: overrides.rateLimitStore ?? new MemoryRateLimitStore(),
     publicUrl: overrides.publicUrl ?? TEST_PUBLIC_URL,
+    ...(overrides.limits ? { limits: overrides.limits } : {}),
     chart: { issuer: overrides.publicUrl ?? TEST_PUBLIC_URL, embedOrigin: overrides.embedOrigin ?? 'http://embed.hearth.test' },
     oidc: overrides.oidc,
+    poolStats: overrides.poolStats,
+    readinessChecks: overrides.readinessChecks,
   })
   await app.listen({ host: '127.0.0.1', port: overrides.port ?? 0 })
   const address = app.server.address()

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto'
 import { readMigrations } from '../../src/store/migrate.ts'
 
 export const DATABASE_URL = process.env.DATABASE_URL || undefined
+export const REDIS_URL = process.env.REDIS_URL || undefined
 export const REQUIRE_ALL = process.env.HEARTH_REQUIRE_ALL === '1'
 
 export function requirePart(name: string, present: boolean, howToProvide: string): boolean {

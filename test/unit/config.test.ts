@@ -8,6 +8,12 @@ describe('configuration', () => {
     expect(config.dataDir.endsWith('/data')).toBe(true)
   })
 
+  it('takes REDIS_URL as redis:// or rediss://, unset by default', () => {
+    expect(loadConfig({}).redisUrl).toBeUndefined()
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl).toBe('redis://127.0.0.1:6379')
+    expect(loadConfig({ REDIS_URL: 'rediss://cache.example.com:6380/2' }).redisUrl).toBe('rediss://cache.example.com:6380/2')
+  })
+
   it('turns the demo off in production and with HEARTH_DEMO=0', () => {
     expect(loadConfig({ NODE_ENV: 'production' }).demo).toBe(false)
     expect(loadConfig({ NODE_ENV: 'production', HEARTH_DEMO: '1' }).demo).toBe(false)
@@ -19,6 +25,7 @@ describe('configuration', () => {
     expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT=70000/)
     expect(() => loadConfig({ HEARTH_RATE_LIMIT_MAX: '0' })).toThrow(/HEARTH_RATE_LIMIT_MAX/)
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/)
+    expect(() => loadConfig({ REDIS_URL: 'http://127.0.0.1:6379' })).toThrow(/REDIS_URL/)
     expect(() => loadConfig({ HEARTH_DEMO: 'maybe' })).toThrow(/HEARTH_DEMO/)
     expect(() => loadConfig({ HEARTH_HOUSEHOLDS_SUNSET: '2027-13-45' })).toThrow(/HEARTH_HOUSEHOLDS_SUNSET/)
   })

@@ -15,6 +15,7 @@ import { resolveSession, SESSION_COOKIE, sessionCookieAttributes, type SessionFa
 import type { KeyUsageRecorder } from '../../auth/key-usage.ts'
 import { describeRequirement, grants } from '../../domain/permissions.ts'
 import type { RateLimiter } from '../../rate-limit/limiter.ts'
+import type { Metrics } from '../../observability/metrics.ts'
 import type { Principal } from '../../auth/principal.ts'
 import { API_KEY_PREFIX } from '../../auth/api-keys.ts'
 import { ApiError, type ErrorCode } from '../errors.ts'
@@ -61,6 +62,8 @@ export interface AuthDependencies {
   usage: KeyUsageRecorder
   /** The app's public URL (scheme://host[:port]): the only origin cookie-authenticated writes may come from. */
   publicUrl: string
+  /** Counts 429s by scope (rate_limit_refusals_total). */
+  metrics: Pick<Metrics, 'rateLimitRefused'>
 }
 
 type Resolution =
@@ -107,7 +110,10 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
     // Failed authentications are limited per client address, so credentials cannot be guessed fast.
     const decision = await deps.limiter.consume(`auth-failure:${request.ip}`)
     reply.headers(decision.headers)
-    if (!decision.allowed) throw rateLimited(decision.resetAt, 'Too many failed authentications from this address.')
+    if (!decision.allowed) {
+      deps.metrics.rateLimitRefused('auth_failure')
+      throw rateLimited(decision.resetAt, 'Too many failed authentications from this address.')
+    }
     // A dead session cookie is of no further use to the browser: tell it to drop it.
     if (result.type === 'session') reply.clearCookie(SESSION_COOKIE, cookieAttributes)
     const challenge = result.type === 'bearer' ? 'Bearer realm="hearth", error="invalid_token"' : 'Bearer realm="hearth"'
@@ -134,7 +140,10 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
     const limitKey = principal.kind === 'apiKey' ? `credential:${principal.id}` : `user:${principal.id}`
     const decision = await deps.limiter.consume(limitKey)
     reply.headers(decision.headers)
-    if (!decision.allowed) throw rateLimited(decision.resetAt, 'This credential used up its request budget for the current window.')
+    if (!decision.allowed) {
+      deps.metrics.rateLimitRefused(principal.kind === 'apiKey' ? 'credential' : 'user')
+      throw rateLimited(decision.resetAt, 'This credential used up its request budget for the current window.')
+    }
 
     if (principal.kind === 'apiKey') deps.usage.record(principal.id, request.routeOptions.config.legacy === true)
     if (required && !grants(principal.permissions, required)) {

@@ -41,6 +41,16 @@ function describe(error: ErrorObject, part: string): string {
   }
 }
 
+// PostgreSQL's "query canceled" (our statement_timeout) and connection failures, and pg's own
+// client-side timeouts: the database is slow, blocked or gone, not the request wrong.
+const DATABASE_UNAVAILABLE_CODES = new Set(['57014', '57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT'])
+const DATABASE_UNAVAILABLE_MESSAGES = [/timeout exceeded when trying to connect/i, /Query read timeout/i, /Connection terminated/i]
+
+function isDatabaseUnavailable(error: { code?: string; message: string }): boolean {
+  if (error.code !== undefined && (DATABASE_UNAVAILABLE_CODES.has(error.code) || error.code.startsWith('08'))) return true
+  return DATABASE_UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(error.message))
+}
+
 export function registerErrorHandling(app: App): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     const send = (status: number, code: ErrorCode, message: string, extra: Record<string, string> = {}) =>
@@ -63,6 +73,11 @@ export function registerErrorHandling(app: App): void {
       request.log.info({ err: error }, 'client error')
       return send(400, 'malformed_request', error.message)
     }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable')
+      reply.header('Retry-After', '1')
+      return send(503, 'database_unavailable', 'The database did not answer in time. Try again in a moment.')
+    }
     request.log.error({ err: error }, 'request failed')
     return send(500, 'internal_error', `Something went wrong on our side. Quote request id ${request.id} if you report it.`)
   })
@@ -80,17 +95,26 @@ export function registerErrorHandling(app: App): void {
  * Errors Node's HTTP parser meets before there is a request (oversized or malformed headers):
  * answered on the raw socket, in the same {error, code} shape as every other error.
  */
+const CLIENT_ERRORS: Record<string, { code: ErrorCode; reason: string; message: string }> = {
+  HPE_HEADER_OVERFLOW: {
+    code: 'request_header_too_large',
+    reason: 'Request Header Fields Too Large',
+    message: 'The request line and headers are larger than 64 KB; send fewer ids per request.',
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    code: 'request_timeout',
+    reason: 'Request Timeout',
+    message: 'The request was not sent in full within the request timeout (HEARTH_REQUEST_TIMEOUT); send it again.',
+  },
+}
+const MALFORMED = { code: 'malformed_request', reason: 'Bad Request', message: 'The request is not valid HTTP.' } as const
+
 export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || !socket.writable) return
-  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW'
-  const code: ErrorCode = tooLarge ? 'request_header_too_large' : 'malformed_request'
-  const status = ERRORS[code].status
-  const body = JSON.stringify({
-    error: tooLarge ? 'The request line and headers are larger than 64 KB; send fewer ids per request.' : 'The request is not valid HTTP.',
-    code,
-  })
+  const { code, reason, message } = (error.code && CLIENT_ERRORS[error.code]) || MALFORMED
+  const body = JSON.stringify({ error: message, code })
   socket.end(
-    `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+    `HTTP/1.1 ${ERRORS[code].status} ${reason}\r\n` +
       `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   )
 }

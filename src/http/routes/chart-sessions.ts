@@ -12,6 +12,7 @@ import { loadChartSigner, mintChartToken, type ChartSigner } from '../../embed/t
 import { ApiError } from '../errors.ts'
 import { principalOf } from '../plugins/authenticate.ts'
 import type { App } from '../types.ts'
+import type { Metrics } from '../../observability/metrics.ts'
 
 export interface ChartSessionOptions {
   /** The API's public URL: the tokens' issuer. */
@@ -20,7 +21,12 @@ export interface ChartSessionOptions {
   embedOrigin: string
 }
 
-export function registerChartSessionRoutes(app: App, db: Kysely<Database>, options: ChartSessionOptions): void {
+export function registerChartSessionRoutes(
+  app: App,
+  db: Kysely<Database>,
+  options: ChartSessionOptions,
+  metrics?: Pick<Metrics, 'chartMinted'>,
+): void {
   const appOrigin = new URL(options.issuer).origin
   // Loaded once, on the first mint; a failed load is retried by the next mint.
   let signer: Promise<ChartSigner> | undefined
@@ -62,6 +68,7 @@ export function registerChartSessionRoutes(app: App, db: Kysely<Database>, optio
         frameOrigin: parsed.origin,
       })
       await recordChartMint(db, { jti: minted.jti, orgId: principal.orgId, actorType: principal.kind, actorId: principal.id, frameOrigin: parsed.origin })
+      metrics?.chartMinted()
       return reply.status(201).send({
         token: minted.token,
         expiresAt: minted.expiresAt.toISOString(),
