@@ -53,7 +53,7 @@ describe.runIf(redisAvailable())('Redis rate-limit scripts', () => {
   let store: RedisRateLimitStore
 
   beforeAll(async () => {
-    store = new RedisRateLimitStore(url, { prefix })
+    store = new RedisRateLimitStore(url, { prefix, commandTimeoutMs: 5000 })
     expect(await store.connected()).toBe(true)
   })
   afterAll(async () => {
@@ -93,7 +93,7 @@ describe.runIf(redisAvailable())('Redis rate-limit scripts', () => {
   })
 
   it('counts atomically across connections: 200 concurrent hits get 1…200 once each', async () => {
-    const other = new RedisRateLimitStore(url, { prefix })
+    const other = new RedisRateLimitStore(url, { prefix, commandTimeoutMs: 5000 })
     try {
       expect(await other.connected()).toBe(true)
       const now = Date.now()
