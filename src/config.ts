@@ -6,6 +6,8 @@ import path from 'node:path'
 import { StringEnum } from './schemas/common.ts'
 
 const Port = Type.Integer({ minimum: 0, maximum: 65535 })
+/** Each worker opens its own PostgreSQL pool (HEARTH_DB_POOL_MAX), so the count stays modest. */
+export const MAX_WORKERS = 64
 
 const ConfigSchema = Type.Object({
   host: Type.String({ minLength: 1 }),
@@ -33,6 +35,7 @@ const ConfigSchema = Type.Object({
   requestTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 3600 }),
   maxConcurrentRequests: Type.Integer({ minimum: 1, maximum: 100_000 }),
   logLevel: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+  workers: Type.Integer({ minimum: 1, maximum: MAX_WORKERS }),
 })
 export type Config = Static<typeof ConfigSchema>
 
@@ -63,6 +66,7 @@ export const ENVIRONMENT = {
   HEARTH_REQUEST_TIMEOUT: 'seconds a client has to send a whole request (default 30)',
   HEARTH_MAX_CONCURRENT_REQUESTS: 'requests one process works on at once; more get 503 with Retry-After (default 256)',
   HEARTH_LOG_LEVEL: 'fatal|error|warn|info|debug|trace|silent (default info)',
+  HEARTH_WORKERS: `API processes hearth serve runs on this machine, 1 to ${MAX_WORKERS} (default 1); more than 1 needs DATABASE_URL (hearth serve --workers wins)`,
 } as const
 
 type Env = Record<string, string | undefined>
@@ -95,6 +99,7 @@ const SOURCE: Record<keyof Config, EnvName> = {
   requestTimeoutSeconds: 'HEARTH_REQUEST_TIMEOUT',
   maxConcurrentRequests: 'HEARTH_MAX_CONCURRENT_REQUESTS',
   logLevel: 'HEARTH_LOG_LEVEL',
+  workers: 'HEARTH_WORKERS',
 }
 
 export class ConfigError extends Error {}
@@ -142,6 +147,7 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutSeconds: integer(env, 'HEARTH_REQUEST_TIMEOUT', 30),
     maxConcurrentRequests: integer(env, 'HEARTH_MAX_CONCURRENT_REQUESTS', 256),
     logLevel: (env.HEARTH_LOG_LEVEL || 'info') as Config['logLevel'],
+    workers: integer(env, 'HEARTH_WORKERS', 1),
   }
   if (!Value.Check(ConfigSchema, config)) {
     const first = [...Value.Errors(ConfigSchema, config)][0]

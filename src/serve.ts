@@ -34,14 +34,44 @@ export interface RunningService {
 
 export type Listener = 'api' | 'embed'
 
+/** What the API needs from the rest of the service, wherever it runs. */
+export interface ApiSettings {
+  config: Config
+  store: Store
+  /** Already chosen (PORT=0 picks one first), so that publicUrl names it. */
+  port: number
+  publicUrl: string
+  embedOrigin: string
+  oidc: OidcSettings | undefined
+}
+
+export interface RunningApi {
+  url: string
+  /** Drains the requests in flight (bounded by HEARTH_SHUTDOWN_TIMEOUT), then lets go. */
+  close(): Promise<void>
+}
+
+/** Starts the API: in this process (the default), or in worker processes (src/cluster/primary.ts). */
+export type ApiStarter = (settings: ApiSettings) => Promise<RunningApi>
+
 /** How long a starting server waits for a hearth command that holds the embedded database. */
 const LOCK_WAIT_MS = 15_000
 
-export async function serve(config: Config, only?: Listener): Promise<RunningService> {
+export async function serve(config: Config, only?: Listener, startApi: ApiStarter = startApiHere): Promise<RunningService> {
   const cleanups: Array<() => Promise<void> | void> = []
+  // Every cleanup runs even when one fails (the database went away, say), so that ports, files and
+  // worker processes are let go all the same; the first failure is thrown at the end.
   const close = async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup()
+    const failures: unknown[] = []
+    for (const cleanup of cleanups.reverse()) {
+      try {
+        await cleanup()
+      } catch (error) {
+        failures.push(error)
+      }
+    }
     cleanups.length = 0
+    if (failures.length > 0) throw failures[0]
   }
   try {
     let lock: DataDirLock | undefined
@@ -84,24 +114,9 @@ export async function serve(config: Config, only?: Listener): Promise<RunningSer
       const embedOrigin = config.embedUrl ?? service.embedUrl ?? `http://${config.host}:${config.embedPort}`
       const oidc = await identityProvider(config, publicUrl, cleanups)
       if (oidc) service.signIn = { issuer: oidc.issuer, development: !config.oidcIssuer }
-      // REDIS_URL: every instance counts in Redis; while it is unreachable, each counts on its own
-      // (rate-limit/fallback-store.ts). The app closes the store (and the connection) when it closes.
-      const sharedLimits = config.redisUrl ? await openSharedRateLimitStore(config.redisUrl) : undefined
-      const rateLimitStore = sharedLimits ?? new MemoryRateLimitStore()
-      cleanups.push(() => rateLimitStore.close())
-      const api = await buildApp({
-        limits: { requestTimeoutSeconds: config.requestTimeoutSeconds, maxConcurrentRequests: config.maxConcurrentRequests },
-        oidc: oidc && new OidcSignIn(store.db, oidc, publicUrl),
-        db: store.db,
-        poolStats: store.poolStats,
-        config,
-        rateLimitStore,
-        publicUrl,
-        chart: { issuer: publicUrl, embedOrigin },
-      })
-      sharedLimits?.logTo(api.log)
-      cleanups.push(() => closeWithin(api, config.shutdownTimeoutSeconds))
-      service.apiUrl = await listen(api, config.host, port)
+      const api = await startApi({ config, store, port, publicUrl, embedOrigin, oidc })
+      cleanups.push(() => api.close())
+      service.apiUrl = api.url
     }
     // The demo partner mints through the API and embeds from the embed origin: it needs both here.
     if (service.demo && service.apiUrl && service.embedUrl) {
@@ -120,7 +135,38 @@ export async function serve(config: Config, only?: Listener): Promise<RunningSer
     }
     return service
   } catch (error) {
-    await close()
+    // The reason it could not start matters more than anything closing says.
+    await close().catch(() => {})
+    throw error
+  }
+}
+
+/** The API in this process, on the store opened here. */
+async function startApiHere({ config, store, port, publicUrl, embedOrigin, oidc }: ApiSettings): Promise<RunningApi> {
+  // REDIS_URL: every instance counts in Redis; while it is unreachable, each counts on its own
+  // (rate-limit/fallback-store.ts).
+  const sharedLimits = config.redisUrl ? await openSharedRateLimitStore(config.redisUrl) : undefined
+  const rateLimitStore = sharedLimits ?? new MemoryRateLimitStore()
+  let api: FastifyInstance | undefined
+  const close = async () => {
+    if (api) await closeWithin(api, config.shutdownTimeoutSeconds)
+    await rateLimitStore.close()
+  }
+  try {
+    api = await buildApp({
+      limits: { requestTimeoutSeconds: config.requestTimeoutSeconds, maxConcurrentRequests: config.maxConcurrentRequests },
+      oidc: oidc && new OidcSignIn(store.db, oidc, publicUrl),
+      db: store.db,
+      poolStats: store.poolStats,
+      config,
+      rateLimitStore,
+      publicUrl,
+      chart: { issuer: publicUrl, embedOrigin },
+    })
+    sharedLimits?.logTo(api.log)
+    return { url: await listen(api, config.host, port), close }
+  } catch (error) {
+    await close().catch(() => {})
     throw error
   }
 }
@@ -168,7 +214,7 @@ async function closeWithin(app: FastifyInstance, seconds: number): Promise<void>
   }
 }
 
-function hostInUrl(host: string): string {
+export function hostInUrl(host: string): string {
   return host.includes(':') ? `[${host}]` : host
 }
 

@@ -2,7 +2,7 @@
 // one-line explanation when they are wrong), runs it (see run-admin.ts), and prints the result
 // for people, or with --json as exactly one JSON object on the last line of standard output.
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { ConfigError, loadConfig } from '../config.ts'
+import { ConfigError, loadConfig, MAX_WORKERS } from '../config.ts'
 import { PERMISSIONS } from '../domain/permissions.ts'
 import { ORIGIN_RULE } from '../domain/origins.ts'
 import { AdminError, AUDIT_LIMIT, DEFAULT_USER_ROLE, MAX_KEY_DAYS, USER_ROLE_NAMES, validateAdminRequest, type AdminRequest } from '../admin/requests.ts'
@@ -56,13 +56,17 @@ const COMMANDS: Command[] = [
   {
     words: ['serve'],
     summary: 'start the API and embed servers (what npm start runs)',
-    usage: 'hearth serve [--only api|embed]',
-    options: { only: { type: 'string' } },
+    usage: `hearth serve [--only api|embed] [--workers <n>]\n  workers: API processes on this machine, 1 to ${MAX_WORKERS} (default HEARTH_WORKERS, or 1); more than 1 needs DATABASE_URL`,
+    options: { only: { type: 'string' }, workers: { type: 'string' } },
     run: (values) => {
       const only = values.only
       if (only !== undefined && only !== 'api' && only !== 'embed') usageError(`--only must be api or embed, got "${String(only)}"`)
+      const workers = values.workers
+      if (workers !== undefined && (typeof workers !== 'string' || !/^\d{1,3}$/.test(workers) || Number(workers) < 1 || Number(workers) > MAX_WORKERS)) {
+        usageError(`--workers must be a whole number from 1 to ${MAX_WORKERS}, got "${String(workers)}"`)
+      }
       // Loaded only when serving, so that --help and argument errors answer at once.
-      return import('./serve-command.ts').then(({ serveCommand }) => serveCommand(only))
+      return import('./serve-command.ts').then(({ serveCommand }) => serveCommand(only, workers === undefined ? undefined : Number(workers)))
     },
   },
   {

@@ -1,15 +1,21 @@
 // `hearth serve` (and `npm start`): starts Hearth, prints where it is and, with the demo, a
-// curl line that works as pasted; stops cleanly on SIGINT or SIGTERM.
+// curl line that works as pasted; stops cleanly on SIGINT or SIGTERM. With --workers n (or
+// HEARTH_WORKERS) on PostgreSQL, the API runs in n worker processes (src/cluster/).
+import cluster from 'node:cluster'
 import { loadConfig, type Config } from '../config.ts'
 import { serve, type Listener, type RunningService } from '../serve.ts'
 import { DataDirBusyError } from '../admin/data-dir-lock.ts'
+import { appliedMigrationsLine } from '../store/migrate.ts'
+import { WorkerPool } from '../cluster/primary.ts'
+import { runWorker } from '../cluster/worker.ts'
 import { CliError } from './cli-error.ts'
 
-function banner(config: Config, service: RunningService): string {
+function banner(config: Config, service: RunningService, workerPids: number[] | undefined): string {
   const lines = ['', 'Hearth is running']
   if (service.apiUrl) {
     lines.push(`  Web app      ${service.apiUrl}/   sign in there`)
     lines.push(`  API          ${service.apiUrl}   reference: ${service.apiUrl}/docs`)
+    if (workerPids) lines.push(`  Workers      ${workerPids.length} processes serve the API (pids ${workerPids.join(', ')}); one that ends is replaced`)
   }
   if (service.signIn) {
     const how = service.signIn.development ? 'development identity provider: choose a demo person, no password' : 'OIDC_ISSUER'
@@ -35,11 +41,20 @@ function banner(config: Config, service: RunningService): string {
   return lines.join('\n') + '\n'
 }
 
-export async function serveCommand(only: Listener | undefined): Promise<number> {
+/** `workers`: the --workers flag, which wins over HEARTH_WORKERS. */
+export async function serveCommand(only: Listener | undefined, workers?: number): Promise<number> {
+  if (cluster.isWorker) return runWorker()
   const config = loadConfig()
+  const count = workers ?? config.workers
+  const setting = workers === undefined ? `HEARTH_WORKERS=${count}` : `--workers ${count}`
+  if (count > 1 && !config.databaseUrl) {
+    throw new CliError(`${setting} needs PostgreSQL (DATABASE_URL): the embedded database can be opened by one process only`, 2)
+  }
+  if (count > 1 && only === 'embed') throw new CliError(`${setting} runs the API in several processes, and --only embed runs no API`, 2)
+  const pool = count > 1 ? new WorkerPool(count) : undefined
   let service: RunningService
   try {
-    service = await serve(config, only)
+    service = await serve(config, only, pool?.start)
   } catch (error) {
     if (error instanceof DataDirBusyError) {
       throw new CliError(`${error.message}. Stop it first, or point HEARTH_DATA_DIR at another directory.`, 1)
@@ -50,8 +65,9 @@ export async function serveCommand(only: Listener | undefined): Promise<number> 
     }
     throw error
   }
-  process.stdout.write(banner(config, service))
-  return new Promise((resolve) => {
+  const migrated = appliedMigrationsLine(service.store.migrations)
+  process.stdout.write((migrated ? `${migrated}\n` : '') + banner(config, service, pool?.pids()))
+  return new Promise((resolve, reject) => {
     let stopping = false
     const stop = (signal: NodeJS.Signals) => {
       if (stopping) {
@@ -60,9 +76,15 @@ export async function serveCommand(only: Listener | undefined): Promise<number> 
       }
       stopping = true
       process.stderr.write(`${signal}: finishing in-flight requests, then stopping\n`)
-      void service.close().then(() => resolve(0))
+      service.close().then(() => resolve(0), reject)
     }
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
+    void pool?.gaveUp.then(async (reason) => {
+      if (stopping) return
+      stopping = true
+      await service.close().catch((error: unknown) => process.stderr.write(`while stopping: ${(error as Error).message}\n`))
+      reject(new CliError(reason, 1))
+    })
   })
 }

@@ -89,3 +89,8 @@ export async function migrate(session: MigrationSession, migrations = readMigrat
     await session.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK])
   }
 }
+
+/** The line a server prints when it applied migrations as it started; none when it applied none. */
+export function appliedMigrationsLine(report: MigrationReport): string | undefined {
+  return report.applied.length ? `Applied migrations ${report.applied.join(', ')}; the schema is at version ${report.current}.` : undefined
+}

@@ -30,6 +30,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ HEARTH_HOUSEHOLDS_SUNSET: '2027-13-45' })).toThrow(/HEARTH_HOUSEHOLDS_SUNSET/)
   })
 
+  it('takes HEARTH_WORKERS from 1 (the default) to 64', () => {
+    expect(loadConfig({}).workers).toBe(1)
+    expect(loadConfig({ HEARTH_WORKERS: '4' }).workers).toBe(4)
+    expect(() => loadConfig({ HEARTH_WORKERS: '0' })).toThrow(/HEARTH_WORKERS=0/)
+    expect(() => loadConfig({ HEARTH_WORKERS: '65' })).toThrow(/HEARTH_WORKERS=65/)
+    expect(() => loadConfig({ HEARTH_WORKERS: 'two' })).toThrow(/HEARTH_WORKERS=two/)
+  })
+
   describe('sign-in with an identity provider', () => {
     const all = { OIDC_ISSUER: 'https://login.example.com', OIDC_CLIENT_ID: 'hearth', OIDC_CLIENT_SECRET: 's3cret' }
 
