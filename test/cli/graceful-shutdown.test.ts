@@ -7,7 +7,7 @@
 import http from 'node:http'
 import { rmSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
-import { freshPgliteDir } from '../helpers/stores.ts'
+import { freshPgliteDir, freshPostgresDatabase, storeKinds } from '../helpers/stores.ts'
 import { call } from '../helpers/app.ts'
 import { startServer, type Banner, type ServerProcess } from '../helpers/cli.ts'
 
@@ -49,20 +49,34 @@ async function holdCreate(banner: Banner, name: string): Promise<HeldRequest> {
   return { finish: () => request.end(body), response }
 }
 
-describe('graceful shutdown of hearth serve', () => {
+describe.each(storeKinds())('graceful shutdown of hearth serve on %s', (kind) => {
   let server: ServerProcess | undefined
   let dataDir = ''
+  let dropDatabase: (() => Promise<void>) | undefined
+
+  /** Where the server keeps its data: a fresh PGlite directory, or a throw-away PostgreSQL database. */
+  async function storeEnv(): Promise<Record<string, string>> {
+    if (kind === 'pglite') {
+      dataDir = freshPgliteDir()
+      return { HEARTH_DATA_DIR: dataDir }
+    }
+    const database = await freshPostgresDatabase()
+    dropDatabase = database.drop
+    return { DATABASE_URL: database.url }
+  }
 
   afterEach(async () => {
     await server?.stop('SIGKILL')
     if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+    await dropDatabase?.()
+    dropDatabase = undefined
   })
 
   it(
     'SIGTERM lets a received request finish (201, the household kept), refuses new connections, then exits 0',
     async () => {
-      dataDir = freshPgliteDir()
-      const started = await startServer({ HEARTH_DATA_DIR: dataDir })
+      const env = await storeEnv()
+      const started = await startServer(env)
       server = started.server
       const held = await holdCreate(started.banner, 'The In-Flight Family')
 
@@ -75,7 +89,7 @@ describe('graceful shutdown of hearth serve', () => {
       expect(await server.exited).toEqual({ code: 0, signal: null })
 
       // Opened again, the write is there.
-      const again = await startServer({ HEARTH_DATA_DIR: dataDir })
+      const again = await startServer(env)
       server = again.server
       const found = await call(`${again.banner.apiUrl}/api/v1/relationships?search=In-Flight`, again.banner.demoKey)
       expect((found.body.households as Array<{ name: string }>).map((household) => household.name)).toEqual(['The In-Flight Family'])
@@ -86,8 +100,7 @@ describe('graceful shutdown of hearth serve', () => {
   it(
     'HEARTH_SHUTDOWN_TIMEOUT bounds the wait: a request whose body never comes is cut off and the server exits',
     async () => {
-      dataDir = freshPgliteDir()
-      const started = await startServer({ HEARTH_DATA_DIR: dataDir, HEARTH_SHUTDOWN_TIMEOUT: '1' })
+      const started = await startServer({ ...(await storeEnv()), HEARTH_SHUTDOWN_TIMEOUT: '1' })
       server = started.server
       const held = await holdCreate(started.banner, 'The Stalled Family')
       const outcome = held.response.then(
