@@ -17,7 +17,16 @@ export interface BenchOptions {
   retries: number
   /** When set, the API child runs with --cpu-prof and writes its profile here on exit. */
   cpuProfDir: string | undefined
+  /** 1, or ≥ 3: half the households in the measured org, a tenth in a reference org, the rest spread. */
+  orgs: number
+  /** API processes; above 1, each read case is measured on all of them too. */
+  instances: number
 }
+
+/** From this many households, --orgs and --instances default to the issue-6 scale run. */
+const SCALE_HOUSEHOLDS = 1_000_000
+const SCALE_ORGS = 100
+const SCALE_INSTANCES = 2
 
 export const USAGE = `Usage: npm run bench -- [flags]
   --store postgres|pglite   store to benchmark (default postgres; DATABASE_URL is used when set,
@@ -26,7 +35,14 @@ export const USAGE = `Usage: npm run bench -- [flags]
   --duration S              measured seconds per case, API and ceiling each (default 8)
   --warmup S                unmeasured seconds before each measurement (default 2)
   --connections C           concurrent connections (default 10)
-  --cases a,b,…             subset of ${CASE_NAMES.join(',')} (default all)
+  --orgs N                  1, or N ≥ 3 orgs: half the households in the org the cases run against,
+                            a tenth in a reference org (list-ref), the rest spread over the others
+                            (default 1; ${SCALE_ORGS} from ${SCALE_HOUSEHOLDS.toLocaleString('en-US')} households)
+  --instances N             API processes on the same database; above 1, each read case is also
+                            measured on all N at once, the connections split between them
+                            (default 1; ${SCALE_INSTANCES} from ${SCALE_HOUSEHOLDS.toLocaleString('en-US')} households)
+  --cases a,b,…             subset of ${CASE_NAMES.join(',')} (default all;
+                            list-ref only with --orgs 3 or more)
   --retries N               when other processes used more than 0.25 cores during a measurement,
                             wait for quiet and repeat it, up to N times; the quietest counts (default 2)
   --cpu-prof DIR            profile the API server child (node --cpu-prof) into DIR
@@ -49,7 +65,12 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
     cases: [...CASE_NAMES],
     retries: 2,
     cpuProfDir: undefined,
+    orgs: 1,
+    instances: 1,
   }
+  let orgs: number | undefined
+  let instances: number | undefined
+  let cases: CaseName[] | undefined
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? ''
     if (arg === '--help' || arg === '-h') return 'help'
@@ -86,9 +107,17 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
           throw new UsageError(`--cases takes a comma-separated subset of ${CASE_NAMES.join(',')}; unknown: ${unknown.join(',') || '(empty)'}`)
         }
         // Keep the canonical order: create runs last because it adds households.
-        options.cases = CASE_NAMES.filter((name) => names.includes(name))
+        cases = CASE_NAMES.filter((name) => names.includes(name))
         break
       }
+      case '--orgs':
+        orgs = positiveInteger(flag, value())
+        if (orgs === 2 || orgs > 1000) throw new UsageError(`--orgs must be 1 or 3–1000, got ${orgs}`)
+        break
+      case '--instances':
+        instances = positiveInteger(flag, value())
+        if (instances > 8) throw new UsageError(`--instances must be 1–8, got ${instances}`)
+        break
       case '--retries':
         options.retries = positiveInteger(flag, value(), 0)
         break
@@ -99,5 +128,13 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
         throw new UsageError(`unknown flag "${arg}"`)
     }
   }
+  const scale = options.households >= SCALE_HOUSEHOLDS
+  options.orgs = orgs ?? (scale ? SCALE_ORGS : 1)
+  options.instances = instances ?? (scale && options.store === 'postgres' ? SCALE_INSTANCES : 1)
+  if (cases?.includes('list-ref') && options.orgs === 1) throw new UsageError('list-ref needs --orgs 3 or more (it lists the reference org)')
+  options.cases = cases ?? CASE_NAMES.filter((name) => name !== 'list-ref' || options.orgs > 1)
+  // A PGlite directory is opened by one process at a time.
+  if (options.instances > 1 && options.store === 'pglite') throw new UsageError('--instances above 1 needs --store postgres (a PGlite directory is opened by one process)')
+  if (options.connections < options.instances) throw new UsageError(`--connections (${options.connections}) must be at least --instances (${options.instances})`)
   return options
 }

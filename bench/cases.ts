@@ -3,7 +3,8 @@
 
 import { fileURLToPath } from 'node:url'
 
-export const CASE_NAMES = ['list', 'deep', 'search', 'ids', 'get', 'patch', 'create'] as const
+// Canonical order: the reads, then the writes (create last: it adds households).
+export const CASE_NAMES = ['list', 'list-ref', 'first', 'deep', 'search', 'ids', 'get', 'patch', 'create'] as const
 export type CaseName = (typeof CASE_NAMES)[number]
 
 export const RELATIONSHIPS = '/api/v1/relationships'
@@ -28,9 +29,11 @@ export interface CaseRequest {
 export interface BenchCase {
   name: CaseName
   /** What the row of the table says. */
-  label: string
+  label(context: CaseContext): string
   /** Minimum API ÷ ceiling req/s, as a fraction; undefined when the issue sets none. */
   target: number | undefined
+  /** Reads only: measured on several API instances too (writes would contend on their own rows). */
+  read: boolean
   request(context: CaseContext): CaseRequest
 }
 
@@ -38,42 +41,87 @@ export interface BenchCase {
 export interface CaseContext {
   /** Real household ids of the benchmark org. */
   ids: string[]
+  /** Households in the benchmark org. */
+  households: number
+  /** The deep case's page, and the page size of it and of its page-1 reference (first). */
+  deep: { page: number; pageSize: number }
+  /** The reference org of a multi-org seed (list-ref): its own key, and its size. */
+  reference: { apiKey: string; households: number } | undefined
 }
 
+/**
+ * The deep page. With one org, page 1,000 of 50 (offset 49,950), as in every earlier result; in the
+ * scale run, the issue's "page past 10,000": page 12,000 of 40 (offset 479,960), which exists in
+ * an org of 500,000 households.
+ */
+export function deepPage(orgs: number): CaseContext['deep'] {
+  return orgs > 1 ? { page: 12_000, pageSize: 40 } : { page: 1000, pageSize: 50 }
+}
+
+const count = (n: number) => n.toLocaleString('en-US')
+
+const LIST_PAGE_1 = `${RELATIONSHIPS}?sortBy=name&sortOrder=asc&pageSize=50`
+
 export const CASES: Record<CaseName, BenchCase> = {
-  // Page 1 sorted by name: the households_org_name index plus the total read from the per-org counters.
+  // Page 1 sorted by name: the households_org_name_covering index plus the total read from the per-org counters.
   list: {
     name: 'list',
-    label: 'list page 1 by name',
+    label: ({ reference, households }) => (reference ? `list page 1 by name, org of ${count(households)}` : 'list page 1 by name'),
     target: 0.2,
-    request: () => ({ method: 'GET', path: `${RELATIONSHIPS}?sortBy=name&sortOrder=asc&pageSize=50` }),
+    read: true,
+    request: () => ({ method: 'GET', path: LIST_PAGE_1 }),
   },
-  // OFFSET 49,950: the database walks that many index entries before the page.
+  // The same request in the reference org (multi-org seeds only): with list, says how page 1 grows
+  // with the org's size.
+  'list-ref': {
+    name: 'list-ref',
+    label: ({ reference }) => `list page 1 by name, org of ${count(reference?.households ?? 0)}`,
+    target: undefined,
+    read: true,
+    request: ({ reference }) => {
+      if (!reference) throw new Error('list-ref needs a multi-org seed (--orgs 3 or more)')
+      return { method: 'GET', path: LIST_PAGE_1, headers: { authorization: `Bearer ${reference.apiKey}` } }
+    },
+  },
+  // Page 1 in the deep case's order and size: the reference its time is compared with.
+  first: {
+    name: 'first',
+    label: ({ deep }) => `page 1 of ${deep.pageSize} by createdAt`,
+    target: undefined,
+    read: true,
+    request: ({ deep }) => ({ method: 'GET', path: `${RELATIONSHIPS}?page=1&pageSize=${deep.pageSize}&sortBy=createdAt` }),
+  },
+  // OFFSET (page - 1) × pageSize over the ids (an index-only scan), then the page's rows: the
+  // database walks that many index entries before the page.
   deep: {
     name: 'deep',
-    label: 'deep page (1000) by createdAt',
+    label: ({ deep }) => `deep page (${count(deep.page)} of ${deep.pageSize}) by createdAt`,
     target: 0.1,
-    request: () => ({ method: 'GET', path: `${RELATIONSHIPS}?page=1000&pageSize=50&sortBy=createdAt` }),
+    read: true,
+    request: ({ deep }) => ({ method: 'GET', path: `${RELATIONSHIPS}?page=${deep.page}&pageSize=${deep.pageSize}&sortBy=createdAt` }),
   },
   // Trigram search matching several thousand households; the exact total needs all of them.
   search: {
     name: 'search',
-    label: 'search "smi"',
+    label: () => 'search "smi"',
     target: 0.03,
+    read: true,
     request: () => ({ method: 'GET', path: `${RELATIONSHIPS}?search=smi` }),
   },
   // 50 ids in one comma-separated parameter: a primary-key lookup plus a count of the same ids.
   ids: {
     name: 'ids',
-    label: 'ids (50)',
+    label: () => 'ids (50)',
     target: undefined,
+    read: true,
     request: ({ ids }) => ({ method: 'GET', path: `${RELATIONSHIPS}?ids=${ids.join(',')}` }),
   },
   // One household by primary key, its JSON built by the database, with its ETag.
   get: {
     name: 'get',
-    label: 'get one household',
+    label: () => 'get one household',
     target: undefined,
+    read: true,
     request: ({ ids }) => ({ method: 'GET', path: `${RELATIONSHIPS}/${ids[0] ?? ''}` }),
   },
   // A merge patch under If-Match: the version claim (UPDATE … WHERE version IN …, row lock), the
@@ -82,8 +130,9 @@ export const CASES: Record<CaseName, BenchCase> = {
   // so every request succeeds and none waits on another's row lock.
   patch: {
     name: 'patch',
-    label: 'patch one household (If-Match)',
+    label: () => 'patch one household (If-Match)',
     target: undefined,
+    read: false,
     request: ({ ids }) => ({
       method: 'PATCH',
       path: `${RELATIONSHIPS}/${ids[ids.length - 1] ?? ''}`,
@@ -97,11 +146,19 @@ export const CASES: Record<CaseName, BenchCase> = {
   // One INSERT (row trigger for search_text, statement trigger for the org counter) per request.
   create: {
     name: 'create',
-    label: 'create',
+    label: () => 'create',
     target: 0.1,
+    read: false,
     request: () => ({ method: 'POST', path: RELATIONSHIPS, body: JSON.stringify({ name: 'Bench Household', dsueReceived: 1000 }) }),
   },
 }
 
 /** Peak RSS of the API server process the issue allows, in MB. */
 export const RSS_TARGET_MB = 200
+
+/**
+ * The scale run's targets (issue 6): list page 1 in the measured org at most 1.5× its time in the
+ * reference org (a fifth of the size); the deep page at most 3× page 1; N instances at least 1.6×
+ * the read throughput of one. Times are compared at the same load (req/s of the same connections).
+ */
+export const SCALE_TARGETS = { orgGrowth: 1.5, deepOverFirst: 3, instances: 1.6 } as const

@@ -48,7 +48,7 @@ function machineBusyTicks(): number | undefined {
 }
 
 export interface CpuUse {
-  /** The process under load: the API server or the ceiling server. */
+  /** The processes under load: the API server(s) or the ceiling server. */
   server: number
   postgres: number
   loadGenerator: number
@@ -71,24 +71,24 @@ function snapshot(pids: number[]): Snapshot {
  * Starts measuring; the returned function gives cores used per group since then. PostgreSQL
  * backends are listed at the start and the end: connections opened in between count from zero.
  */
-export function measureCpu(serverPid: number): () => CpuUse | undefined {
+export function measureCpu(serverPids: readonly number[]): () => CpuUse | undefined {
   const started = performance.now()
-  const before = snapshot([serverPid, process.pid, ...postgresPids()])
+  const before = snapshot([...serverPids, process.pid, ...postgresPids()])
   const machineBefore = machineBusyTicks()
   return () => {
     const machineAfter = machineBusyTicks()
     const seconds = (performance.now() - started) / 1000
-    const after = snapshot([serverPid, process.pid, ...new Set([...before.keys(), ...postgresPids()])])
-    if (!after.has(serverPid) || seconds <= 0) return undefined
+    const after = snapshot([...serverPids, process.pid, ...new Set([...before.keys(), ...postgresPids()])])
+    if (serverPids.some((pid) => !after.has(pid)) || seconds <= 0) return undefined
     const used = (pid: number) => ((after.get(pid) ?? 0) - (before.get(pid) ?? 0)) / TICKS_PER_SECOND / seconds
+    const server = serverPids.reduce((sum, pid) => sum + used(pid), 0)
     let postgres = 0
-    for (const pid of after.keys()) if (pid !== serverPid && pid !== process.pid) postgres += used(pid)
-    const ours = used(serverPid) + postgres + used(process.pid)
+    for (const pid of after.keys()) if (!serverPids.includes(pid) && pid !== process.pid) postgres += used(pid)
+    const ours = server + postgres + used(process.pid)
     const others =
       machineBefore === undefined || machineAfter === undefined
         ? undefined
         : Math.max(0, (machineAfter - machineBefore) / TICKS_PER_SECOND / seconds - ours)
-    return { server: used(serverPid), postgres, loadGenerator: used(process.pid), others }
+    return { server, postgres, loadGenerator: used(process.pid), others }
   }
 }
-

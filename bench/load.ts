@@ -47,20 +47,36 @@ function options(url: string, request: CaseRequest, settings: LoadSettings, dura
   }
 }
 
-/** Unmeasured load: JIT, connection pools and caches reach their steady state. */
-export async function warmUp(baseUrl: string, request: CaseRequest, settings: LoadSettings): Promise<void> {
-  if (settings.warmup > 0) await autocannon(options(baseUrl, request, settings, settings.warmup))
+/**
+ * One autocannon run per URL, all at once, the connections split between them (10 over two
+ * instances: 5 each), so several instances take the same offered load as one.
+ */
+function runAll(baseUrls: readonly string[], request: CaseRequest, settings: LoadSettings, duration: number): Promise<autocannon.Result[]> {
+  return Promise.all(
+    baseUrls.map((url, i) => {
+      const connections = Math.floor(settings.connections / baseUrls.length) + (i < settings.connections % baseUrls.length ? 1 : 0)
+      return autocannon(options(url, request, { ...settings, connections }, duration))
+    }),
+  )
 }
 
-export async function measure(baseUrl: string, request: CaseRequest, settings: LoadSettings): Promise<LoadResult> {
-  const result = await autocannon(options(baseUrl, request, settings, settings.duration))
+/** Unmeasured load: JIT, connection pools and caches reach their steady state. */
+export async function warmUp(baseUrls: readonly string[], request: CaseRequest, settings: LoadSettings): Promise<void> {
+  if (settings.warmup > 0) await runAll(baseUrls, request, settings, settings.warmup)
+}
+
+export async function measure(baseUrls: readonly string[], request: CaseRequest, settings: LoadSettings): Promise<LoadResult> {
+  const results = await runAll(baseUrls, request, settings, settings.duration)
+  const requests = results.reduce((sum, result) => sum + result.requests.total, 0)
   return {
-    reqPerSec: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    requests: result.requests.total,
-    non2xx: result.non2xx,
-    errors: result.errors,
+    reqPerSec: results.reduce((sum, result) => sum + result.requests.average, 0),
+    // autocannon gives percentiles, not its histogram, so several runs cannot be merged exactly:
+    // their p50 is the request-weighted mean of theirs and their p99 the worst of theirs.
+    p50Ms: requests > 0 ? results.reduce((sum, result) => sum + result.latency.p50 * result.requests.total, 0) / requests : 0,
+    p99Ms: Math.max(...results.map((result) => result.latency.p99)),
+    requests,
+    non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
+    errors: results.reduce((sum, result) => sum + result.errors, 0),
   }
 }
 

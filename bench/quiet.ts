@@ -19,11 +19,11 @@ export interface QuietMeasurement {
 }
 
 /** Waits until other processes use at most NOISY_CORES for two seconds in a row, or gives up. */
-async function waitForQuiet(serverPid: number, log: (line: string) => void): Promise<void> {
+async function waitForQuiet(serverPids: readonly number[], log: (line: string) => void): Promise<void> {
   const deadline = performance.now() + QUIET_WAIT_MS
   let quietSeconds = 0
   while (quietSeconds < 2 && performance.now() < deadline) {
-    const since = measureCpu(serverPid)
+    const since = measureCpu(serverPids)
     await sleep(1000)
     const others = since()?.others ?? 0
     quietSeconds = others <= NOISY_CORES ? quietSeconds + 1 : 0
@@ -31,29 +31,30 @@ async function waitForQuiet(serverPid: number, log: (line: string) => void): Pro
   if (quietSeconds < 2) log(`    the machine stayed busy for ${QUIET_WAIT_MS / 1000} s; measuring anyway`)
 }
 
+/** Loads `urls` together (the connections split between them); `serverPids` are their processes. */
 export async function measureQuietly(
-  url: string,
+  urls: readonly string[],
   request: CaseRequest,
   settings: LoadSettings,
-  serverPid: number,
+  serverPids: readonly number[],
   retries: number,
   log: (line: string) => void,
 ): Promise<QuietMeasurement> {
-  await warmUp(url, request, settings)
+  await warmUp(urls, request, settings)
   let best: { result: LoadResult; cpu: CpuUse | undefined } | undefined
   let attempts = 0
   while (attempts <= retries) {
     attempts++
-    const cpuSince = measureCpu(serverPid)
-    const result = await measure(url, request, settings)
+    const cpuSince = measureCpu(serverPids)
+    const result = await measure(urls, request, settings)
     const cpu = cpuSince()
     const others = cpu?.others ?? 0
     if (!best || others < (best.cpu?.others ?? 0)) best = { result, cpu }
     if (others <= NOISY_CORES || attempts > retries) break
     log(`    other processes used ${others.toFixed(2)} cores (${Math.round(result.reqPerSec)} req/s): waiting for quiet, then measuring again`)
-    await waitForQuiet(serverPid, log)
+    await waitForQuiet(serverPids, log)
     // A short warm-up again: the server sat idle while we waited.
-    await warmUp(url, request, { ...settings, warmup: Math.min(settings.warmup, 1) })
+    await warmUp(urls, request, { ...settings, warmup: Math.min(settings.warmup, 1) })
   }
   if (!best) throw new Error('no measurement was made')
   return { ...best, attempts }

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { openStore } from '../src/store/db.ts'
 import { USAGE, UsageError, parseArgs, type BenchOptions } from './args.ts'
-import { CASES, type CaseContext } from './cases.ts'
+import { CASES, deepPage, type CaseContext } from './cases.ts'
 import { cleanup, cleanupOnSignals, onCleanup } from './cleanup.ts'
 import { provisionDatabase, type BenchDatabase } from './database.ts'
 import { seed, type SeedResult } from './seed.ts'
@@ -15,19 +15,29 @@ import { measureQuietly } from './quiet.ts'
 import { measureCpu } from './cpu.ts'
 import { readRss, sampleRss } from './rss.ts'
 import { describeMachine } from './machine.ts'
-import { cpuTable, environmentLines, footnotes, resultTable, warnings, type CaseOutcome } from './report.ts'
+import { cpuTable, environmentLines, footnotes, instancesTable, resultTable, scaleTable, warnings, type CaseOutcome } from './report.ts'
 
 const log = (line: string) => console.error(line)
 
-async function seedDatabase(database: BenchDatabase, households: number): Promise<SeedResult> {
-  log(`Seeding ${households.toLocaleString('en-US')} households into ${database.kind} at ${database.where}…`)
-  // Opening the store applies the real migrations, exactly as the server does.
-  const store = await openStore({ databaseUrl: database.databaseUrl, dataDir: database.dataDir, poolMax: 2 })
+const SEED_STATEMENT_TIMEOUT_MS = 3_600_000
+
+async function seedDatabase(database: BenchDatabase, households: number, orgs: number): Promise<SeedResult> {
+  const spread = orgs > 1 ? ` across ${orgs} orgs` : ''
+  log(`Seeding ${households.toLocaleString('en-US')} households${spread} into ${database.kind} at ${database.where}…`)
+  // Opening the store applies the real migrations, exactly as the server does. Without the
+  // production statement timeout: a batch on a busy machine, or VACUUM of a million rows, takes longer.
+  const store = await openStore({ databaseUrl: database.databaseUrl, dataDir: database.dataDir, poolMax: 2, statementTimeoutMs: SEED_STATEMENT_TIMEOUT_MS })
   try {
-    return await seed(store, households, log, (orgId) => {
-      // In a database we were given, remove only what we added (households, members and keys cascade).
-      if (database.shared && database.databaseUrl) onCleanup('delete the bench org', () => deleteOrg(database.databaseUrl ?? '', orgId))
-    })
+    return await seed(
+      store,
+      households,
+      log,
+      (orgId) => {
+        // In a database we were given, remove only what we added (households, members and keys cascade).
+        if (database.shared && database.databaseUrl) onCleanup('delete a bench org', () => deleteOrg(database.databaseUrl ?? '', orgId))
+      },
+      orgs,
+    )
   } finally {
     // A PGlite directory is opened by one process at a time: the server opens it next.
     await store.close()
@@ -44,17 +54,23 @@ async function deleteOrg(databaseUrl: string, orgId: string): Promise<void> {
   }
 }
 
-function startApi(database: BenchDatabase, options: BenchOptions): Promise<Child> {
+function startApi(database: BenchDatabase, options: BenchOptions, instance: number): Promise<Child> {
   const env: Record<string, string> = database.databaseUrl ? { BENCH_DATABASE_URL: database.databaseUrl } : { BENCH_DATA_DIR: database.dataDir }
   const nodeFlags = options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] : []
-  return startChild({ name: 'API server', script: fileURLToPath(new URL('./server.ts', import.meta.url)), env, nodeFlags })
+  const name = instance === 0 ? 'API server' : `API server ${instance + 1}`
+  return startChild({ name, script: fileURLToPath(new URL('./server.ts', import.meta.url)), env, nodeFlags })
 }
 
-async function runCases(options: BenchOptions, api: Child, ceiling: Child, context: CaseContext, apiKey: string): Promise<CaseOutcome[]> {
+const urlOf = (child: Child) => `http://127.0.0.1:${child.port}`
+
+/** apis[0] is measured alone and against the ceiling; all of apis together for the read cases when there are several. */
+async function runCases(options: BenchOptions, apis: Child[], ceiling: Child, context: CaseContext, apiKey: string): Promise<CaseOutcome[]> {
   const headers = { authorization: `Bearer ${apiKey}` }
   const settings: LoadSettings = { connections: options.connections, duration: options.duration, warmup: options.warmup, headers }
-  const apiUrl = `http://127.0.0.1:${api.port}`
-  const ceilingUrl = `http://127.0.0.1:${ceiling.port}`
+  const [api] = apis
+  if (!api) throw new Error('no API server')
+  const apiUrl = urlOf(api)
+  const ceilingUrl = urlOf(ceiling)
   const outcomes: CaseOutcome[] = []
   for (const name of options.cases) {
     const benchCase = CASES[name]
@@ -65,7 +81,7 @@ async function runCases(options: BenchOptions, api: Child, ceiling: Child, conte
     log(`${name}: ${request.method} ${request.path.slice(0, 80)}${request.path.length > 80 ? '…' : ''} → ${real.status}, ${real.bytes} bytes${describeBody(real.body)}`)
 
     const sampler = sampleRss(api.pid)
-    const apiRun = await measureQuietly(apiUrl, request, settings, api.pid, options.retries, log)
+    const apiRun = await measureQuietly([apiUrl], request, settings, [api.pid], options.retries, log)
     const peakRssBytes = sampler.stop()
     const { result: apiResult, cpu } = apiRun
     log(`  API:     ${Math.round(apiResult.reqPerSec)} req/s, p50 ${apiResult.p50Ms} ms, p99 ${apiResult.p99Ms} ms`)
@@ -74,11 +90,28 @@ async function runCases(options: BenchOptions, api: Child, ceiling: Child, conte
     }
 
     await ceiling.ask({ size: real.bytes, status: real.status })
-    const ceilingRun = await measureQuietly(ceilingUrl, request, settings, ceiling.pid, options.retries, log)
+    const ceilingRun = await measureQuietly([ceilingUrl], request, settings, [ceiling.pid], options.retries, log)
     const ceilingCpu = ceilingRun.cpu ? ` (cores busy: ceiling ${ceilingRun.cpu.server.toFixed(2)}, autocannon ${ceilingRun.cpu.loadGenerator.toFixed(2)}, other processes ${ceilingRun.cpu.others?.toFixed(2) ?? 'n/a'})` : ''
     log(`  ceiling: ${Math.round(ceilingRun.result.reqPerSec)} req/s${ceilingCpu}`)
+
+    let scaleOut: CaseOutcome['scaleOut']
+    if (apis.length > 1 && benchCase.read) {
+      // Every instance must give the same answer as the first before they share the load.
+      for (const other of apis.slice(1)) {
+        const answer = await probe(urlOf(other), request, headers)
+        if (answer.status !== real.status || answer.bytes !== real.bytes) {
+          throw new Error(`${name}: API server on port ${other.port} answered ${answer.status} with ${answer.bytes} bytes, the first ${real.status} with ${real.bytes}`)
+        }
+      }
+      const run = await measureQuietly(apis.map(urlOf), request, settings, apis.map((child) => child.pid), options.retries, log)
+      const apisCpu = run.cpu ? ` (cores busy: API processes ${run.cpu.server.toFixed(2)}, postgres ${run.cpu.postgres.toFixed(2)}, other processes ${run.cpu.others?.toFixed(2) ?? 'n/a'})` : ''
+      log(`  ${apis.length} APIs: ${Math.round(run.result.reqPerSec)} req/s, p50 ${run.result.p50Ms.toFixed(1)} ms, p99 ${run.result.p99Ms} ms${apisCpu}`)
+      scaleOut = { instances: apis.length, ...run }
+    }
     outcomes.push({
       benchCase,
+      label: benchCase.label(context),
+      scaleOut,
       api: apiResult,
       ceiling: ceilingRun.result,
       responseBytes: real.bytes,
@@ -123,24 +156,36 @@ async function main(): Promise<void> {
   cleanupOnSignals()
   try {
     const database = await provisionDatabase(options.store)
-    const seeded = await seedDatabase(database, options.households)
-    log(`Seeded in ${seeded.seconds} s: ${seeded.members.toLocaleString('en-US')} members, "smi" matches ${seeded.searchHits.toLocaleString('en-US')} households`)
-    if (options.cases.includes('deep') && options.households < 50_000) log('note: fewer than 50,000 households, so the deep page (1000) is past the end')
+    const seeded = await seedDatabase(database, options.households, options.orgs)
+    const where = seeded.reference
+      ? `; measured org ${seeded.households.toLocaleString('en-US')} households, reference org ${seeded.reference.households.toLocaleString('en-US')}`
+      : ''
+    log(`Seeded in ${seeded.seconds} s: ${seeded.members.toLocaleString('en-US')} members${where}, "smi" matches ${seeded.searchHits.toLocaleString('en-US')} households`)
+    const deep = deepPage(options.orgs)
+    const deepPastEnd = options.cases.includes('deep') && (deep.page - 1) * deep.pageSize >= seeded.households
+    const notes = deepPastEnd
+      ? [`the measured org has ${seeded.households.toLocaleString('en-US')} households, so the deep page (${deep.page} of ${deep.pageSize}) is past the end: an empty page`]
+      : []
+    for (const note of notes) log(`note: ${note}`)
 
-    const api = await startApi(database, options)
+    const apis: Child[] = []
+    for (let instance = 0; instance < options.instances; instance++) apis.push(await startApi(database, options, instance))
+    const [api] = apis
+    if (!api) throw new Error('no API server started')
     const ceiling = await startChild({ name: 'ceiling server', script: fileURLToPath(new URL('./ceiling-server.ts', import.meta.url)) })
-    log(`API server pid ${api.pid} on port ${api.port}, ceiling server pid ${ceiling.pid} on port ${ceiling.port}`)
+    log(`API server pid${apis.length > 1 ? 's' : ''} ${apis.map((child) => `${child.pid} (port ${child.port})`).join(', ')}, ceiling server pid ${ceiling.pid} on port ${ceiling.port}`)
     const idleRss = readRss(api.pid)
     if (idleRss !== undefined) log(`API server RSS before load: ${Math.round(idleRss / 1024 / 1024)} MB`)
     // The numbers are only comparable on an otherwise idle machine: say so when it is not.
-    const idleSince = measureCpu(api.pid)
+    const idleSince = measureCpu(apis.map((child) => child.pid))
     await new Promise((resolve) => setTimeout(resolve, 1000))
     const idle = idleSince()
     if (idle && idle.postgres + (idle.others ?? 0) > 0.25) {
       log(`warning: before the first case, postgres used ${idle.postgres.toFixed(2)} and other processes ${(idle.others ?? 0).toFixed(2)} cores; expect noisy numbers`)
     }
 
-    const outcomes = await runCases(options, api, ceiling, { ids: seeded.ids }, seeded.apiKey)
+    const reference = seeded.reference && { apiKey: seeded.reference.apiKey, households: seeded.reference.households }
+    const outcomes = await runCases(options, apis, ceiling, { ids: seeded.ids, households: seeded.households, deep, reference }, seeded.apiKey)
     const info = {
       machine: describeMachine(),
       storeKind: database.kind === 'postgres' ? 'PostgreSQL' : 'PGlite',
@@ -148,12 +193,17 @@ async function main(): Promise<void> {
       date: new Date().toISOString().slice(0, 10),
       command: ['npm run bench', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' '),
       households: seeded.households,
+      totalHouseholds: seeded.totalHouseholds,
+      orgs: seeded.orgs,
+      referenceHouseholds: seeded.reference?.households,
+      instances: options.instances,
       members: seeded.members,
       searchHits: seeded.searchHits,
       seedSeconds: seeded.seconds,
       connections: options.connections,
       duration: options.duration,
       warmup: options.warmup,
+      notes,
     }
     const problems = warnings(outcomes)
     console.log(
@@ -166,6 +216,8 @@ async function main(): Promise<void> {
         ...footnotes(),
         '',
         ...cpuTable(outcomes),
+        ...instancesTable(outcomes),
+        ...scaleTable(outcomes, { deepPastEnd }),
         ...(problems.length > 0 ? ['', '**Warnings** (these rows are suspect):', ...problems] : []),
         '',
       ].join('\n'),
