@@ -14,6 +14,8 @@ declare module 'fastify' {
     signedIn?: boolean
     /** Served on a legacy /api/v1/households path: adds deprecation headers, counted apart. */
     legacy?: boolean
+    /** Health and metrics: answered even when the instance sheds load (plugins/concurrency-limit.ts). */
+    operational?: boolean
   }
   interface FastifyRequest {
     principal: Principal | null

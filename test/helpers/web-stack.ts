@@ -5,8 +5,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { AddressInfo } from 'node:net'
 import type { Page } from 'playwright-core'
-import { buildApp } from '../../src/app.ts'
-import type { App } from '../../src/http/types.ts'
+import { startApp } from './app.ts'
 import { buildEmbedApp } from '../../src/embed/server.ts'
 import { RateLimiter } from '../../src/rate-limit/limiter.ts'
 import { MemoryRateLimitStore } from '../../src/rate-limit/memory-store.ts'
@@ -55,15 +54,7 @@ export async function startWebStack(): Promise<WebStack> {
   await embedApp.listen({ host: '127.0.0.1', port: 0 })
   const embedOrigin = `http://127.0.0.1:${(embedApp.server.address() as AddressInfo).port}`
   const idp = await startDevIdentityProvider({ host: '127.0.0.1', port: 0, redirectUri: `${url}${CALLBACK_PATH}` })
-  const api: App = await buildApp({
-    db: store.db,
-    config: { rateLimitMax: 100_000, rateLimitWindowSeconds: 60, householdsSunset: undefined, trustProxy: false, logLevel: 'silent' },
-    rateLimitStore: new MemoryRateLimitStore(),
-    publicUrl: url,
-    chart: { issuer: url, embedOrigin },
-    oidc: new OidcSignIn(store.db, idp, url),
-  })
-  await api.listen({ host: '127.0.0.1', port })
+  const api = await startApp(store.db, { publicUrl: url, port, embedOrigin, oidc: new OidcSignIn(store.db, idp, url) })
 
   async function addUser(orgId: string, role: UserRole, email: string, name: string): Promise<WebUser> {
     const user = await createUser(store.db, { orgId, email, name, role })

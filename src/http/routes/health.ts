@@ -49,7 +49,7 @@ export function registerHealthRoutes(app: App, options: HealthOptions): void {
   const { db, metrics } = options
   const checks = options.checks ?? []
   const needed = (options.migrations ?? readMigrations()).map((m) => ({ version: m.version, label: `${String(m.version).padStart(4, '0')}_${m.name}` }))
-  const hidden = { config: { public: true }, schema: { hide: true } } as const
+  const hidden = { config: { public: true, operational: true }, schema: { hide: true } } as const
 
   app.get('/healthz', hidden, async (_request, reply) => {
     reply.header('Cache-Control', NO_STORE)

@@ -195,7 +195,7 @@ describe.runIf(hasChromium())('web app: households', () => {
     await page.goBack()
     await page.waitForURL((url) => !url.searchParams.has('sample'))
     await expect.poll(() => status(page).textContent()).toBe('Showing 1–10 of 23 households matching “Pager”.')
-    await expect(page.getByLabel('Show').inputValue()).resolves.toBe('any')
+    await expect(page.getByLabel('Show').inputValue()).resolves.toBe('all')
 
     // No match: said in words, with a way back.
     await page.getByLabel('Search').fill('no such household anywhere')

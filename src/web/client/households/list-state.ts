@@ -4,7 +4,7 @@
 
 export type SortKey = 'name' | 'members' | 'createdAt'
 export type SortOrder = 'asc' | 'desc'
-export type SampleFilter = 'any' | 'only' | 'exclude'
+export type SampleFilter = 'all' | 'only' | 'exclude'
 
 export interface ListState {
   q: string
@@ -20,7 +20,7 @@ export const SORT_KEYS: readonly SortKey[] = ['name', 'members', 'createdAt']
 /** The direction a column sorts in when first chosen: names A→Z, the biggest and newest first. */
 export const DEFAULT_ORDER: Record<SortKey, SortOrder> = { name: 'asc', members: 'desc', createdAt: 'desc' }
 /** The API's own defaults (DESIGN §4): newest first, 50 a page. */
-export const DEFAULTS: ListState = { q: '', sort: 'createdAt', order: 'desc', sample: 'any', page: 1, size: 50 }
+export const DEFAULTS: ListState = { q: '', sort: 'createdAt', order: 'desc', sample: 'all', page: 1, size: 50 }
 /** The API refuses longer searches. */
 export const SEARCH_MAX = 200
 
@@ -36,7 +36,7 @@ export function readListState(query: URLSearchParams): ListState {
   const orderParam = query.get('order')
   const order: SortOrder = orderParam === 'asc' || orderParam === 'desc' ? orderParam : DEFAULT_ORDER[sort]
   const sampleParam = query.get('sample')
-  const sample: SampleFilter = sampleParam === 'only' || sampleParam === 'exclude' ? sampleParam : 'any'
+  const sample: SampleFilter = sampleParam === 'only' || sampleParam === 'exclude' ? sampleParam : 'all'
   const size = positiveInteger(query.get('size'))
   return {
     q: (query.get('q') ?? '').trim().slice(0, SEARCH_MAX),
@@ -54,7 +54,7 @@ export function listUrl(state: ListState): string {
   if (state.q) query.set('q', state.q)
   if (state.sort !== DEFAULTS.sort) query.set('sort', state.sort)
   if (state.order !== DEFAULT_ORDER[state.sort]) query.set('order', state.order)
-  if (state.sample !== 'any') query.set('sample', state.sample)
+  if (state.sample !== 'all') query.set('sample', state.sample)
   if (state.size !== DEFAULTS.size) query.set('size', String(state.size))
   if (state.page !== 1) query.set('page', String(state.page))
   const search = query.toString()
@@ -81,5 +81,5 @@ export function sortedBy(state: ListState, key: SortKey): ListState {
 }
 
 export function isFiltered(state: ListState): boolean {
-  return state.q !== '' || state.sample !== 'any'
+  return state.q !== '' || state.sample !== 'all'
 }

@@ -94,7 +94,7 @@ export function HouseholdsListPage({ location }: { location: Location }) {
   const clearFilters = () => {
     pushedQ.current = ''
     setDraft('')
-    go({ ...state, q: '', sample: 'any', page: 1 })
+    go({ ...state, q: '', sample: 'all', page: 1 })
   }
 
   const list = loaded?.list
@@ -150,7 +150,7 @@ export function HouseholdsListPage({ location }: { location: Location }) {
             value={state.sample}
             onChange={(event) => go({ ...state, sample: event.currentTarget.value as SampleFilter, page: 1 })}
           >
-            <option value="any">All households</option>
+            <option value="all">All households</option>
             <option value="exclude">Without samples</option>
             <option value="only">Only samples</option>
           </select>
@@ -200,7 +200,7 @@ export function HouseholdsListPage({ location }: { location: Location }) {
 
 function statusText(list: HouseholdList, state: ListState): string {
   const matching = state.q ? ` matching “${state.q}”` : ''
-  if (list.total === 0) return state.q || state.sample !== 'any' ? `No households${matching}.` : 'No households yet.'
+  if (list.total === 0) return state.q || state.sample !== 'all' ? `No households${matching}.` : 'No households yet.'
   if (list.households.length === 0) return `No households on page ${formatCount(state.page)}; there are ${plural(list.total, 'household')}${matching}.`
   const first = (list.page - 1) * list.pageSize + 1
   const last = first + list.households.length - 1
