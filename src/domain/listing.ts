@@ -3,6 +3,7 @@
 import type { ListQuery } from '../schemas/relationship.ts'
 import { isStorableText } from './text.ts'
 import { isUuid } from './ids.ts'
+import { decodeCursor, type CursorAfter } from './list-cursor.ts'
 
 export type SortKey = 'name' | 'members' | 'createdAt'
 export type SampleFilter = 'any' | 'only' | 'exclude'
@@ -17,20 +18,24 @@ export interface Listing {
   search?: string
   /** Lower-cased, de-duplicated UUIDs. */
   ids?: string[]
+  /** From a cursor: the page starts right after this household, found by seeking, not by offset. */
+  after?: CursorAfter
 }
 
 export const LIST_DEFAULTS = { page: 1, pageSize: 50, sortBy: 'createdAt', sortOrder: 'desc' } as const
 export const MAX_IDS = 1000
 
-export type ListingResult = { ok: true; listing: Listing } | { ok: false; message: string }
+export type ListingResult = { ok: true; listing: Listing } | { ok: false; code: 'invalid_query' | 'invalid_cursor'; message: string }
+
+const invalid = (message: string): ListingResult => ({ ok: false, code: 'invalid_query', message })
 
 export function toListing(query: ListQuery): ListingResult {
   if (query.isSample === true && query.excludeSample === true) {
-    return { ok: false, message: 'isSample=true and excludeSample=true contradict each other; send one of them' }
+    return invalid('isSample=true and excludeSample=true contradict each other; send one of them')
   }
   // The schema bounds them, but a coerced "Infinity" is an integer to JSON Schema and skips the bounds.
   for (const [name, value] of [['page', query.page], ['pageSize', query.pageSize]] as const) {
-    if (value !== undefined && !Number.isSafeInteger(value)) return { ok: false, message: `${name} must be a whole number` }
+    if (value !== undefined && !Number.isSafeInteger(value)) return invalid(`${name} must be a whole number`)
   }
   const listing: Listing = {
     page: query.page ?? LIST_DEFAULTS.page,
@@ -40,17 +45,25 @@ export function toListing(query: ListQuery): ListingResult {
     sample: query.isSample === true ? 'only' : query.isSample === false || query.excludeSample === true ? 'exclude' : 'any',
   }
   const search = query.search?.trim()
-  if (search && !isStorableText(search)) return { ok: false, message: 'search must not contain NUL characters or broken Unicode' }
+  if (search && !isStorableText(search)) return invalid('search must not contain NUL characters or broken Unicode')
   if (search) listing.search = search
   if (query.ids !== undefined) {
     const ids = new Set<string>()
     for (const piece of query.ids.flatMap((value) => value.split(','))) {
       const id = piece.trim()
-      if (!isUuid(id)) return { ok: false, message: `ids: "${id.slice(0, 60)}" is not a household UUID` }
+      if (!isUuid(id)) return invalid(`ids: "${id.slice(0, 60)}" is not a household UUID`)
       ids.add(id.toLowerCase())
     }
-    if (ids.size > MAX_IDS) return { ok: false, message: `ids: at most ${MAX_IDS} distinct ids, got ${ids.size}` }
+    if (ids.size > MAX_IDS) return invalid(`ids: at most ${MAX_IDS} distinct ids, got ${ids.size}`)
     listing.ids = [...ids]
+  }
+  if (query.cursor !== undefined) {
+    // A cursor says which page it is; a page number beside it would contradict or repeat it.
+    if (query.page !== undefined) return invalid('send either page or cursor, not both: a cursor already says which page it continues to')
+    const decoded = decodeCursor(query.cursor, listing)
+    if (!decoded.ok) return { ok: false, code: 'invalid_cursor', message: decoded.message }
+    listing.page = decoded.position.page
+    listing.after = decoded.position.after
   }
   return { ok: true, listing }
 }

@@ -3,6 +3,10 @@
 
 export const ERRORS = {
   invalid_query: { status: 400, meaning: 'A query parameter has an invalid value.' },
+  invalid_cursor: {
+    status: 400,
+    meaning: 'cursor is not a nextCursor this API gave out, or it was given for another query (sortBy, sortOrder, filters or pageSize): repeat that query, or start again from page 1.',
+  },
   invalid_body: { status: 400, meaning: 'The request body does not match the schema or its rules.' },
   invalid_json: { status: 400, meaning: 'The request body is not valid JSON.' },
   invalid_header: { status: 400, meaning: 'A request header has an invalid value (for example Idempotency-Key).' },

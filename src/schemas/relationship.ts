@@ -121,7 +121,14 @@ export const ListQuery = Type.Object(
         description: 'Case-insensitive substring of the household name, its members\' names or the deceased spouse\'s name. %, _ and \\ are literal. Empty means no filter.',
       }),
     ),
-    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, default: 1 })),
+    page: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 10_000_000,
+        default: 1,
+        description: 'Jump to this page. Its cost grows with its offset; to walk a long list page by page, follow nextCursor instead.',
+      }),
+    ),
     pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 50 })),
     sortBy: Type.Optional(StringEnum(SORT_KEYS, { default: 'createdAt', description: 'Ties are broken by id, so pages never overlap.' })),
     sortOrder: Type.Optional(StringEnum(SORT_ORDERS, { default: 'desc' })),
@@ -130,6 +137,14 @@ export const ListQuery = Type.Object(
     ids: Type.Optional(
       Type.Array(Type.String(), {
         description: 'Household UUIDs; repeat the key and/or separate with commas. At most 1000 distinct ids.',
+      }),
+    ),
+    cursor: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 4096,
+        description:
+          'nextCursor of the previous page: returns the page after it, as fast as page 1 however deep it is. Send it with the same sortBy, sortOrder, search, isSample, excludeSample, ids and pageSize as that request, and without page; otherwise 400 invalid_cursor (or invalid_query with page).',
       }),
     ),
   },
@@ -143,6 +158,12 @@ export const HouseholdList = Type.Object(
     total: Type.Integer({ minimum: 0, description: 'Exact number of households matching the filters.' }),
     page: Type.Integer({ minimum: 1 }),
     pageSize: Type.Integer({ minimum: 1, maximum: 1000 }),
+    nextCursor: Nullable(
+      Type.String({
+        description:
+          'Pass as cursor (with the same query, without page) to get the next page; null on the last page. Households created or re-sorted meanwhile do not shift the next page: it starts exactly after this one.',
+      }),
+    ),
   },
   { title: 'HouseholdList', additionalProperties: false },
 )

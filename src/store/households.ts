@@ -2,6 +2,7 @@
 import { sql, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely'
 import type { Database } from './tables.ts'
 import { likeLiteral, type Listing } from '../domain/listing.ts'
+import { encodeCursor, type CursorAfter } from '../domain/list-cursor.ts'
 import type { HouseholdFields } from '../domain/household-input.ts'
 import type { Household, HouseholdListItem } from '../schemas/relationship.ts'
 import { claimIdempotencyKey, completeIdempotencyKey } from './idempotency.ts'
@@ -73,34 +74,67 @@ export const LIST_ITEM_PAIRS = sql`
     FROM assignments a JOIN users u ON u.id = a.user_id WHERE a.household_id = h.id) END,
   'counts', json_build_object('members', h.member_count, 'assignments', h.assignment_count)`
 
+// The sort value a cursor carries: createdAt in UTC with microseconds (the column's precision, so
+// that the seek lands exactly), the others as sorted.
+const CURSOR_KEY = {
+  createdAt: sql`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+  name: SORT_COLUMN.name,
+  members: SORT_COLUMN.members,
+} as const
+
+/** Rows after the cursor's household in the list's order: a row comparison the sort index seeks to. */
+function pastCursor(listing: Listing, after: CursorAfter) {
+  const value =
+    listing.sortBy === 'createdAt'
+      ? sql`${after.key}::timestamptz`
+      : listing.sortBy === 'name'
+        ? sql`${after.key}::text COLLATE "C"`
+        : sql`${after.key}::int`
+  const comparison = sql.raw(listing.sortOrder === 'asc' ? '>' : '<')
+  return sql<SqlBool>`(${SORT_COLUMN[listing.sortBy]}, id) ${comparison} (${value}, ${after.id}::uuid)`
+}
+
 /**
  * A page of households as the finished JSON text of the list response (schema HouseholdList),
  * built by the database in one statement: Node neither parses rows nor serializes them, which
  * was more than half of a list request's CPU. The shape is checked against the published
  * schema by the OpenAPI conformance tests.
  *
- * The page's ids are found first (an index-only scan for createdAt and members), and only
- * those rows are read, with their members and assignments.
+ * The page's ids are found first (an index-only scan for createdAt and members), by offset for
+ * `page` and by seeking past the cursor's household for `cursor`, and only those rows are read,
+ * with their members and assignments. One row more than the page tells whether there is a next
+ * page; the page's last row is then where its cursor continues.
  */
 export async function listHouseholdsJson(db: Kysely<Database>, orgId: string, listing: Listing): Promise<string> {
+  const { after, pageSize, sortBy } = listing
   const direction = sql.raw(listing.sortOrder === 'asc' ? 'ASC' : 'DESC')
-  const pageIds = filtered(db, orgId, listing)
-    .select('id')
-    .orderBy(sql`${SORT_COLUMN[listing.sortBy]} ${direction}, id ${direction}`)
-    .limit(listing.pageSize)
-    .offset((listing.page - 1) * listing.pageSize)
+  let rows = filtered(db, orgId, listing)
+  rows = after ? rows.where(pastCursor(listing, after)) : rows.offset((listing.page - 1) * pageSize)
+  const pageAndOneMore = rows
+    .select(['id', sql`${SORT_COLUMN[sortBy]}`.as('sort_value'), sql`${CURSOR_KEY[sortBy]}`.as('cursor_key')])
+    .orderBy(sql`${SORT_COLUMN[sortBy]} ${direction}, id ${direction}`)
+    .limit(pageSize + 1)
+  const inOrder = sql`ORDER BY sort_value ${direction}, id ${direction}`
 
-  const result = await sql<{ body: string }>`
+  const result = await sql<{ body: string; last: [string | number, string] | null }>`
+    WITH page AS (${pageAndOneMore})
     SELECT json_build_object(
       'households', coalesce((
-        SELECT json_agg(json_build_object(${LIST_ITEM_PAIRS}) ORDER BY ${JOINED_SORT_COLUMN[listing.sortBy]} ${direction}, h.id ${direction})
-        FROM households h WHERE h.id IN ${pageIds}), '[]'::json),
+        SELECT json_agg(json_build_object(${LIST_ITEM_PAIRS}) ORDER BY ${JOINED_SORT_COLUMN[sortBy]} ${direction}, h.id ${direction})
+        FROM households h WHERE h.id IN (SELECT id FROM page ${inOrder} LIMIT ${pageSize})), '[]'::json),
       'total', coalesce(${totalQuery(db, orgId, listing)}, 0),
       'page', ${listing.page}::int,
-      'pageSize', ${listing.pageSize}::int
-    )::text AS body
+      'pageSize', ${pageSize}::int
+    )::text AS body,
+    CASE WHEN (SELECT count(*) FROM page) > ${pageSize} THEN
+      (SELECT json_build_array(cursor_key, id) FROM page ${inOrder} OFFSET ${pageSize - 1} LIMIT 1)
+    END AS last
   `.execute(db)
-  return result.rows[0]?.body ?? '{"households":[],"total":0}'
+  const row = result.rows[0]
+  if (!row) throw new Error('the list statement gave no row')
+  const nextCursor = row.last ? encodeCursor(listing, listing.page + 1, { key: row.last[0], id: row.last[1] }) : null
+  // The cursor is encoded here, where it is read back; the body ends with the object's closing brace.
+  return `${row.body.slice(0, -1)}, "nextCursor" : ${JSON.stringify(nextCursor)}}`
 }
 
 /** Inserts a household and returns it in the full shape. Runs inside the caller's transaction. */

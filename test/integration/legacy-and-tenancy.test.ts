@@ -36,7 +36,7 @@ describe.each(storeKinds())('legacy paths and tenancy on %s', (kind) => {
     const legacy = await call(`${api.url}/api/v1/households?sortBy=name`, alice.key)
     expect(legacy.status).toBe(200)
     expect(legacy.body).toEqual(current.body)
-    expect(Object.keys(legacy.body)).toEqual(['households', 'total', 'page', 'pageSize'])
+    expect(Object.keys(legacy.body)).toEqual(['households', 'total', 'page', 'pageSize', 'nextCursor'])
   })
 
   it('marks legacy responses deprecated (RFC 9745) with the successor, also on errors', async () => {

@@ -1,5 +1,6 @@
 // GET /api/v1/relationships: defaults, paging, sorting, search, filters, ids and exact totals.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'kysely'
 import { storeKinds, openTestStore, type TestStore } from '../helpers/stores.ts'
 import { call, createOrgWithKey, startApp, type TestApp } from '../helpers/app.ts'
 import { seedHouseholds } from '../helpers/seed.ts'
@@ -29,6 +30,11 @@ describe.each(storeKinds())('list relationships on %s', (kind) => {
     const org = await createOrgWithKey(store.db)
     key = org.key
     ids = await seedHouseholds(store.db, org.orgId, HOUSEHOLDS)
+    // createdAt keeps milliseconds, and households seeded back to back can share one: give them a
+    // second each, in seeding order, so that the createdAt order is the order of HOUSEHOLDS.
+    for (const [i, id] of [...ids.values()].entries()) {
+      await sql`UPDATE households SET created_at = timestamptz '2026-01-01 00:00:00+00' + ${i} * interval '1 second' WHERE id = ${id}`.execute(store.db)
+    }
     // Another org's households must never show up.
     const other = await createOrgWithKey(store.db)
     await seedHouseholds(store.db, other.orgId, [{ name: 'Smith Other Org', members: ['Smith Stranger'] }])

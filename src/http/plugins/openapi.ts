@@ -31,6 +31,11 @@ client address.
 sortOrder=${LIST_DEFAULTS.sortOrder}; ties are broken by id, so pages never overlap. Unknown query parameters are
 ignored; an invalid value of a known one is 400. \`total\` is always exact.
 
+**Cursor paging.** \`page\` costs its offset; to walk a long list, pass each response's \`nextCursor\` as
+\`cursor\` (same query, without \`page\`): every page then costs what page 1 does. \`nextCursor\` is null on
+the last page. The next page starts right after the cursor's household, whatever was created or deleted
+meanwhile. A cursor of another query is 400 \`invalid_cursor\`.
+
 **Idempotency.** Send \`Idempotency-Key\` (1–255 visible ASCII characters) on create: the same key with the same
 body within 24 hours replays the first response (with \`Idempotent-Replayed: true\`); the same key with another
 body is 409.

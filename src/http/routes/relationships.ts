@@ -66,7 +66,7 @@ export function registerRelationshipRoutes(app: App, db: Kysely<Database>, legac
     },
     async (request, reply) => {
       const result = toListing(request.query)
-      if (!result.ok) throw new ApiError('invalid_query', result.message)
+      if (!result.ok) throw new ApiError(result.code, result.message)
       // The database writes the HouseholdList body (see listHouseholdsJson) and Fastify sends a
       // string as is; the OpenAPI conformance tests check it against the schema.
       const body = await listHouseholdsJson(db, principalOf(request).orgId, result.listing)
