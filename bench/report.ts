@@ -164,8 +164,10 @@ export function scaleTable(outcomes: CaseOutcome[], { deepPastEnd }: { deepPastE
   const find = (name: CaseName) => outcomes.find((outcome) => outcome.benchCase.name === name)
   const pairs = [
     { slow: find('list'), fast: find('list-ref'), limit: SCALE_TARGETS.orgGrowth },
-    // An empty page past the end costs nothing to skip to: no comparison then.
+    // An empty page past the end costs nothing to skip to: no comparison then. By page number the
+    // deep page costs its offset; by cursor it should cost what page 1 does.
     { slow: deepPastEnd ? undefined : find('deep'), fast: find('first'), limit: SCALE_TARGETS.deepOverFirst },
+    { slow: find('deep-cursor'), fast: find('first'), limit: SCALE_TARGETS.deepOverFirst },
   ]
   const lines: string[] = []
   for (const { slow, fast, limit } of pairs) {

@@ -124,6 +124,15 @@ async function runCases(options: BenchOptions, apis: Child[], ceiling: Child, co
   return outcomes
 }
 
+/** nextCursor of the page before the deep page, asked once by page number (not measured). */
+async function cursorBefore(api: Child, deep: CaseContext['deep'], apiKey: string): Promise<string | undefined> {
+  const path = `/api/v1/relationships?page=${deep.page - 1}&pageSize=${deep.pageSize}&sortBy=createdAt`
+  const response = await fetch(`${urlOf(api)}${path}`, { headers: { authorization: `Bearer ${apiKey}` } })
+  if (!response.ok) throw new Error(`the page before the deep page: the API answered ${response.status}`)
+  const body = (await response.json()) as { nextCursor?: string | null }
+  return body.nextCursor ?? undefined
+}
+
 /** The list's total and page length, to show in the log that the case does what it says. */
 function describeBody(body: string): string {
   try {
@@ -185,7 +194,14 @@ async function main(): Promise<void> {
     }
 
     const reference = seeded.reference && { apiKey: seeded.reference.apiKey, households: seeded.reference.households }
-    const outcomes = await runCases(options, apis, ceiling, { ids: seeded.ids, households: seeded.households, deep, reference }, seeded.apiKey)
+    const deepCursor = options.cases.includes('deep-cursor') ? await cursorBefore(api, deep, seeded.apiKey) : undefined
+    if (options.cases.includes('deep-cursor') && !deepCursor) {
+      notes.push('the page before the deep page is the last (or past the end): no deep-cursor case')
+      log(`note: ${notes.at(-1)}`)
+      options.cases = options.cases.filter((name) => name !== 'deep-cursor')
+    }
+    const context: CaseContext = { ids: seeded.ids, households: seeded.households, deep, deepCursor, reference }
+    const outcomes = await runCases(options, apis, ceiling, context, seeded.apiKey)
     const info = {
       machine: describeMachine(),
       storeKind: database.kind === 'postgres' ? 'PostgreSQL' : 'PGlite',
