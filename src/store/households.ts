@@ -44,17 +44,14 @@ function totalQuery(db: Kysely<Database>, orgId: string, listing: Listing) {
 
 // Each sort key matches an index (migration 0001; for name, households_org_name_covering of 0007,
 // which includes name so that skipping to a deep page is an index-only scan); id breaks ties so pages never overlap.
-const SORT_COLUMN = {
-  createdAt: sql`created_at`,
-  name: sql`lower(name) COLLATE "C"`,
-  members: sql`member_count`,
-} as const
-// The same keys on the joined rows (alias h), to keep the page's order in the JSON array.
-const JOINED_SORT_COLUMN = {
-  createdAt: sql`h.created_at`,
-  name: sql`lower(h.name) COLLATE "C"`,
-  members: sql`h.member_count`,
-} as const
+// The column each sort reads; the sort value is computed from it.
+const SORT_SOURCE = { createdAt: 'created_at', name: 'name', members: 'member_count' } as const
+
+/** The sort value of the row aliased `table` (of households, or of rows with the same column names). */
+function sortValue(sortBy: Listing['sortBy'], table?: string) {
+  const column = sql.ref(table ? `${table}.${SORT_SOURCE[sortBy]}` : SORT_SOURCE[sortBy])
+  return sortBy === 'name' ? sql`lower(${column}) COLLATE "C"` : column
+}
 
 /** RFC 3339 in UTC with milliseconds, exactly as Date.prototype.toISOString() writes it. */
 const isoTime = (column: string) => sql.raw(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`)
@@ -74,13 +71,15 @@ export const LIST_ITEM_PAIRS = sql`
     FROM assignments a JOIN users u ON u.id = a.user_id WHERE a.household_id = h.id) END,
   'counts', json_build_object('members', h.member_count, 'assignments', h.assignment_count)`
 
-// The sort value a cursor carries: createdAt in UTC with microseconds (the column's precision, so
-// that the seek lands exactly), the others as sorted.
-const CURSOR_KEY = {
-  createdAt: sql`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
-  name: SORT_COLUMN.name,
-  members: SORT_COLUMN.members,
-} as const
+/**
+ * The sort value a cursor carries, of the row aliased `table`: createdAt in UTC with microseconds
+ * (the column's precision or finer, so that the seek lands exactly), the others as sorted.
+ */
+function cursorKey(sortBy: Listing['sortBy'], table: string) {
+  return sortBy === 'createdAt'
+    ? sql`to_char(${sql.ref(`${table}.created_at`)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
+    : sortValue(sortBy, table)
+}
 
 /** Rows after the cursor's household in the list's order: a row comparison the sort index seeks to. */
 function pastCursor(listing: Listing, after: CursorAfter) {
@@ -91,7 +90,7 @@ function pastCursor(listing: Listing, after: CursorAfter) {
         ? sql`${after.key}::text COLLATE "C"`
         : sql`${after.key}::int`
   const comparison = sql.raw(listing.sortOrder === 'asc' ? '>' : '<')
-  return sql<SqlBool>`(${SORT_COLUMN[listing.sortBy]}, id) ${comparison} (${value}, ${after.id}::uuid)`
+  return sql<SqlBool>`(${sortValue(listing.sortBy)}, id) ${comparison} (${value}, ${after.id}::uuid)`
 }
 
 /**
@@ -110,24 +109,26 @@ export async function listHouseholdsJson(db: Kysely<Database>, orgId: string, li
   const direction = sql.raw(listing.sortOrder === 'asc' ? 'ASC' : 'DESC')
   let rows = filtered(db, orgId, listing)
   rows = after ? rows.where(pastCursor(listing, after)) : rows.offset((listing.page - 1) * pageSize)
+  // Only the id and the sort's own column: PostgreSQL computes the select list for every row an
+  // OFFSET skips, so anything costlier (lower(), to_char()) is left to the page's rows below.
   const pageAndOneMore = rows
-    .select(['id', sql`${SORT_COLUMN[sortBy]}`.as('sort_value'), sql`${CURSOR_KEY[sortBy]}`.as('cursor_key')])
-    .orderBy(sql`${SORT_COLUMN[sortBy]} ${direction}, id ${direction}`)
+    .select(['id', sql.ref(SORT_SOURCE[sortBy]).as(SORT_SOURCE[sortBy])])
+    .orderBy(sql`${sortValue(sortBy)} ${direction}, id ${direction}`)
     .limit(pageSize + 1)
-  const inOrder = sql`ORDER BY sort_value ${direction}, id ${direction}`
+  const inOrder = sql`ORDER BY ${sortValue(sortBy, 'page')} ${direction}, page.id ${direction}`
 
   const result = await sql<{ body: string; last: [string | number, string] | null }>`
     WITH page AS (${pageAndOneMore})
     SELECT json_build_object(
       'households', coalesce((
-        SELECT json_agg(json_build_object(${LIST_ITEM_PAIRS}) ORDER BY ${JOINED_SORT_COLUMN[sortBy]} ${direction}, h.id ${direction})
-        FROM households h WHERE h.id IN (SELECT id FROM page ${inOrder} LIMIT ${pageSize})), '[]'::json),
+        SELECT json_agg(json_build_object(${LIST_ITEM_PAIRS}) ORDER BY ${sortValue(sortBy, 'h')} ${direction}, h.id ${direction})
+        FROM households h WHERE h.id IN (SELECT page.id FROM page ${inOrder} LIMIT ${pageSize})), '[]'::json),
       'total', coalesce(${totalQuery(db, orgId, listing)}, 0),
       'page', ${listing.page}::int,
       'pageSize', ${pageSize}::int
     )::text AS body,
     CASE WHEN (SELECT count(*) FROM page) > ${pageSize} THEN
-      (SELECT json_build_array(cursor_key, id) FROM page ${inOrder} OFFSET ${pageSize - 1} LIMIT 1)
+      (SELECT json_build_array(${cursorKey(sortBy, 'page')}, page.id) FROM page ${inOrder} OFFSET ${pageSize - 1} LIMIT 1)
     END AS last
   `.execute(db)
   const row = result.rows[0]
