@@ -1,6 +1,6 @@
 // Applies the numbered SQL files in ./migrations in order, each in its own transaction.
-// Safe when several instances start at once: a PostgreSQL advisory lock lets one of them
-// migrate while the others wait, then find nothing left to do.
+// Safe when several instances start at once: a PostgreSQL advisory lock, taken by each
+// migration's transaction, lets one of them migrate while the others wait, then find it done.
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -44,50 +44,66 @@ export interface MigrationReport {
   current: number
 }
 
-export async function migrate(session: MigrationSession, migrations = readMigrations()): Promise<MigrationReport> {
-  await session.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK])
+/**
+ * Runs `work` in a transaction that holds the migration lock. The lock is transaction-level
+ * (pg_advisory_xact_lock): it ends with the transaction, so it also works through a pooler in
+ * transaction mode (PgBouncer), where a session-level lock and its unlock could land on
+ * different server connections and leave the lock held.
+ */
+async function underMigrationLock<T>(session: MigrationSession, work: () => Promise<T>): Promise<T> {
+  await session.exec('BEGIN')
   try {
-    await session.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    await session.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK])
+    const result = await work()
+    await session.exec('COMMIT')
+    return result
+  } catch (error) {
+    await session.exec('ROLLBACK')
+    throw error
+  }
+}
+
+/**
+ * Applies the migrations not applied yet, each in its own transaction under the migration lock.
+ * Instances starting together take turns: each one checks under the lock whether the migration is
+ * still to do, so every migration runs once. A failing migration is rolled back whole; the ones
+ * before it stay applied.
+ */
+export async function migrate(session: MigrationSession, migrations = readMigrations()): Promise<MigrationReport> {
+  await underMigrationLock(session, () =>
+    session.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version integer PRIMARY KEY,
       name text NOT NULL,
       checksum text NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now()
-    )`)
-    const done = new Map(
-      (await session.query<{ version: number; checksum: string }>('SELECT version, checksum FROM schema_migrations')).map(
-        (row) => [row.version, row.checksum],
-      ),
-    )
-    const applied: string[] = []
-    for (const migration of migrations) {
-      const checksum = done.get(migration.version)
-      if (checksum !== undefined) {
-        if (checksum !== migration.checksum) {
-          throw new Error(
-            `migration ${migration.version} (${migration.name}) was changed after it was applied; add a new migration instead`,
-          )
+    )`),
+  )
+  const applied: string[] = []
+  for (const migration of migrations) {
+    const name = `${String(migration.version).padStart(4, '0')}_${migration.name}`
+    const ran = await underMigrationLock(session, async () => {
+      const [done] = await session.query<{ checksum: string }>('SELECT checksum FROM schema_migrations WHERE version = $1', [migration.version])
+      if (done) {
+        if (done.checksum !== migration.checksum) {
+          throw new Error(`migration ${migration.version} (${migration.name}) was changed after it was applied; add a new migration instead`)
         }
-        continue
+        return false
       }
-      await session.exec('BEGIN')
       try {
         await session.exec(migration.sql)
-        await session.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
-          migration.version,
-          migration.name,
-          migration.checksum,
-        ])
-        await session.exec('COMMIT')
       } catch (error) {
-        await session.exec('ROLLBACK')
         throw new Error(`migration ${migration.version} (${migration.name}) failed: ${(error as Error).message}`)
       }
-      applied.push(`${String(migration.version).padStart(4, '0')}_${migration.name}`)
-    }
-    return { applied, current: Math.max(0, ...migrations.map((m) => m.version)) }
-  } finally {
-    await session.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK])
+      await session.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
+        migration.version,
+        migration.name,
+        migration.checksum,
+      ])
+      return true
+    })
+    if (ran) applied.push(name)
   }
+  return { applied, current: Math.max(0, ...migrations.map((m) => m.version)) }
 }
 
 /** The line a server prints when it applied migrations as it started; none when it applied none. */

@@ -1,0 +1,110 @@
+// A PgBouncer of the test's own in transaction mode, in front of DATABASE_URL's PostgreSQL, set up
+// as docs/scaling.md tells operators to. Debian's pgbouncer refuses to run as root, so as root it
+// runs as the postgres user (setpriv execs it: the PID we hold is pgbouncer's own).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import pg from 'pg'
+import { freePort } from '../../src/net/free-port.ts'
+import { requirePart } from './environment.ts'
+import { until } from './redis.ts'
+
+const BINARY = '/usr/sbin/pgbouncer'
+
+export function pgbouncerAvailable(): boolean {
+  const probe = spawnSync(BINARY, ['--version'], { stdio: 'ignore' })
+  return requirePart('PgBouncer', probe.status === 0, 'install pgbouncer (apt-get install pgbouncer) to test Hearth behind a pooler in transaction mode')
+}
+
+export class ThrowawayPgBouncer {
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly dir: string,
+    readonly port: number,
+    private readonly output: () => string,
+  ) {}
+
+  /** Listens on a free loopback port; `serverConnections` per database and user, as default_pool_size. */
+  static async start(postgresUrl: string, serverConnections: number): Promise<ThrowawayPgBouncer> {
+    const server = new URL(postgresUrl)
+    const port = await freePort('127.0.0.1')
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'hearth-pgbouncer-'))
+    chmodSync(dir, 0o755)
+    const config = path.join(dir, 'pgbouncer.ini')
+    const users = path.join(dir, 'userlist.txt')
+    writeFileSync(users, `"${decodeURIComponent(server.username) || 'postgres'}" ""\n`, { mode: 0o644 })
+    writeFileSync(
+      config,
+      [
+        '[databases]',
+        `* = host=${server.hostname} port=${server.port || '5432'}`,
+        '[pgbouncer]',
+        'listen_addr = 127.0.0.1',
+        `listen_port = ${port}`,
+        'unix_socket_dir =',
+        'auth_type = trust',
+        `auth_file = ${users}`,
+        'pool_mode = transaction',
+        `default_pool_size = ${serverConnections}`,
+        'max_client_conn = 500',
+        // docs/scaling.md: pg sends statement_timeout at connect; the server's role setting applies instead.
+        'ignore_startup_parameters = statement_timeout',
+        '',
+      ].join('\n'),
+      { mode: 0o644 },
+    )
+    const asRoot = process.getuid?.() === 0
+    const [command, args] = asRoot
+      ? ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', BINARY, config]]
+      : [BINARY, [config]]
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    let log = ''
+    const keep = (chunk: Buffer) => {
+      log = (log + chunk.toString()).slice(-20_000)
+    }
+    child.stdout?.on('data', keep)
+    child.stderr?.on('data', keep)
+    const bouncer = new ThrowawayPgBouncer(child, dir, port, () => log)
+    const exited = new Promise<never>((_, reject) =>
+      child.once('exit', (code) => reject(new Error(`pgbouncer exited (${code}) before it answered:\n${log}`))),
+    )
+    exited.catch(() => {})
+    await Promise.race([until(() => bouncer.answers(server.pathname.slice(1)), 10_000, 'pgbouncer to answer'), exited])
+    return bouncer
+  }
+
+  /** The URL of `database` through this bouncer. */
+  url(database: string): string {
+    return `postgres://postgres@127.0.0.1:${this.port}/${database}`
+  }
+
+  private async answers(database: string): Promise<boolean> {
+    const client = new pg.Client({ connectionString: this.url(database) })
+    client.on('error', () => {})
+    try {
+      await client.connect()
+      await client.query('SELECT 1')
+      return true
+    } catch {
+      return false
+    } finally {
+      await client.end().catch(() => {})
+    }
+  }
+
+  /** What pgbouncer wrote, for a failing test's message. */
+  get log(): string {
+    return this.output()
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child
+    if (child.exitCode === null && child.signalCode === null) {
+      const gone = new Promise((resolve) => child.once('exit', resolve))
+      child.kill('SIGTERM')
+      await gone
+    }
+    rmSync(this.dir, { recursive: true, force: true })
+  }
+}
