@@ -21,6 +21,8 @@ export interface BenchOptions {
   orgs: number
   /** API processes; above 1, each read case is measured on all of them too. */
   instances: number
+  /** When set, each API process may use at most this many cores (a CFS quota, see cpu-limit.ts). */
+  apiCpu: number | undefined
 }
 
 /** From this many households, --orgs and --instances default to the issue-6 scale run. */
@@ -45,6 +47,10 @@ export const USAGE = `Usage: npm run bench -- [flags]
                             list-ref only with --orgs 3 or more)
   --retries N               when other processes used more than 0.25 cores during a measurement,
                             wait for quiet and repeat it, up to N times; the quietest counts (default 2)
+  --api-cpu C               cap each API process at C cores (0.05–4, e.g. 0.2) with a CFS quota, as a
+                            container CPU limit would: with --instances, measures whether instances
+                            add throughput when the API tier, not the database, is the limit
+                            (Linux cgroup v1, root)
   --cpu-prof DIR            profile the API server child (node --cpu-prof) into DIR
   --help                    this text`
 
@@ -67,6 +73,7 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
     cpuProfDir: undefined,
     orgs: 1,
     instances: 1,
+    apiCpu: undefined,
   }
   let orgs: number | undefined
   let instances: number | undefined
@@ -124,6 +131,13 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
       case '--cpu-prof':
         options.cpuProfDir = value()
         break
+      case '--api-cpu': {
+        const raw = value()
+        const cores = Number(raw)
+        if (!/^\d+(\.\d+)?$/.test(raw) || cores < 0.05 || cores > 4) throw new UsageError(`--api-cpu needs a number of cores from 0.05 to 4, got "${raw}"`)
+        options.apiCpu = cores
+        break
+      }
       default:
         throw new UsageError(`unknown flag "${arg}"`)
     }

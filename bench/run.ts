@@ -15,6 +15,7 @@ import { measureQuietly } from './quiet.ts'
 import { measureCpu } from './cpu.ts'
 import { readRss, sampleRss } from './rss.ts'
 import { describeMachine } from './machine.ts'
+import { cpuLimitUnavailable, limitCpu } from './cpu-limit.ts'
 import { cpuTable, environmentLines, footnotes, instancesTable, resultTable, scaleTable, warnings, type CaseOutcome } from './report.ts'
 
 const log = (line: string) => console.error(line)
@@ -162,6 +163,12 @@ async function main(): Promise<void> {
     return
   }
   const options = parsed
+  const cannotLimit = options.apiCpu === undefined ? undefined : cpuLimitUnavailable()
+  if (cannotLimit) {
+    console.error(cannotLimit)
+    process.exitCode = 2
+    return
+  }
   cleanupOnSignals()
   try {
     const database = await provisionDatabase(options.store)
@@ -179,6 +186,11 @@ async function main(): Promise<void> {
 
     const apis: Child[] = []
     for (let instance = 0; instance < options.instances; instance++) apis.push(await startApi(database, options, instance))
+    if (options.apiCpu !== undefined) {
+      for (const child of apis) limitCpu(child.pid, options.apiCpu)
+      notes.push(`each API process capped at ${options.apiCpu} cores (CFS quota, --api-cpu): its ratio to the uncapped ceiling says nothing`)
+      log(`note: ${notes.at(-1)}`)
+    }
     const [api] = apis
     if (!api) throw new Error('no API server started')
     const ceiling = await startChild({ name: 'ceiling server', script: fileURLToPath(new URL('./ceiling-server.ts', import.meta.url)) })
