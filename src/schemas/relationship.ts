@@ -161,7 +161,7 @@ export const HouseholdList = Type.Object(
     nextCursor: Nullable(
       Type.String({
         description:
-          'Pass as cursor (with the same query, without page) to get the next page; null on the last page. Households created or re-sorted meanwhile do not shift the next page: it starts exactly after this one.',
+          'Pass as cursor (with the same query, without page) to get the next page; null on the last page. The next page starts right after this page\'s last household: households created or deleted meanwhile do not shift it.',
       }),
     ),
   },
