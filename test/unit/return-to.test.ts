@@ -44,6 +44,17 @@ describe('safeReturnTo', () => {
     expect(safeReturnTo('/auth/callback')).toBe(HOME)
     expect(safeReturnTo('/auth/callback?code=x&state=y')).toBe(HOME)
     expect(safeReturnTo('/auth/sign-in?returnTo=/households')).toBe(HOME)
+    expect(safeReturnTo('/auth')).toBe(HOME)
+  })
+
+  it('sees /auth through percent-escapes and dot segments, as the browser and the router will', () => {
+    for (const attempt of ['/%61uth/callback', '/%61%75%74%68/sign-in', '/x/../auth/callback', '/x/%2e%2e/auth/callback', '/./auth/sign-in', '/auth%2Fcallback', '/%E0%A4%A']) {
+      expect(safeReturnTo(attempt), attempt).toBe(HOME)
+    }
+    // Paths that only look alike stay.
+    for (const path of ['/authors', '/households?next=/auth/callback', '/households#/auth/']) {
+      expect(safeReturnTo(path), path).toBe(path)
+    }
   })
 
   it('refuses control characters (header splitting, tabs and newlines browsers strip) and backslashes anywhere', () => {
@@ -71,6 +82,8 @@ describe('safeReturnTo', () => {
         const answer = safeReturnTo(candidate)
         expect(answer).toMatch(/^\/(?![/\\])/)
         expect(answer.startsWith('/auth/')).toBe(false)
+        const path = decodeURIComponent(new URL(answer, 'https://hearth.example').pathname)
+        expect(path === '/auth' || path.startsWith('/auth/')).toBe(false)
         expect(answer).toMatch(/^[\x21-\x7e]+$/) // printable ASCII: a valid Location header, no backslash below
         expect(answer).not.toContain('\\')
         // As a browser reads it against the app's origin, it stays on that origin.

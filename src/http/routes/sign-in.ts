@@ -16,10 +16,23 @@ export const SIGN_IN_PATH = '/auth/sign-in'
 const DEFAULT_RETURN_TO = '/households'
 const MESSAGE_PAGE_POLICY = "default-src 'none'; style-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
+/**
+ * Whether a path leads into /auth as the browser and the router will read it: after dot segments
+ * are resolved (`/x/../auth/`, also written `%2e%2e`) and percent-escapes decoded (`/%61uth/`).
+ */
+function leadsIntoAuth(candidate: string): boolean {
+  try {
+    const path = decodeURIComponent(new URL(candidate, 'http://app.invalid').pathname)
+    return path === '/auth' || path.startsWith('/auth/')
+  } catch {
+    return true // A malformed escape: not a path to return to.
+  }
+}
+
 /** Only a path of this app: never another site (an open redirect), nor back into /auth. */
 export function safeReturnTo(candidate: string | undefined): string {
-  if (!candidate || candidate.length > 2000 || !/^\/(?![/\\])/.test(candidate) || candidate.startsWith('/auth/')) return DEFAULT_RETURN_TO
-  if (/[\u0000-\u001f\\]/.test(candidate) || !candidate.isWellFormed()) return DEFAULT_RETURN_TO
+  if (!candidate || candidate.length > 2000 || !/^\/(?![/\\])/.test(candidate)) return DEFAULT_RETURN_TO
+  if (/[\u0000-\u001f\\]/.test(candidate) || !candidate.isWellFormed() || leadsIntoAuth(candidate)) return DEFAULT_RETURN_TO
   // The Location header carries ASCII only: spaces and anything beyond ASCII go percent-encoded.
   return candidate.replace(/[^\x21-\x7e]+/g, (text) => encodeURI(text))
 }
