@@ -94,12 +94,17 @@ export function validateAdminRequest(request: AdminRequest): void {
       return
     }
     case 'usage':
-      if (!isCalendarDate(request.since)) throw new AdminError(`--since must be a date YYYY-MM-DD (UTC), got "${request.since}"`)
+      if (!isCalendarDate(request.since) || request.since < USAGE_EARLIEST_DAY) {
+        throw new AdminError(`--since must be a date YYYY-MM-DD (UTC) from ${USAGE_EARLIEST_DAY} on, got "${request.since}"`)
+      }
       return
     default:
       return
   }
 }
+
+/** Usage reports start no earlier (Hearth kept no usage before; and a year-0 day would be a long report of nothing). */
+export const USAGE_EARLIEST_DAY = '2000-01-01'
 
 /** A real day written YYYY-MM-DD. */
 export function isCalendarDate(text: string): boolean {

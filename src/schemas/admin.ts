@@ -3,7 +3,7 @@
 // also run, so the CLI and the API accept the same keys and users.
 import { Type, type Static } from 'typebox'
 import { PERMISSIONS } from '../domain/permissions.ts'
-import { KEY_NAME_MAX, MAX_KEY_DAYS, USER_ROLE_NAMES } from '../admin/requests.ts'
+import { KEY_NAME_MAX, MAX_KEY_DAYS, USAGE_EARLIEST_DAY, USER_ROLE_NAMES } from '../admin/requests.ts'
 import { DateTime, Nullable, StringEnum, Uuid } from './common.ts'
 import { EMAIL_MAX } from './member.ts'
 
@@ -133,7 +133,6 @@ export const UserParams = Type.Object({ userId: Type.String({ description: 'The 
 
 export const USAGE_DEFAULT_DAYS = 30
 /** PostgreSQL has no year 0, and nothing was metered before Hearth existed. */
-export const USAGE_EARLIEST_DAY = '2000-01-01'
 
 export const UsageQuery = Type.Object(
   {

@@ -262,12 +262,13 @@ function adminCommandStory(kind: Target['kind'], makeTarget: () => Promise<Targe
           { day: '2026-03-02', frameOrigin: 'https://b.example', mints: 1, renders: 1 },
         ],
       })
-      const [text, none, badDay, notADate, missingOrg] = await Promise.all([
+      const [text, none, badDay, notADate, missingOrg, tooEarly] = await Promise.all([
         hearth(['usage', '--org', orgId, '--since', '2026-03-02'], env),
         hearth(['usage', '--org', orgId, '--since', '2030-01-01'], env),
         hearth(['usage', '--org', orgId, '--since', '2026-02-30'], env),
         hearth(['usage', '--org', orgId, '--since', 'yesterday'], env),
         hearth(['usage', '--org', randomUUID()], env),
+        hearth(['usage', '--org', orgId, '--since', '0000-01-01'], env),
       ])
       expect(text.code, text.stderr).toBe(0)
       expect(lines(text.stdout).map((line) => line.split(/\s{2,}/))).toEqual([
@@ -279,8 +280,9 @@ function adminCommandStory(kind: Target['kind'], makeTarget: () => Promise<Targe
         ['TOTAL', '3', '3'],
       ])
       expect(none.stdout.trim()).toBe('No chart tokens minted since 2030-01-01.')
-      expectOneLineError(badDay, 2, '--since must be a date YYYY-MM-DD (UTC), got "2026-02-30"')
-      expectOneLineError(notADate, 2, '--since must be a date YYYY-MM-DD (UTC), got "yesterday"')
+      expectOneLineError(badDay, 2, '--since must be a date YYYY-MM-DD (UTC) from 2000-01-01 on, got "2026-02-30"')
+      expectOneLineError(notADate, 2, '--since must be a date YYYY-MM-DD (UTC) from 2000-01-01 on, got "yesterday"')
+      expectOneLineError(tooEarly, 2, '--since must be a date YYYY-MM-DD (UTC) from 2000-01-01 on, got "0000-01-01"')
       expectOneLineError(missingOrg, 2, 'no organization has the id')
     },
     TIMEOUT,
