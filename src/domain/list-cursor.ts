@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto'
 import type { Listing, SortKey } from './listing.ts'
 import { isUuid } from './ids.ts'
+import { isStorableText } from './text.ts'
 
 const VERSION = 1
 
@@ -37,14 +38,25 @@ export function encodeCursor(listing: Listing, page: number, after: CursorAfter)
   return Buffer.from(JSON.stringify([VERSION, queryFingerprint(listing), page, after.key, after.id])).toString('base64url')
 }
 
-// createdAt keys are written by the store as UTC with microseconds (the column's precision).
+// createdAt keys are written by the store as UTC with microseconds (finer than the column keeps).
 const CREATED_AT_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
 const NAME_KEY_MAX = 1000
+const INT4_MAX = 2_147_483_647
 
+/** A real instant in the store's format: the database casts it, and must not be the one to refuse it. */
+function isCreatedAtKey(key: string): boolean {
+  if (!CREATED_AT_KEY.test(key)) return false
+  const milliseconds = `${key.slice(0, 23)}Z`
+  const instant = new Date(milliseconds)
+  return !Number.isNaN(instant.getTime()) && instant.toISOString() === milliseconds
+}
+
+// Each key must be one the database accepts for its cast (timestamptz, int, text), so that a
+// forged cursor is a 400 here and never an error there.
 function isKeyOf(sortBy: SortKey, key: unknown): key is string | number {
-  if (sortBy === 'members') return typeof key === 'number' && Number.isSafeInteger(key) && key >= 0
-  if (sortBy === 'createdAt') return typeof key === 'string' && CREATED_AT_KEY.test(key)
-  return typeof key === 'string' && key.length <= NAME_KEY_MAX
+  if (sortBy === 'members') return typeof key === 'number' && Number.isSafeInteger(key) && key >= 0 && key <= INT4_MAX
+  if (sortBy === 'createdAt') return typeof key === 'string' && isCreatedAtKey(key)
+  return typeof key === 'string' && key.length <= NAME_KEY_MAX && isStorableText(key)
 }
 
 export type CursorResult = { ok: true; position: CursorPosition } | { ok: false; message: string }

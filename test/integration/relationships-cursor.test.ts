@@ -147,6 +147,25 @@ describe.each(storeKinds())('list relationships by cursor on %s', (kind) => {
       expect(refused.body).toMatchObject({ code: 'invalid_cursor', error: expect.stringContaining('nextCursor') })
     }
 
+    // Keys of the right type that the database would refuse to cast are refused here, as 400.
+    const withKey = async (query: string, key: unknown) => {
+      const { body: first } = await list(query)
+      const [v, f, p, , i] = JSON.parse(Buffer.from(first.nextCursor ?? '', 'base64url').toString()) as unknown[]
+      return list(`${query}&cursor=${forged([v, f, p, key, i])}`)
+    }
+    for (const [query, key] of [
+      ['pageSize=4&sortBy=createdAt', '2026-13-45T25:61:61.000000Z'],
+      ['pageSize=4&sortBy=createdAt', '2026-02-30T00:00:00.000000Z'],
+      ['pageSize=4&sortBy=members', 2 ** 31],
+      ['pageSize=4&sortBy=members', -1],
+      ['pageSize=4&sortBy=name', 'smith\u0000'],
+      ['pageSize=4&sortBy=name', '\ud800'],
+    ] as const) {
+      const refused = await withKey(query, key)
+      expect(refused.status, `${query} ${JSON.stringify(key)}`).toBe(400)
+      expect(refused.body.code).toBe('invalid_cursor')
+    }
+
     const both = await list(`pageSize=4&sortBy=name&page=2&cursor=${cursor}`)
     expect(both.status).toBe(400)
     expect(both.body).toMatchObject({ code: 'invalid_query', error: expect.stringContaining('either page or cursor') })
