@@ -47,7 +47,7 @@ export const USAGE = `Usage: npm run bench -- [flags]
                             list-ref only with --orgs 3 or more)
   --retries N               when other processes used more than 0.25 cores during a measurement,
                             wait for quiet and repeat it, up to N times; the quietest counts (default 2)
-  --api-cpu C               cap each API process at C cores (0.05–4, e.g. 0.2) with a CFS quota, as a
+  --api-cpu C               cap each API process at C cores (0.1–4, e.g. 0.2) with a CFS quota, as a
                             container CPU limit would: with --instances, measures whether instances
                             add throughput when the API tier, not the database, is the limit
                             (Linux cgroup v1, root)
@@ -134,7 +134,8 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
       case '--api-cpu': {
         const raw = value()
         const cores = Number(raw)
-        if (!/^\d+(\.\d+)?$/.test(raw) || cores < 0.05 || cores > 4) throw new UsageError(`--api-cpu needs a number of cores from 0.05 to 4, got "${raw}"`)
+        // 0.1 cores is Linux's smallest quota (1 ms) in the 10 ms period cpu-limit.ts uses.
+        if (!/^\d+(\.\d+)?$/.test(raw) || cores < 0.1 || cores > 4) throw new UsageError(`--api-cpu needs a number of cores from 0.1 to 4, got "${raw}"`)
         options.apiCpu = cores
         break
       }

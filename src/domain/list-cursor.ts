@@ -45,7 +45,8 @@ const INT4_MAX = 2_147_483_647
 
 /** A real instant in the store's format: the database casts it, and must not be the one to refuse it. */
 function isCreatedAtKey(key: string): boolean {
-  if (!CREATED_AT_KEY.test(key)) return false
+  // Year 0 is a JavaScript year but not a PostgreSQL one.
+  if (!CREATED_AT_KEY.test(key) || key.startsWith('0000')) return false
   const milliseconds = `${key.slice(0, 23)}Z`
   const instant = new Date(milliseconds)
   return !Number.isNaN(instant.getTime()) && instant.toISOString() === milliseconds

@@ -124,7 +124,7 @@ export async function listHouseholdsJson(db: Kysely<Database>, orgId: string, li
         SELECT json_agg(json_build_object(${LIST_ITEM_PAIRS}) ORDER BY ${sortValue(sortBy, 'h')} ${direction}, h.id ${direction})
         FROM households h WHERE h.id IN (SELECT page.id FROM page ${inOrder} LIMIT ${pageSize})), '[]'::json),
       'total', coalesce(${totalQuery(db, orgId, listing)}, 0),
-      'page', ${listing.page}::int,
+      'page', ${listing.page}::bigint,
       'pageSize', ${pageSize}::int
     )::text AS body,
     CASE WHEN (SELECT count(*) FROM page) > ${pageSize} THEN

@@ -51,14 +51,17 @@ export interface MigrationReport {
  * different server connections and leave the lock held.
  */
 async function underMigrationLock<T>(session: MigrationSession, work: () => Promise<T>): Promise<T> {
-  await session.exec('BEGIN')
+  // READ COMMITTED whatever the server's default: each statement after the lock must see what the
+  // instance that held it before committed (a snapshot taken before the wait would not).
+  await session.exec('BEGIN ISOLATION LEVEL READ COMMITTED')
   try {
     await session.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK])
     const result = await work()
     await session.exec('COMMIT')
     return result
   } catch (error) {
-    await session.exec('ROLLBACK')
+    // If the connection is gone, ROLLBACK fails too; the first error is the one to report.
+    await session.exec('ROLLBACK').catch(() => {})
     throw error
   }
 }

@@ -1,5 +1,6 @@
 // A PgBouncer of the test's own in transaction mode, in front of DATABASE_URL's PostgreSQL, set up
-// as docs/scaling.md tells operators to. Debian's pgbouncer refuses to run as root, so as root it
+// as docs/scaling.md tells operators to. It trusts its clients and passes no password on: it needs a
+// server that trusts loopback connections of DATABASE_URL's user, as CI's does. Debian's pgbouncer refuses to run as root, so as root it
 // runs as the postgres user (setpriv execs it: the PID we hold is pgbouncer's own).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -22,18 +23,20 @@ export class ThrowawayPgBouncer {
     private readonly child: ChildProcess,
     private readonly dir: string,
     readonly port: number,
+    private readonly user: string,
     private readonly output: () => string,
   ) {}
 
   /** Listens on a free loopback port; `serverConnections` per database and user, as default_pool_size. */
   static async start(postgresUrl: string, serverConnections: number): Promise<ThrowawayPgBouncer> {
     const server = new URL(postgresUrl)
+    const user = decodeURIComponent(server.username) || 'postgres'
     const port = await freePort('127.0.0.1')
     const dir = mkdtempSync(path.join(os.tmpdir(), 'hearth-pgbouncer-'))
     chmodSync(dir, 0o755)
     const config = path.join(dir, 'pgbouncer.ini')
     const users = path.join(dir, 'userlist.txt')
-    writeFileSync(users, `"${decodeURIComponent(server.username) || 'postgres'}" ""\n`, { mode: 0o644 })
+    writeFileSync(users, `"${user}" ""\n`, { mode: 0o644 })
     writeFileSync(
       config,
       [
@@ -65,18 +68,23 @@ export class ThrowawayPgBouncer {
     }
     child.stdout?.on('data', keep)
     child.stderr?.on('data', keep)
-    const bouncer = new ThrowawayPgBouncer(child, dir, port, () => log)
+    const bouncer = new ThrowawayPgBouncer(child, dir, port, user, () => log)
     const exited = new Promise<never>((_, reject) =>
       child.once('exit', (code) => reject(new Error(`pgbouncer exited (${code}) before it answered:\n${log}`))),
     )
     exited.catch(() => {})
-    await Promise.race([until(() => bouncer.answers(server.pathname.slice(1)), 10_000, 'pgbouncer to answer'), exited])
+    try {
+      await Promise.race([until(() => bouncer.answers(server.pathname.slice(1)), 10_000, 'pgbouncer to answer'), exited])
+    } catch (error) {
+      await bouncer.stop()
+      throw error
+    }
     return bouncer
   }
 
   /** The URL of `database` through this bouncer. */
   url(database: string): string {
-    return `postgres://postgres@127.0.0.1:${this.port}/${database}`
+    return `postgres://${encodeURIComponent(this.user)}@127.0.0.1:${this.port}/${database}`
   }
 
   private async answers(database: string): Promise<boolean> {
@@ -98,12 +106,15 @@ export class ThrowawayPgBouncer {
     return this.output()
   }
 
+  /** SIGTERM by PID; SIGKILL if it is still there after 5 s (newer PgBouncers wait for their clients). */
   async stop(): Promise<void> {
     const child = this.child
     if (child.exitCode === null && child.signalCode === null) {
       const gone = new Promise((resolve) => child.once('exit', resolve))
       child.kill('SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000)
       await gone
+      clearTimeout(timer)
     }
     rmSync(this.dir, { recursive: true, force: true })
   }

@@ -34,9 +34,9 @@ describe.skipIf(!hasPostgres)('migrations on PostgreSQL', () => {
     const database = await freshPostgresDatabase()
     drops.push(database.drop)
     const stores = await Promise.all(Array.from({ length: 4 }, () => openStore({ databaseUrl: database.url, dataDir: '', poolMax: 2 })))
-    const applied = stores.map((s) => s.migrations.applied)
-    expect(applied.filter((a) => a.length > 0)).toHaveLength(1)
-    expect(applied.flat()).toEqual(readMigrations().map((m) => `${String(m.version).padStart(4, '0')}_${m.name}`))
+    // Each migration once, by whichever instance held the lock when it was next.
+    const applied = stores.flatMap((s) => s.migrations.applied)
+    expect(applied.sort()).toEqual(readMigrations().map((m) => `${String(m.version).padStart(4, '0')}_${m.name}`))
     const rows = await stores[0]?.db.selectFrom('orgs').selectAll().execute()
     expect(rows).toEqual([])
     for (const store of stores) await store.close()

@@ -28,17 +28,20 @@ describe.skipIf(!runnable)('behind PgBouncer in transaction mode', () => {
     bouncedUrl = bouncer.url(new URL(database.url).pathname.slice(1))
   })
   afterAll(async () => {
-    for (const store of stores) await store.close()
-    await bouncer?.stop()
-    await database?.drop()
+    try {
+      await Promise.allSettled(stores.map((store) => store.close()))
+    } finally {
+      await bouncer?.stop()
+      await database?.drop()
+    }
   })
 
   it('applies each migration once when four instances start together through it', async () => {
     const opened = await Promise.all(Array.from({ length: 4 }, () => openStore({ databaseUrl: bouncedUrl, dataDir: '', poolMax: 3 })))
     stores.push(...opened)
-    const applied = opened.map((store) => store.migrations.applied)
-    expect(applied.filter((names) => names.length > 0), bouncer.log).toHaveLength(1)
-    expect(applied.flat()).toEqual(readMigrations().map((m) => `${String(m.version).padStart(4, '0')}_${m.name}`))
+    // Each migration once, by whichever instance held the lock when it was next.
+    const applied = opened.flatMap((store) => store.migrations.applied)
+    expect(applied.sort(), bouncer.log).toEqual(readMigrations().map((m) => `${String(m.version).padStart(4, '0')}_${m.name}`))
     // No lock is left behind: another instance starts (and finds nothing to do) at once.
     const late = await openStore({ databaseUrl: bouncedUrl, dataDir: '', poolMax: 3 })
     stores.push(late)
