@@ -24,7 +24,8 @@ describe.runIf(hasChromium())('web app sign-in', () => {
     await page.getByLabel('Or sign in as another address').fill(stack.users.advisor.email)
     await page.getByRole('button', { name: 'Continue' }).click()
     await page.waitForURL(`${stack.url}/households?q=smith`)
-    await expect(page.getByText(`${stack.users.advisor.name}`, { exact: false }).first().isVisible()).resolves.toBe(true)
+    // The app asks /api/v1/me after it loads: wait for the name to be shown (isVisible would not wait).
+    await page.getByText(`${stack.users.advisor.name}`, { exact: false }).first().waitFor({ state: 'visible' })
     const cookie = (await page.context().cookies()).find((c) => c.name === 'idp-session')
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' })
     await page.close()
