@@ -6,7 +6,7 @@ import { isUuid } from './ids.ts'
 import { decodeCursor, type CursorAfter } from './list-cursor.ts'
 
 export type SortKey = 'name' | 'members' | 'createdAt'
-export type SampleFilter = 'any' | 'only' | 'exclude'
+export type SampleFilter = 'all' | 'only' | 'exclude'
 
 export interface Listing {
   page: number
@@ -42,7 +42,7 @@ export function toListing(query: ListQuery): ListingResult {
     pageSize: query.pageSize ?? LIST_DEFAULTS.pageSize,
     sortBy: query.sortBy ?? LIST_DEFAULTS.sortBy,
     sortOrder: query.sortOrder ?? LIST_DEFAULTS.sortOrder,
-    sample: query.isSample === true ? 'only' : query.isSample === false || query.excludeSample === true ? 'exclude' : 'any',
+    sample: query.isSample === true ? 'only' : query.isSample === false || query.excludeSample === true ? 'exclude' : 'all',
   }
   const search = query.search?.trim()
   if (search && !isStorableText(search)) return invalid('search must not contain NUL characters or broken Unicode')

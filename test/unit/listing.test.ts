@@ -3,7 +3,7 @@ import { likeLiteral, toListing, LIST_DEFAULTS } from '../../src/domain/listing.
 
 describe('listing query model', () => {
   it('applies the documented defaults', () => {
-    expect(toListing({})).toEqual({ ok: true, listing: { ...LIST_DEFAULTS, sample: 'any' } })
+    expect(toListing({})).toEqual({ ok: true, listing: { ...LIST_DEFAULTS, sample: 'all' } })
     expect(LIST_DEFAULTS).toEqual({ page: 1, pageSize: 50, sortBy: 'createdAt', sortOrder: 'desc' })
   })
 
@@ -15,7 +15,7 @@ describe('listing query model', () => {
     expect(sample({ isSample: true })).toBe('only')
     expect(sample({ isSample: false })).toBe('exclude')
     expect(sample({ excludeSample: true })).toBe('exclude')
-    expect(sample({ excludeSample: false })).toBe('any')
+    expect(sample({ excludeSample: false })).toBe('all')
     expect(sample({ isSample: false, excludeSample: true })).toBe('exclude')
     expect(sample({ isSample: true, excludeSample: true })).toMatch(/contradict/)
   })
