@@ -4,50 +4,14 @@
 //
 // "Received" is made certain with Expect: 100-continue: the server answers 100 Continue once it has
 // read the request head, and only then does the test send SIGTERM, then the body.
-import http from 'node:http'
 import { rmSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { freshPgliteDir, freshPostgresDatabase, storeKinds } from '../helpers/stores.ts'
 import { call } from '../helpers/app.ts'
-import { startServer, type Banner, type ServerProcess } from '../helpers/cli.ts'
+import { startServer, type ServerProcess } from '../helpers/cli.ts'
+import { holdCreate } from '../helpers/held-request.ts'
 
 const TIMEOUT = 120_000
-
-interface HeldRequest {
-  /** Sends the rest of the body. */
-  finish(): void
-  response: Promise<{ status: number; body: string }>
-}
-
-/** Starts a POST whose head the server has read (100 Continue) and whose body is still to come. */
-async function holdCreate(banner: Banner, name: string): Promise<HeldRequest> {
-  const body = JSON.stringify({ name })
-  const url = new URL('/api/v1/relationships', banner.apiUrl)
-  const request = http.request(url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${banner.demoKey ?? ''}`,
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(body),
-      expect: '100-continue',
-    },
-  })
-  const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    request.once('response', (incoming) => {
-      let text = ''
-      incoming.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
-      incoming.once('end', () => resolve({ status: incoming.statusCode ?? 0, body: text }))
-      incoming.once('error', reject)
-    })
-    request.once('error', reject)
-  })
-  await new Promise<void>((resolve, reject) => {
-    request.once('continue', () => resolve())
-    request.once('error', reject)
-    request.flushHeaders()
-  })
-  return { finish: () => request.end(body), response }
-}
 
 describe.each(storeKinds())('graceful shutdown of hearth serve on %s', (kind) => {
   let server: ServerProcess | undefined
@@ -78,7 +42,7 @@ describe.each(storeKinds())('graceful shutdown of hearth serve on %s', (kind) =>
       const env = await storeEnv()
       const started = await startServer(env)
       server = started.server
-      const held = await holdCreate(started.banner, 'The In-Flight Family')
+      const held = await holdCreate(started.banner.apiUrl, started.banner.demoKey ?? '', 'The In-Flight Family')
 
       server.child.kill('SIGTERM')
       // The listener closes at once: a new connection is refused while the held request is still open.
@@ -102,7 +66,7 @@ describe.each(storeKinds())('graceful shutdown of hearth serve on %s', (kind) =>
     async () => {
       const started = await startServer({ ...(await storeEnv()), HEARTH_SHUTDOWN_TIMEOUT: '1' })
       server = started.server
-      const held = await holdCreate(started.banner, 'The Stalled Family')
+      const held = await holdCreate(started.banner.apiUrl, started.banner.demoKey ?? '', 'The Stalled Family')
       const outcome = held.response.then(
         () => 'answered',
         () => 'cut off',

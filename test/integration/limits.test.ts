@@ -2,41 +2,12 @@
 // (503 overloaded with Retry-After beyond), a client has HEARTH_REQUEST_TIMEOUT to send its request
 // (408), and on PostgreSQL a blocked database fails requests fast with 503 database_unavailable
 // (HEARTH_STATEMENT_TIMEOUT_MS) instead of holding them.
-import http from 'node:http'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { call, createOrgWithKey, startApp, type TestApp } from '../helpers/app.ts'
 import { freshPostgresDatabase, openTestStore, storeKinds, type TestStore } from '../helpers/stores.ts'
 import { openStore, type Store } from '../../src/store/db.ts'
-
-interface HeldRequest {
-  finish(): void
-  response: Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>
-}
-
-/** A POST whose head the server has read (it answered 100 Continue) and whose body is still to come. */
-async function holdCreate(baseUrl: string, key: string): Promise<HeldRequest> {
-  const body = JSON.stringify({ name: 'The Held Family' })
-  const request = http.request(new URL('/api/v1/relationships', baseUrl), {
-    method: 'POST',
-    agent: false,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue' },
-  })
-  const response = new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-    request.once('response', (incoming) => {
-      let text = ''
-      incoming.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
-      incoming.once('end', () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: text }))
-    })
-    request.once('error', reject)
-  })
-  await new Promise<void>((resolve, reject) => {
-    request.once('continue', () => resolve())
-    request.once('error', reject)
-    request.flushHeaders()
-  })
-  return { finish: () => request.end(body), response }
-}
+import { holdCreate } from '../helpers/held-request.ts'
 
 describe('request limits', () => {
   let store: TestStore
@@ -53,7 +24,7 @@ describe('request limits', () => {
   it('past HEARTH_MAX_CONCURRENT_REQUESTS: 503 overloaded with Retry-After, at once; health is exempt; then it recovers', async () => {
     const api = await startApp(store.db, { limits: { requestTimeoutSeconds: 30, maxConcurrentRequests: 2 } })
     try {
-      const held = [await holdCreate(api.url, key), await holdCreate(api.url, key)]
+      const held = [await holdCreate(api.url, key, 'The Held Family'), await holdCreate(api.url, key, 'The Held Family')]
       const refused = await call(`${api.url}/api/v1/relationships`, key)
       expect(refused.status).toBe(503)
       expect(refused.body.code).toBe('overloaded')
@@ -70,7 +41,7 @@ describe('request limits', () => {
   it('a client that does not send its whole request within HEARTH_REQUEST_TIMEOUT gets 408 and is closed', async () => {
     const api = await startApp(store.db, { limits: { requestTimeoutSeconds: 1, maxConcurrentRequests: 10 } })
     try {
-      const held = await holdCreate(api.url, key)
+      const held = await holdCreate(api.url, key, 'The Held Family')
       const outcome = await held.response.then(
         (response) => response.status,
         () => 'closed',

@@ -1,34 +1,12 @@
 // Every page of the web app, walked in Chromium after a real sign-in through the development
 // identity provider, has no serious or critical axe-core violation — in light and dark themes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { hasChromium, launchChromium } from '../../helpers/browser.ts'
 import { startWebStack, type WebStack } from '../../helpers/web-stack.ts'
+import { seriousViolations } from './web-page.ts'
 import { call, createKey } from '../../helpers/app.ts'
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-
-interface Violation {
-  id: string
-  impact: string | null
-  help: string
-  nodes: Array<{ target: unknown[] }>
-}
-
-/** Serious and critical violations on the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource)
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Violation[] }> } }).axe
-    const result = await axe.run(document, { resultTypes: ['violations'] })
-    return result.violations
-  })
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${JSON.stringify(violation.nodes.map((node) => node.target))}`)
-}
 
 describe.runIf(hasChromium())('accessibility of every page (axe-core)', () => {
   let stack: WebStack

@@ -6,45 +6,18 @@
 // names that look like markup. Every page is watched for errors and CSP violations; every wait is
 // for a condition (usage counts are written in batches: polled with a deadline), never for a time.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
+import type { Browser, Locator, Page } from 'playwright-core'
 import { hasChromium, launchChromium } from '../../helpers/browser.ts'
 import { startWebStack, type WebStack } from '../../helpers/web-stack.ts'
+import { openWatchedPage, pageProblems, seriousViolations, type WatchedPage } from './web-page.ts'
 import { issueApiKey } from '../../../src/auth/issue-api-key.ts'
 import { registerFrameOrigin } from '../../../src/store/origins.ts'
 import type { UserRole } from '../../../src/store/users.ts'
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-
-/** Serious and critical axe-core violations on the page as it is now (the states the page-walk of accessibility.test.ts does not reach). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource)
-  const violations = await page.evaluate(async () => {
-    interface Violation {
-      id: string
-      impact: string | null
-      help: string
-      nodes: Array<{ target: unknown[] }>
-    }
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Violation[] }> } }).axe
-    return (await axe.run(document, { resultTypes: ['violations'] })).violations
-  })
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${JSON.stringify(violation.nodes.map((node) => node.target))}`)
-}
 
 const IMG = '<img src=x onerror="window.__xss=1">'
 const SCRIPT = '<script>window.__xss=1</script>'
 /** How long usage counts may take to be written (they are flushed every few seconds). */
 const USAGE_DEADLINE_MS = 25_000
-
-interface Watched {
-  page: Page
-  context: BrowserContext
-  problems: string[]
-}
 
 interface OpenOptions {
   email?: string
@@ -57,7 +30,7 @@ interface OpenOptions {
 describe.runIf(hasChromium())('web app: admin pages', () => {
   let stack: WebStack
   let browser: Browser
-  const opened: Watched[] = []
+  const opened: WatchedPage[] = []
 
   beforeAll(async () => {
     stack = await startWebStack()
@@ -65,10 +38,10 @@ describe.runIf(hasChromium())('web app: admin pages', () => {
   })
   afterEach(async () => {
     for (const watched of opened.splice(0)) {
-      const csp = await watched.page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? []).catch(() => [])
+      const problems = await pageProblems(watched)
       const xss = await watched.page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss).catch(() => undefined)
       await watched.context.close()
-      expect([...watched.problems, ...csp.map((v) => `CSP violation: ${v}`), ...(xss === undefined ? [] : ['window.__xss was set'])]).toEqual([])
+      expect([...problems, ...(xss === undefined ? [] : ['window.__xss was set'])]).toEqual([])
     }
   })
   afterAll(async () => {
@@ -80,26 +53,14 @@ describe.runIf(hasChromium())('web app: admin pages', () => {
   async function openAs(role: UserRole, path: string, options: OpenOptions = {}): Promise<Page> {
     const context = await browser.newContext()
     if (options.clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url })
-    await context.addInitScript((refuse: boolean) => {
-      const w = window as unknown as { __csp: string[] }
-      w.__csp = []
-      document.addEventListener('securitypolicyviolation', (event) => w.__csp.push(`${event.violatedDirective} ${event.blockedURI}`))
-      if (refuse && navigator.clipboard) {
-        navigator.clipboard.writeText = () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError'))
-      }
-    }, options.clipboardRefused === true)
-    const page = await context.newPage()
-    const problems: string[] = []
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
-    page.on('console', (message) => {
-      // Failed requests (4xx the tests provoke) are logged by Chromium; they are not page errors.
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`)
-    })
-    page.on('dialog', (dialog) => {
-      problems.push(`dialog: ${dialog.message()}`)
-      void dialog.dismiss()
-    })
-    opened.push({ page, context, problems })
+    if (options.clipboardRefused) {
+      await context.addInitScript(() => {
+        if (navigator.clipboard) navigator.clipboard.writeText = () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError'))
+      })
+    }
+    const watched = await openWatchedPage(context)
+    opened.push(watched)
+    const { page } = watched
     await stack.signIn(page, options.email ?? stack.users[role].email, path)
     return page
   }

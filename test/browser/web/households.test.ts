@@ -3,32 +3,24 @@
 // household, editing under If-Match with a conflicting change made over HTTP in between, members,
 // the chart in its iframe, what a viewer may do, and names that look like markup. Every page is
 // watched for errors and CSP violations; every wait is for a condition, never for a time.
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { hasChromium, launchChromium } from '../../helpers/browser.ts'
 import { startWebStack, type WebStack } from '../../helpers/web-stack.ts'
+import { openWatchedPage, pageProblems, seriousViolations, type WatchedPage } from './web-page.ts'
 import { seedHouseholds } from '../../helpers/seed.ts'
 import { createKey } from '../../helpers/app.ts'
 import type { UserRole } from '../../../src/store/users.ts'
 
 const IMG = '<img src=x onerror="window.__xss=1">'
 const SCRIPT = '<script>window.__xss=1</script>'
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 const CONFLICT_TEXT = 'Someone else changed this household while you were working on it'
-
-interface Watched {
-  page: Page
-  context: BrowserContext
-  problems: string[]
-}
 
 describe.runIf(hasChromium())('web app: households', () => {
   let stack: WebStack
   let browser: Browser
   let key: string
-  const opened: Watched[] = []
+  const opened: WatchedPage[] = []
 
   beforeAll(async () => {
     stack = await startWebStack()
@@ -46,9 +38,9 @@ describe.runIf(hasChromium())('web app: households', () => {
   })
   afterEach(async () => {
     for (const watched of opened.splice(0)) {
-      const csp = await watched.page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? []).catch(() => [])
+      const problems = await pageProblems(watched)
       await watched.context.close()
-      expect([...watched.problems, ...csp.map((v) => `CSP violation: ${v}`)]).toEqual([])
+      expect(problems).toEqual([])
     }
   })
   afterAll(async () => {
@@ -56,38 +48,12 @@ describe.runIf(hasChromium())('web app: households', () => {
     await stack?.close()
   })
 
-  /** axe-core's serious and critical findings on the page as it is now (injected through DevTools, not the page's CSP). */
-  async function axeFindings(page: Page): Promise<string[]> {
-    await page.evaluate(axeSource)
-    const violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe
-      return (await axe.run(document, { resultTypes: ['violations'] })).violations
-    })
-    return violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`)
-  }
-
   /** A new browser context signed in as the role's user, on `path`; errors and CSP violations are recorded. */
   async function openAs(role: UserRole, path = '/households', email = stack.users[role].email, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
     const context = await browser.newContext({ colorScheme })
-    await context.addInitScript(() => {
-      const w = window as unknown as { __csp: string[] }
-      w.__csp = []
-      document.addEventListener('securitypolicyviolation', (event) => w.__csp.push(`${event.violatedDirective} ${event.blockedURI}`))
-    })
-    const page = await context.newPage()
-    const problems: string[] = []
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
-    page.on('console', (message) => {
-      // Failed requests (4xx the tests provoke) are logged by Chromium; they are not page errors.
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`)
-    })
-    page.on('dialog', (dialog) => {
-      problems.push(`dialog: ${dialog.message()}`)
-      void dialog.dismiss()
-    })
-    opened.push({ page, context, problems })
+    const watched = await openWatchedPage(context)
+    opened.push(watched)
+    const { page } = watched
     await stack.signIn(page, email, path)
     return page
   }
@@ -548,31 +514,31 @@ describe.runIf(hasChromium())('web app: households', () => {
     const id = await seedOne('Axe Family', ['Ada Axe', 'Ben Axe'])
     const page = await openAs('admin', '/households?q=Pager&size=10&sort=name', stack.users.admin.email, colorScheme)
     await waitForRows(page, (names) => names.length === 10)
-    expect({ view: 'list', findings: await axeFindings(page) }).toEqual({ view: 'list', findings: [] })
+    expect({ view: 'list', findings: await seriousViolations(page) }).toEqual({ view: 'list', findings: [] })
 
     await page.goto(`${stack.url}/households/new`)
     await page.getByLabel('Household name').fill('  ')
     await page.getByRole('button', { name: 'Add a person' }).click()
     await page.getByRole('button', { name: 'Create household' }).click()
     await expect.poll(() => page.locator('.field-error').count()).toBeGreaterThan(0)
-    expect({ view: 'new with errors', findings: await axeFindings(page) }).toEqual({ view: 'new with errors', findings: [] })
+    expect({ view: 'new with errors', findings: await seriousViolations(page) }).toEqual({ view: 'new with errors', findings: [] })
 
     await page.goto(`${stack.url}/households/${id}`)
     await page.getByRole('heading', { level: 1, name: 'Axe Family' }).waitFor()
     await page.locator('.chart-host[data-chart-state="rendered"]').waitFor()
-    expect({ view: 'household', findings: await axeFindings(page) }).toEqual({ view: 'household', findings: [] })
+    expect({ view: 'household', findings: await seriousViolations(page) }).toEqual({ view: 'household', findings: [] })
     await page.getByRole('button', { name: 'Edit Ben Axe' }).click()
-    expect({ view: 'member editor', findings: await axeFindings(page) }).toEqual({ view: 'member editor', findings: [] })
+    expect({ view: 'member editor', findings: await seriousViolations(page) }).toEqual({ view: 'member editor', findings: [] })
     await page.getByRole('button', { name: 'Cancel' }).click()
     await page.getByRole('button', { name: 'Edit details' }).click()
-    expect({ view: 'details editor', findings: await axeFindings(page) }).toEqual({ view: 'details editor', findings: [] })
+    expect({ view: 'details editor', findings: await seriousViolations(page) }).toEqual({ view: 'details editor', findings: [] })
     await page.getByRole('button', { name: 'Cancel' }).click()
     await page.getByRole('button', { name: 'Change advisors' }).click()
-    expect({ view: 'advisors editor', findings: await axeFindings(page) }).toEqual({ view: 'advisors editor', findings: [] })
+    expect({ view: 'advisors editor', findings: await seriousViolations(page) }).toEqual({ view: 'advisors editor', findings: [] })
     await page.getByRole('button', { name: 'Cancel' }).click()
     await page.getByRole('button', { name: 'Delete household' }).click()
     await page.getByRole('dialog').waitFor()
-    expect({ view: 'delete dialog', findings: await axeFindings(page) }).toEqual({ view: 'delete dialog', findings: [] })
+    expect({ view: 'delete dialog', findings: await seriousViolations(page) }).toEqual({ view: 'delete dialog', findings: [] })
     await page.keyboard.press('Escape')
     await page.getByRole('dialog').waitFor({ state: 'detached' })
   })
