@@ -21,6 +21,13 @@ export interface StoreOptions {
    * of holding them. Migrations are exempt: an index on a big table may take minutes.
    */
   statementTimeoutMs?: number
+  /**
+   * PostgreSQL only: told once for each connection the server, a pooler or the network ended (a
+   * restart, a failover, pg_terminate_backend). The pool drops that connection and opens a new one
+   * when needed; the request that was using it fails on its own (503 database_unavailable).
+   * Default: one warning line on stderr.
+   */
+  onConnectionLost?: (error: Error) => void
 }
 
 export interface Store {
@@ -47,13 +54,35 @@ const parsers: Record<number, (value: string) => unknown> = {
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   return options.databaseUrl
-    ? openPostgres(options.databaseUrl, options.poolMax ?? 10, options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS)
+    ? openPostgres(options.databaseUrl, options.poolMax ?? 10, options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS, options.onConnectionLost ?? warnConnectionLost)
     : openPglite(options.dataDir)
+}
+
+function warnConnectionLost(error: Error): void {
+  const code = (error as { code?: unknown }).code
+  process.stderr.write(`hearth: a database connection was lost (${typeof code === 'string' ? `${code} ` : ''}${error.message}); it is replaced when next needed\n`)
+}
+
+/**
+ * A pg client emits 'error' when its connection ends under it (57P01 from pg_terminate_backend or a
+ * server shutdown, a reset by a pooler or the network). An 'error' event without a listener ends the
+ * process, and pg-pool listens only while a client is idle in the pool, not while it is checked out
+ * (between the statements of a transaction, say). So every client listens for its whole life: the
+ * failure is told once; the query that was running, or the next one, fails and its request gets a
+ * 503; pg marks the client unusable, so the pool discards it on release instead of reusing it.
+ */
+function listenForConnectionLoss(client: pg.Client, onConnectionLost: (error: Error) => void): void {
+  let told = false
+  client.on('error', (error: Error) => {
+    if (told) return
+    told = true
+    onConnectionLost(error)
+  })
 }
 
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 5000
 
-async function openPostgres(connectionString: string, max: number, statementTimeoutMs: number): Promise<Store> {
+async function openPostgres(connectionString: string, max: number, statementTimeoutMs: number, onConnectionLost: (error: Error) => void): Promise<Store> {
   const types = {
     getTypeParser(oid: number, format?: 'text' | 'binary') {
       return parsers[oid] ?? pg.types.getTypeParser(oid, format)
@@ -68,11 +97,14 @@ async function openPostgres(connectionString: string, max: number, statementTime
     query_timeout: statementTimeoutMs + 1000,
     connectionTimeoutMillis: statementTimeoutMs,
   })
-  // An idle client that errors (server restart) must not crash the process; the pool replaces it.
+  pool.on('connect', (client) => listenForConnectionLoss(client, onConnectionLost))
+  // pg-pool re-emits an idle client's error here too; the client's own listener has told it already.
   pool.on('error', () => {})
   let migrations: MigrationReport
   // Migrations run on a connection of their own, outside the pool and its timeouts.
   const client = new pg.Client({ connectionString, types })
+  // Lost mid-migration: the migration's transaction rolls back and opening fails with its error.
+  listenForConnectionLoss(client, onConnectionLost)
   try {
     await client.connect()
     migrations = await migrate(postgresSession(client))
