@@ -1,5 +1,8 @@
 // The permissions an API key can carry. households:* are the legacy names of relationships:*
-// and grant exactly the same access on both the new and the legacy paths.
+// and grant exactly the same access on both the new and the legacy paths. A write permission
+// implies read (as Stripe's restricted keys and GitHub's fine-grained tokens do): every write
+// answers the record it wrote, so a key that may write could read through its writes anyway, and
+// refusing it the GET of the same record only made the permissions read unlike they behave.
 export const PERMISSIONS = [
   'relationships:read',
   'relationships:write',
@@ -20,7 +23,7 @@ export const ORG_ADMIN = 'org:admin'
 export type RequiredPermission = 'relationships:read' | 'relationships:write' | 'embed:chart' | typeof ORG_ADMIN
 
 const EQUIVALENT: Record<RequiredPermission, readonly string[]> = {
-  'relationships:read': ['relationships:read', 'households:read'],
+  'relationships:read': ['relationships:read', 'households:read', 'relationships:write', 'households:write'],
   'relationships:write': ['relationships:write', 'households:write'],
   'embed:chart': ['embed:chart'],
   [ORG_ADMIN]: [ORG_ADMIN],

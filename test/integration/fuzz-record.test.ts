@@ -346,7 +346,8 @@ describe.each(storeKinds())('fuzzing the household record endpoints on %s', (kin
     const make = async (label: string, permissions: string[]): Promise<Credential> => ({
       label,
       key: (await createKey(store.db, fuzzOrgId, permissions)).key,
-      read: permissions.some((p) => p === 'relationships:read' || p === 'households:read'),
+      // A write permission implies read.
+      read: permissions.some((p) => ['relationships:read', 'households:read', 'relationships:write', 'households:write'].includes(p)),
       write: permissions.some((p) => p === 'relationships:write' || p === 'households:write'),
       org: 'fuzz',
     })

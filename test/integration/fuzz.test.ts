@@ -804,8 +804,9 @@ describe.each(storeKinds())('fuzzing the relationship endpoints on %s', (kind) =
       const key = await createKey(store.db, fuzzOrgId, permissions, options.expiresAt ?? null)
       if (options.revoke) await revokeApiKey(store.db, key.id)
       const active = !options.revoke && options.expiresAt === undefined
-      const read = permissions.includes('relationships:read') || permissions.includes('households:read')
       const write = permissions.includes('relationships:write') || permissions.includes('households:write')
+      // A write permission implies read.
+      const read = write || permissions.includes('relationships:read') || permissions.includes('households:read')
       return { label, key: key.key, active, read, write, org: 'fuzz' }
     }
     const other = await createOrgWithKey(store.db, ['relationships:read', 'households:read'])

@@ -20,7 +20,8 @@ an API key). A session has its user's role: viewer reads; advisor reads, writes 
 has every permission. Writes (POST, PUT, PATCH, DELETE) with the cookie must come from the app's own origin
 (\`Origin\` equal to it, or \`Sec-Fetch-Site: same-origin\`), else 403 \`cross_site_request\`; keys are not
 subject to this. Permissions: \`relationships:read\` ≡ \`households:read\`,
-\`relationships:write\` ≡ \`households:write\`, on both the new and the legacy paths.
+\`relationships:write\` ≡ \`households:write\`, on both the new and the legacy paths. A write permission implies
+read: every write answers the record it wrote, so a key that may write may also GET it.
 
 **Rate limits.** Each credential has a budget per fixed window (600 requests per 60 s unless the operator
 changed it). Every response carries \`RateLimit-Policy\` and \`RateLimit\` headers (IETF httpapi draft); a

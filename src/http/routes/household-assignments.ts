@@ -50,7 +50,7 @@ export function registerHouseholdAssignmentRoutes(app: App, db: Kysely<Database>
       schema: {
         operationId: name('listRelationshipAssignments', 'listHouseholdAssignments'),
         summary: legacy ? 'List a household\'s assignments' : 'List a relationship\'s assignments',
-        description: `${alias('GET')}The users assigned to the household with their roles, and the household's ETag (the same as GET of the household); If-None-Match with it answers 304, which costs no rate-limit budget. Needs relationships:read or households:read.`,
+        description: `${alias('GET')}The users assigned to the household with their roles, and the household's ETag (the same as GET of the household); If-None-Match with it answers 304, which costs no rate-limit budget. Needs relationships:read or households:read (relationships:write or households:write imply read).`,
         ...docs,
         params: HouseholdIdParams,
         headers: IfNoneMatchHeaders,

@@ -22,7 +22,7 @@ const DESCRIPTION = [
   'joined as spouse to the primary client when there is one (unless a member already bears that name).',
   'entities and links are always empty: Hearth holds no trusts or other entities yet — add your own before posting.',
   'A household with no one to draw (no members and no deceased spouse) is 409 chart_needs_members: the payload needs at least one person.',
-  'The ETag is the household\'s; If-None-Match with it answers 304, which costs no rate-limit budget. Needs relationships:read or households:read.',
+  'The ETag is the household\'s; If-None-Match with it answers 304, which costs no rate-limit budget. Needs relationships:read or households:read (relationships:write or households:write imply read).',
 ].join(' ')
 
 export function registerHouseholdChartRoutes(app: App, db: Kysely<Database>, legacy: boolean): void {

@@ -99,7 +99,7 @@ export function registerHouseholdMemberRoutes(app: App, db: Kysely<Database>, le
       schema: {
         operationId: name('list'),
         summary: `List the members of a ${what}`,
-        description: `${alias('GET', 'members')}Every member with their relationships, and the household's ETag. ${etagNote} If-None-Match with the current ETag answers 304, which costs no rate-limit budget. Needs relationships:read or households:read.`,
+        description: `${alias('GET', 'members')}Every member with their relationships, and the household's ETag. ${etagNote} If-None-Match with the current ETag answers 304, which costs no rate-limit budget. Needs relationships:read or households:read (relationships:write or households:write imply read).`,
         ...docs,
         params: HouseholdIdParams,
         headers: IfNoneMatchHeaders,
@@ -172,7 +172,7 @@ export function registerHouseholdMemberRoutes(app: App, db: Kysely<Database>, le
       schema: {
         operationId: name('get'),
         summary: `Get a member of a ${what}`,
-        description: `${alias('GET', 'members/{memberId}')}One member with their relationships, and the household's ETag. ${etagNote} If-None-Match with the current ETag answers 304. Needs relationships:read or households:read.`,
+        description: `${alias('GET', 'members/{memberId}')}One member with their relationships, and the household's ETag. ${etagNote} If-None-Match with the current ETag answers 304. Needs relationships:read or households:read (relationships:write or households:write imply read).`,
         ...docs,
         params: MemberParams,
         headers: IfNoneMatchHeaders,

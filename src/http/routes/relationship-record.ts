@@ -52,7 +52,7 @@ export function registerRelationshipRecordRoutes(app: App, db: Kysely<Database>,
       schema: {
         operationId: name('getRelationship', 'getHousehold'),
         summary: legacy ? 'Get a household' : 'Get a relationship',
-        description: `${alias('GET')}The household in full, with its ETag. If-None-Match with the current ETag answers 304, which costs no rate-limit budget. Needs relationships:read or households:read.`,
+        description: `${alias('GET')}The household in full, with its ETag. If-None-Match with the current ETag answers 304, which costs no rate-limit budget. Needs relationships:read or households:read (relationships:write or households:write imply read).`,
         ...docs,
         params: HouseholdIdParams,
         headers: IfNoneMatchHeaders,

@@ -57,8 +57,8 @@ export function registerRelationshipRoutes(app: App, db: Kysely<Database>, legac
         operationId: legacy ? 'listHouseholds' : 'listRelationships',
         summary: legacy ? 'List households' : 'List relationships',
         description: legacy
-          ? 'Deprecated alias of GET /api/v1/relationships. Needs households:read or relationships:read.'
-          : 'A page of the organization\'s relationships. Needs relationships:read or households:read.',
+          ? 'Deprecated alias of GET /api/v1/relationships. Needs households:read or relationships:read (households:write or relationships:write imply read).'
+          : 'A page of the organization\'s relationships. Needs relationships:read or households:read (relationships:write or households:write imply read).',
         ...docs,
         querystring: ListQuery,
         response: { 200: HouseholdList, 400: ErrorBody, ...authErrors },

@@ -21,7 +21,7 @@ export function roleLabel(role: string): string {
  */
 export const NEW_KEY_PERMISSIONS: ReadonlyArray<{ value: Permission; label: string; hint: string }> = [
   { value: 'relationships:read', label: 'relationships:read', hint: 'list, search and read households' },
-  { value: 'relationships:write', label: 'relationships:write', hint: 'create, change and delete households' },
+  { value: 'relationships:write', label: 'relationships:write', hint: 'create, change and delete households, and read them' },
   { value: 'embed:chart', label: 'embed:chart', hint: 'mint chart tokens for your embed origins' },
 ]
 

@@ -13,6 +13,7 @@ import { useFocusRequest } from '../admin/focus-request.ts'
 import { LiveStatus, Loading } from '../admin/load-states.tsx'
 import { formatDate, formatDateTime, problemText } from '../format.ts'
 import { LEGACY_PERMISSIONS, NEW_KEY_PERMISSIONS } from '../admin/choices.ts'
+import { grants } from '../../../domain/permissions.ts'
 import type { ApiKey, ApiKeyList, CreatedApiKey } from '../../schemas/admin.ts'
 
 const KEY_NAME_MAX = 100
@@ -283,8 +284,9 @@ function CreateKeyForm({ onCreated, focusOnMount }: { onCreated: (created: Creat
       <fieldset id="key-permissions" class="permissions" aria-describedby={permissionsDescribedBy}>
         <legend>Permissions</legend>
         <p class="hint" id="key-permissions-hint">
-          Give the key only what it needs. Older keys may show <code class="mono">households:read</code> and <code class="mono">households:write</code>: they are the
-          legacy names of the relationships permissions and grant exactly the same, so new keys use the relationships names.
+          Give the key only what it needs. <code class="mono">relationships:write</code> also reads: every write answers the household it wrote. Older keys may
+          show <code class="mono">households:read</code> and <code class="mono">households:write</code>: they are the legacy names of the relationships permissions
+          and grant exactly the same, so new keys use the relationships names.
         </p>
         {NEW_KEY_PERMISSIONS.map((permission) => {
           const id = `key-permission-${permission.value.replace(':', '-')}`
@@ -350,7 +352,7 @@ function curlLine(created: CreatedApiKey): string {
   const origin = window.location.origin
   const auth = `-H "Authorization: Bearer ${created.key}"`
   const held = created.apiKey.permissions
-  const canRead = held.includes('relationships:read') || held.includes('households:read')
+  const canRead = grants(held, 'relationships:read')
   if (!canRead && held.includes('embed:chart')) {
     return `curl -X POST ${auth} -H "Content-Type: application/json" -d '{"frameOrigin":"https://app.example.com"}' ${origin}/api/v1/embed/chart-sessions`
   }
@@ -359,7 +361,7 @@ function curlLine(created: CreatedApiKey): string {
 
 function curlHint(created: CreatedApiKey): string {
   const held = created.apiKey.permissions
-  const canRead = held.includes('relationships:read') || held.includes('households:read')
+  const canRead = grants(held, 'relationships:read')
   if (canRead) return 'It lists one of your households: an answer with "households" means the key works.'
   if (held.includes('embed:chart')) return 'Put one of your embed origins in place of https://app.example.com; the answer carries a chart token.'
   return 'This key cannot read, so the answer is 403 missing_permission: that still shows the key is recognised.'
