@@ -31,6 +31,8 @@ import { registerAdminOriginRoutes } from './http/routes/admin-origins.ts'
 import { registerAdminUserRoutes } from './http/routes/admin-users.ts'
 import { registerAdminUsageRoutes } from './http/routes/admin-usage.ts'
 import { registerSignInRoutes } from './http/routes/sign-in.ts'
+import { registerChooseOrganizationRoute } from './http/routes/choose-organization.ts'
+import { registerSwitchOrganizationRoute } from './http/routes/switch-organization.ts'
 import { registerMeRoute } from './http/routes/me.ts'
 import { registerWebRoutes } from './web/routes.ts'
 import { registerHealthRoutes, type ReadinessCheck } from './http/routes/health.ts'
@@ -170,6 +172,8 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   registerAdminUsageRoutes(app, deps.db)
   registerSignOutRoutes(app, deps.db, deps.publicUrl)
   registerSignInRoutes(app, deps.db, { publicUrl: deps.publicUrl, oidc: deps.oidc })
+  registerChooseOrganizationRoute(app, deps.db, deps.publicUrl)
+  registerSwitchOrganizationRoute(app, deps.db, deps.publicUrl)
   registerMeRoute(app, deps.db)
   registerHealthRoutes(app, { db: deps.db, metrics, checks: [...sharedLimitsCheck(deps.rateLimitStore), ...(deps.readinessChecks ?? [])] })
   registerWebRoutes(app, { embedOrigin: deps.chart.embedOrigin })

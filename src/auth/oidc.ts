@@ -13,7 +13,7 @@ import * as client from 'openid-client'
 import type { Kysely } from 'kysely'
 import type { Database } from '../store/tables.ts'
 import { insertSignInAttempt, takeSignInAttempt } from '../store/sign-in-attempts.ts'
-import { signInIdentity, type SignedInUser } from '../store/user-identities.ts'
+import { signInIdentity, type Identity, type OrganizationChoice, type SignedInUser } from '../store/user-identities.ts'
 
 export interface OidcSettings {
   issuer: string
@@ -34,7 +34,11 @@ export type SignInFailure =
   | { reason: 'token_rejected'; detail: string }
   | { reason: 'not_invited'; email: string | undefined }
 
-export type SignInResult = { ok: true; user: SignedInUser; returnTo: string } | { ok: false; failure: SignInFailure }
+/** A verified identity: signed in to its one organization, or to choose among several (nothing bound yet). */
+export type SignInResult =
+  | { ok: true; kind: 'signed_in'; user: SignedInUser; identity: Identity; returnTo: string }
+  | { ok: true; kind: 'choose'; choices: OrganizationChoice[]; identity: Identity; returnTo: string }
+  | { ok: false; failure: SignInFailure }
 
 export class OidcSignIn {
   private configuration: Promise<client.Configuration> | undefined
@@ -140,10 +144,16 @@ export class OidcSignIn {
       subject: claims.sub,
       verifiedEmail: email !== undefined && claims.email_verified === true ? email : undefined,
     }
-    const user = await signInIdentity(this.db, identity, now)
-    // Only a verified address is named: an unverified one may well have been invited, but cannot bind.
-    if (!user) return { ok: false, failure: { reason: 'not_invited', email: identity.verifiedEmail } }
-    return { ok: true, user, returnTo: attempt.returnTo }
+    const outcome = await signInIdentity(this.db, identity, now)
+    switch (outcome.kind) {
+      case 'not_invited':
+        // Only a verified address is named: an unverified one may well have been invited, but cannot bind.
+        return { ok: false, failure: { reason: 'not_invited', email: identity.verifiedEmail } }
+      case 'choose':
+        return { ok: true, kind: 'choose', choices: outcome.choices, identity, returnTo: attempt.returnTo }
+      case 'signed_in':
+        return { ok: true, kind: 'signed_in', user: outcome.user, identity, returnTo: attempt.returnTo }
+    }
   }
 
   callbackUrl(): string {

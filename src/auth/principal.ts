@@ -1,3 +1,5 @@
+import type { OrgRateLimits } from '../rate-limit/org-limits.ts'
+
 /** Who is calling: an API key (Authorization header) or a signed-in user (idp-session cookie). */
 export type Principal = ApiKeyPrincipal | UserPrincipal
 
@@ -7,6 +9,8 @@ export interface ApiKeyPrincipal {
   id: string
   orgId: string
   permissions: readonly string[]
+  /** The organization's rate-limit overrides, read with the key. */
+  rateLimits: OrgRateLimits
 }
 
 export interface UserPrincipal {
@@ -19,4 +23,8 @@ export interface UserPrincipal {
   role: 'admin' | 'advisor' | 'viewer'
   /** The session the request came with: sign-out ends it. */
   sessionId: string
+  /** The organization's rate-limit overrides, read with the session. */
+  rateLimits: OrgRateLimits
+  /** The address the identity provider verified at this session's sign-in: invitations to it can be accepted by switching. */
+  verifiedEmail: string | null
 }

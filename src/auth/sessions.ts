@@ -39,7 +39,8 @@ const DEFAULT_LIFETIME: SessionLifetime = { idleTimeoutMs: SESSION_IDLE_TIMEOUT_
 /** Starts a session for a user (after sign-in). The value is for the cookie and is not kept. */
 export async function createSession(
   db: Kysely<Database>,
-  user: { id: string; orgId: string },
+  /** verifiedEmail: what the provider verified at this sign-in; switching organizations may accept invitations to it. */
+  user: { id: string; orgId: string; verifiedEmail?: string | undefined },
   now = new Date(),
   lifetime: SessionLifetime = DEFAULT_LIFETIME,
 ): Promise<{ value: string; session: SessionRecord }> {
@@ -53,6 +54,7 @@ export async function createSession(
     createdAt: now,
     idleExpiresAt,
     absoluteExpiresAt,
+    verifiedEmail: user.verifiedEmail ?? null,
   })
   return { value, session }
 }
@@ -84,6 +86,8 @@ export async function resolveSession(
       permissions: ROLE_PERMISSIONS[session.role],
       role: session.role,
       sessionId: session.id,
+      rateLimits: session.rateLimits,
+      verifiedEmail: session.verifiedEmail,
     },
   }
 }

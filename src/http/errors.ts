@@ -34,6 +34,10 @@ export const ERRORS = {
   assignment_user_repeated: { status: 400, meaning: 'An assignment set names the same user twice; each user has one role per household.' },
   assignment_lead_advisor_repeated: { status: 400, meaning: 'An assignment set has more than one leadAdvisor; a household has at most one.' },
   not_found: { status: 404, meaning: 'No such route or resource.' },
+  organization_not_found: {
+    status: 404,
+    meaning: 'Switching organization: the signed-in person is not a member of that organization and has no open invitation to it (GET /api/v1/me lists theirs).',
+  },
   household_members_limit: { status: 400, meaning: 'The household already has the most members one household can have (1000).' },
   precondition_failed: { status: 412, meaning: 'If-Match names a version that is no longer current: read the household again, then retry.' },
   precondition_required: { status: 428, meaning: 'This write needs If-Match with the household\'s current ETag (from GET), so that no update is lost.' },

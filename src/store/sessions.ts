@@ -3,6 +3,7 @@
 import { sql, type Kysely } from 'kysely'
 import type { Database } from './tables.ts'
 import type { UserRole } from './users.ts'
+import { ORG_LIMIT_COLUMNS, orgLimitsOf, type OrgRateLimits } from '../rate-limit/org-limits.ts'
 
 export interface SessionRecord {
   id: string
@@ -13,11 +14,15 @@ export interface SessionRecord {
   idleExpiresAt: Date
   absoluteExpiresAt: Date
   revokedAt: Date | null
+  /** The address the identity provider verified at sign-in (null: none, or a session not made by sign-in). */
+  verifiedEmail: string | null
 }
 
 /** A session with its user's current role (a role change applies to live sessions at once). */
 export interface SessionWithUser extends SessionRecord {
   role: UserRole
+  /** The session's organization's rate-limit overrides (read in the same query). */
+  rateLimits: OrgRateLimits
 }
 
 const columns = [
@@ -29,6 +34,7 @@ const columns = [
   'sessions.idle_expires_at as idleExpiresAt',
   'sessions.absolute_expires_at as absoluteExpiresAt',
   'sessions.revoked_at as revokedAt',
+  'sessions.verified_email as verifiedEmail',
 ] as const
 
 export interface NewSession {
@@ -38,6 +44,7 @@ export interface NewSession {
   createdAt: Date
   idleExpiresAt: Date
   absoluteExpiresAt: Date
+  verifiedEmail: string | null
 }
 
 export async function insertSession(db: Kysely<Database>, session: NewSession): Promise<SessionRecord> {
@@ -50,18 +57,24 @@ export async function insertSession(db: Kysely<Database>, session: NewSession): 
       last_seen_at: session.createdAt,
       idle_expires_at: session.idleExpiresAt,
       absolute_expires_at: session.absoluteExpiresAt,
+      verified_email: session.verifiedEmail,
     })
     .returning(columns)
     .executeTakeFirstOrThrow()
 }
 
 export async function findSessionByHash(db: Kysely<Database>, tokenHash: string): Promise<SessionWithUser | undefined> {
-  return db
+  const row = await db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
+    .innerJoin('orgs', 'orgs.id', 'sessions.org_id')
     .select([...columns, 'users.role'])
+    .select(ORG_LIMIT_COLUMNS)
     .where('sessions.token_hash', '=', tokenHash)
     .executeTakeFirst()
+  if (!row) return undefined
+  const { orgRateLimitMax, orgKeyRateLimitMax, orgAdminRateLimitMax, orgAdminKeyRateLimitMax, ...session } = row
+  return { ...session, rateLimits: orgLimitsOf({ orgRateLimitMax, orgKeyRateLimitMax, orgAdminRateLimitMax, orgAdminKeyRateLimitMax }) }
 }
 
 /**

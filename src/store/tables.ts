@@ -157,6 +157,8 @@ export interface SessionsTable {
   idle_expires_at: Date
   absolute_expires_at: Date
   revoked_at: Date | null
+  /** The address the identity provider verified at this session's sign-in (see migration 0009). */
+  verified_email: string | null
 }
 
 export interface SignInAttemptsTable {
@@ -164,6 +166,17 @@ export interface SignInAttemptsTable {
   state_hash: string
   code_verifier: string
   nonce: string
+  return_to: string
+  expires_at: Date
+}
+
+/** A sign-in waiting for the person to pick an organization (migration 0009). */
+export interface SignInChoicesTable {
+  /** SHA-256 (hex) of the token in the browser's cookie; the token itself is never stored. */
+  token_hash: string
+  idp_issuer: string
+  idp_subject: string
+  verified_email: string | null
   return_to: string
   expires_at: Date
 }
@@ -185,4 +198,5 @@ export interface Database {
   audit_log: AuditLogTable
   sessions: SessionsTable
   sign_in_attempts: SignInAttemptsTable
+  sign_in_choices: SignInChoicesTable
 }

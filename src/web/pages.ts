@@ -72,3 +72,52 @@ ${action}
 </html>
 `
 }
+
+export interface OrganizationOption {
+  orgId: string
+  orgName: string
+  role: string
+  /** An invitation not accepted yet (choosing it accepts it); otherwise the person is a member. */
+  invited: boolean
+}
+
+/**
+ * The sign-in's choice of organization: one button per organization, all in one form that posts
+ * the chosen orgId to `action` (same origin; the pending choice travels in a cookie). No script:
+ * the page works under the message pages' policy.
+ */
+export function organizationChoicePage(assets: WebAssets, options: { action: string; email: string | undefined; organizations: OrganizationOption[] }): string {
+  const intro = options.email
+    ? `You signed in as ${options.email}. Choose the organization to work in; you can switch later from the menu at the top of Hearth.`
+    : 'Choose the organization to work in; you can switch later from the menu at the top of Hearth.'
+  const buttons = options.organizations
+    .map((org) => {
+      const status = org.invited ? `invited as ${org.role}: choosing it accepts the invitation` : `member, ${org.role}`
+      return `<li><button type="submit" name="orgId" value="${escapeHtml(org.orgId)}"><span class="org-choice-name">${escapeHtml(org.orgName)}</span> <span class="org-choice-status">${escapeHtml(status)}</span></button></li>`
+    })
+    .join('\n')
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>Choose an organization · Hearth</title>
+<link rel="stylesheet" href="${assets.stylesheetPath}">
+</head>
+<body>
+<main class="message-page">
+<p class="brand">Hearth</p>
+<h1>Choose an organization</h1>
+<p>${escapeHtml(intro)}</p>
+<p>Invitations you do not choose stay open: nothing is accepted on your behalf.</p>
+<form method="post" action="${escapeHtml(options.action)}">
+<ul class="org-choices">
+${buttons}
+</ul>
+</form>
+</main>
+</body>
+</html>
+`
+}

@@ -86,15 +86,23 @@ export class HttpBrowser {
    * One request with the jar's cookies, its Set-Cookie kept. `cookie` sends this Cookie header
    * instead of the jar's (a forged or replayed one); the answer's cookies are still kept.
    */
-  async request(url: string | URL, init: { method?: string; form?: Record<string, string>; cookie?: string } = {}): Promise<Hop> {
+  async request(
+    url: string | URL,
+    init: { method?: string; form?: Record<string, string>; json?: unknown; cookie?: string; headers?: Record<string, string> } = {},
+  ): Promise<Hop> {
     const target = new URL(url)
-    const headers: Record<string, string> = {}
+    // Headers a browser adds itself (Origin, Sec-Fetch-Site) are the test's to set: fetch in Node sends none.
+    const headers: Record<string, string> = { ...init.headers }
     const cookie = init.cookie ?? this.jar.header(target)
     if (cookie) headers.cookie = cookie
     let body: string | undefined
     if (init.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded'
       body = new URLSearchParams(init.form).toString()
+    }
+    if (init.json !== undefined) {
+      headers['content-type'] = 'application/json'
+      body = JSON.stringify(init.json)
     }
     const response = await fetch(target, { method: init.method ?? (body ? 'POST' : 'GET'), headers, body, redirect: 'manual' })
     const setCookies = response.headers.getSetCookie()

@@ -9,12 +9,13 @@
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTestStore, storeKinds, type TestStore } from '../helpers/stores.ts'
-import { startApp, type TestApp } from '../helpers/app.ts'
+import { startApp } from '../helpers/app.ts'
+import { startSignInApp, type SignInApp } from '../helpers/sign-in-app.ts'
 import { HttpBrowser, setCookieFor, signInOverHttp, walkToCallback, type Hop } from '../helpers/oidc-walk.ts'
 import { freePort } from '../../src/net/free-port.ts'
 import { startFakeOidcProvider, type FakeOidcProvider, type IdTokenTamper } from '../helpers/fake-oidc-provider.ts'
 import { startDevIdentityProvider, type DevIdentityProvider } from '../../src/dev-idp/server.ts'
-import { ATTEMPT_LIFETIME_MS, CALLBACK_PATH, OidcSignIn, SIGN_IN_STATE_COOKIE } from '../../src/auth/oidc.ts'
+import { ATTEMPT_LIFETIME_MS, CALLBACK_PATH, SIGN_IN_STATE_COOKIE } from '../../src/auth/oidc.ts'
 import { SESSION_COOKIE } from '../../src/auth/sessions.ts'
 import { signInIdentity } from '../../src/store/user-identities.ts'
 import { createOrg } from '../../src/store/orgs.ts'
@@ -26,22 +27,6 @@ interface Invitee {
   id: string
   email: string
   orgId: string
-}
-
-/** Hearth with sign-in through one provider, on a port known before it listens (its public URL). */
-interface SignInApp {
-  url: string
-  api: TestApp
-  oidc: OidcSignIn
-}
-
-async function startSignInApp(store: TestStore, provider: (redirectUri: string) => Promise<{ issuer: string; clientId: string; clientSecret: string }>) {
-  const port = await freePort('127.0.0.1')
-  const url = `http://127.0.0.1:${port}`
-  const settings = await provider(`${url}${CALLBACK_PATH}`)
-  const oidc = new OidcSignIn(store.db, { issuer: settings.issuer, clientId: settings.clientId, clientSecret: settings.clientSecret }, url)
-  const api = await startApp(store.db, { publicUrl: url, port, oidc })
-  return { url, api, oidc }
 }
 
 const stateHash = (state: string) => createHash('sha256').update(state).digest('hex')
@@ -196,34 +181,41 @@ describe.each(storeKinds())('sign-in with OpenID Connect on %s', (kind) => {
     it('binds the invitation by verified email (any case), then finds the user by issuer + subject even after the address changes', async () => {
       const casey = await invite('Casey.Carter@Example.com')
       const t0 = new Date('2030-01-01T00:00:00Z')
-      expect(await signInIdentity(store.db, { issuer, subject: 'casey', verifiedEmail: 'casey.carter@example.com' }, t0)).toEqual({ id: casey.id, orgId, role: 'advisor' })
+      expect(await signInIdentity(store.db, { issuer, subject: 'casey', verifiedEmail: 'casey.carter@example.com' }, t0)).toEqual({ kind: 'signed_in', user: { id: casey.id, orgId, role: 'advisor' } })
       expect(await userRow(casey.id)).toMatchObject({ idp_issuer: issuer, idp_subject: 'casey', last_sign_in_at: t0 })
 
       const t1 = new Date('2030-01-02T00:00:00Z')
-      expect(await signInIdentity(store.db, { issuer, subject: 'casey', verifiedEmail: 'casey@newmail.example' }, t1)).toMatchObject({ id: casey.id })
-      expect(await signInIdentity(store.db, { issuer, subject: 'casey', verifiedEmail: undefined }, t1)).toMatchObject({ id: casey.id })
+      expect(await signInIdentity(store.db, { issuer, subject: 'casey', verifiedEmail: 'casey@newmail.example' }, t1)).toMatchObject({ user: { id: casey.id } })
+      expect(await signInIdentity(store.db, { issuer, subject: 'casey', verifiedEmail: undefined }, t1)).toMatchObject({ user: { id: casey.id } })
       expect(await userRow(casey.id)).toMatchObject({ last_sign_in_at: t1, email: 'Casey.Carter@Example.com' })
     })
 
     it('an invitation bound to one identity is not taken by another with the same address, nor by the same subject at another issuer', async () => {
       const dana = await invite('dana@example.com')
       await signInIdentity(store.db, { issuer, subject: 'dana-1', verifiedEmail: 'dana@example.com' }, new Date())
-      expect(await signInIdentity(store.db, { issuer, subject: 'dana-2', verifiedEmail: 'dana@example.com' }, new Date())).toBeUndefined()
-      expect(await signInIdentity(store.db, { issuer: 'https://other-idp.example', subject: 'dana-1', verifiedEmail: undefined }, new Date())).toBeUndefined()
+      expect(await signInIdentity(store.db, { issuer, subject: 'dana-2', verifiedEmail: 'dana@example.com' }, new Date())).toEqual({ kind: 'not_invited' })
+      expect(await signInIdentity(store.db, { issuer: 'https://other-idp.example', subject: 'dana-1', verifiedEmail: undefined }, new Date())).toEqual({ kind: 'not_invited' })
       expect(await userRow(dana.id)).toMatchObject({ idp_issuer: issuer, idp_subject: 'dana-1' })
     })
 
     it('an unverified address binds nothing', async () => {
       const eli = await invite('eli@example.com')
-      expect(await signInIdentity(store.db, { issuer, subject: 'eli', verifiedEmail: undefined }, new Date())).toBeUndefined()
+      expect(await signInIdentity(store.db, { issuer, subject: 'eli', verifiedEmail: undefined }, new Date())).toEqual({ kind: 'not_invited' })
       expect(await userRow(eli.id)).toMatchObject({ idp_issuer: null, idp_subject: null, last_sign_in_at: null })
     })
 
-    it('invitations in two organizations are both bound; the one joined first is signed in to', async () => {
+    it('invitations in two organizations: neither is bound, the person chooses (organization-choice.test.ts)', async () => {
       const first = await invite('fran@example.com', 'viewer', orgId)
       const second = await invite('fran@example.com', 'admin', otherOrgId)
-      expect(await signInIdentity(store.db, { issuer, subject: 'fran', verifiedEmail: 'fran@example.com' }, new Date())).toMatchObject({ id: first.id, orgId })
-      expect(await userRow(second.id)).toMatchObject({ idp_issuer: issuer, idp_subject: 'fran' })
+      expect(await signInIdentity(store.db, { issuer, subject: 'fran', verifiedEmail: 'fran@example.com' }, new Date())).toEqual({
+        kind: 'choose',
+        choices: [
+          { orgId, orgName: 'Sign-in Wealth Partners', userId: first.id, role: 'viewer', invited: true },
+          { orgId: otherOrgId, orgName: 'Another Firm', userId: second.id, role: 'admin', invited: true },
+        ],
+      })
+      expect(await userRow(first.id)).toMatchObject({ idp_issuer: null, idp_subject: null, last_sign_in_at: null })
+      expect(await userRow(second.id)).toMatchObject({ idp_issuer: null, idp_subject: null, last_sign_in_at: null })
     })
 
     it('an identity whose new address has an open invitation in an organization it already belongs to still signs in', async () => {
@@ -231,7 +223,7 @@ describe.each(storeKinds())('sign-in with OpenID Connect on %s', (kind) => {
       const gale = await invite('gale@example.com')
       await signInIdentity(store.db, { issuer, subject: 'gale', verifiedEmail: 'gale@example.com' }, new Date())
       const invitation = await invite('gale.new@example.com')
-      expect(await signInIdentity(store.db, { issuer, subject: 'gale', verifiedEmail: 'gale.new@example.com' }, new Date())).toMatchObject({ id: gale.id })
+      expect(await signInIdentity(store.db, { issuer, subject: 'gale', verifiedEmail: 'gale.new@example.com' }, new Date())).toMatchObject({ user: { id: gale.id } })
       expect(await userRow(invitation.id)).toMatchObject({ idp_issuer: null, idp_subject: null })
     })
   })

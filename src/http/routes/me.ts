@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely'
 import { Type } from 'typebox'
 import type { Database } from '../../store/tables.ts'
-import { readUserProfile } from '../../store/user-identities.ts'
+import { listUserOrganizations, readUserProfile } from '../../store/user-identities.ts'
 import { ErrorBody, RateLimitErrorBody } from '../../schemas/errors.ts'
 import { StringEnum } from '../../schemas/common.ts'
 import { principalOf } from '../plugins/authenticate.ts'
@@ -19,6 +19,22 @@ const Me = Type.Object(
     }),
     org: Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() }),
     permissions: Type.Array(Type.String(), { description: 'What the role allows, in the names routes ask for (org:admin: manage keys, origins, users).' }),
+    organizations: Type.Array(
+      Type.Object(
+        {
+          id: Type.String({ format: 'uuid' }),
+          name: Type.String(),
+          role: StringEnum(['admin', 'advisor', 'viewer'] as const),
+          current: Type.Boolean({ description: 'The organization this session works in (the same as `org`).' }),
+          invited: Type.Boolean({ description: 'An open invitation to the address verified at sign-in, not accepted yet: switching to it accepts it.' }),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        description:
+          'Every organization the signed-in person can work in (oldest first): where their identity is a user, and open invitations to the address the identity provider verified at sign-in. POST /auth/switch-organization moves the session to one of them.',
+      },
+    ),
   },
   { additionalProperties: false },
 )
@@ -31,7 +47,8 @@ export function registerMeRoute(app: App, db: Kysely<Database>): void {
       schema: {
         operationId: 'getMe',
         summary: 'The signed-in user',
-        description: 'The web app\'s user, their organization and what their role allows. Needs the idp-session cookie; API keys are not users.',
+        description:
+          'The web app\'s user, their organization, what their role allows, and the organizations they can switch to. Needs the idp-session cookie; API keys are not users.',
         tags: ['session'],
         security: [{ SessionAuth: [] }],
         response: { 200: Me, 401: ErrorBody, 429: RateLimitErrorBody },
@@ -43,7 +60,15 @@ export function registerMeRoute(app: App, db: Kysely<Database>): void {
       // The session resolved a moment ago; its user can only be gone if removed in between.
       if (!profile) throw new ApiError('session_invalid', 'Your user was removed. Sign in again.')
       const { org, ...user } = profile
-      return { user, org, permissions: [...principal.permissions] }
+      const choices = await listUserOrganizations(db, principal.id, principal.kind === 'user' ? principal.verifiedEmail : null)
+      const organizations = choices.map((choice) => ({
+        id: choice.orgId,
+        name: choice.orgName,
+        role: choice.role,
+        current: choice.orgId === principal.orgId,
+        invited: choice.invited,
+      }))
+      return { user, org, permissions: [...principal.permissions], organizations }
     },
   )
 }

@@ -1,7 +1,8 @@
 // Sign-in to the web app: GET /auth/sign-in sends the browser to the identity provider;
 // GET /auth/callback is where it comes back. Success starts a session (the idp-session cookie) and
-// returns to the page the person wanted; every failure is a page that says what happened and
-// offers a fresh start, and never a session.
+// returns to the page the person wanted — or, when the identity could work in several
+// organizations, answers a page to choose one (choose-organization.ts finishes that). Every failure
+// is a page that says what happened and offers a fresh start, and never a session.
 import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import type { Kysely } from 'kysely'
@@ -9,7 +10,8 @@ import type { Database } from '../../store/tables.ts'
 import { createSession, SESSION_COOKIE, sessionCookieAttributes } from '../../auth/sessions.ts'
 import { ATTEMPT_LIFETIME_MS, CALLBACK_PATH, SIGN_IN_STATE_COOKIE, type OidcSignIn, type SignInFailure } from '../../auth/oidc.ts'
 import { webAssets } from '../../web/assets.ts'
-import { messagePage, type MessagePage } from '../../web/pages.ts'
+import { messagePage, organizationChoicePage, type MessagePage } from '../../web/pages.ts'
+import { CHOICE_COOKIE, CHOICE_LIFETIME_MS, CHOOSE_ORGANIZATION_PATH, offerOrganizationChoice } from '../../auth/organization-choice.ts'
 import type { App } from '../types.ts'
 
 export const SIGN_IN_PATH = '/auth/sign-in'
@@ -37,19 +39,23 @@ export function safeReturnTo(candidate: string | undefined): string {
   return candidate.replace(/[^\x21-\x7e]+/g, (text) => encodeURI(text))
 }
 
+/** A server-written page of the sign-in flow: no script at all, forms only to this origin, never cached. */
+export function sendAuthPage(reply: FastifyReply, status: number, html: string) {
+  return reply
+    .status(status)
+    .header('Content-Security-Policy', MESSAGE_PAGE_POLICY)
+    .header('Cache-Control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(html)
+}
+
 export function registerSignInRoutes(app: App, db: Kysely<Database>, options: { publicUrl: string; oidc: OidcSignIn | undefined }): void {
   const cookieAttributes = sessionCookieAttributes(options.publicUrl)
   const stateCookie = { ...cookieAttributes, path: '/auth' } as const
   const retry = (returnTo = DEFAULT_RETURN_TO) => ({ href: `${SIGN_IN_PATH}?returnTo=${encodeURIComponent(returnTo)}`, label: 'Sign in again' })
 
   async function answerPage(reply: FastifyReply, status: number, page: MessagePage) {
-    const assets = await webAssets()
-    return reply
-      .status(status)
-      .header('Content-Security-Policy', MESSAGE_PAGE_POLICY)
-      .header('Cache-Control', 'no-store')
-      .type('text/html; charset=utf-8')
-      .send(messagePage(assets, page))
+    return sendAuthPage(reply, status, messagePage(await webAssets(), page))
   }
 
   app.get(
@@ -78,8 +84,19 @@ export function registerSignInRoutes(app: App, db: Kysely<Database>, options: { 
       request.log.warn({ reason: result.failure.reason }, 'sign-in refused')
       return answerPage(reply, result.failure.reason === 'not_invited' ? 403 : 400, failurePage(result.failure, retry()))
     }
+    if (result.kind === 'choose') {
+      // Several organizations: nothing is bound until the person picks one (choose-organization.ts).
+      const token = await offerOrganizationChoice(db, result.identity, result.returnTo)
+      reply.setCookie(CHOICE_COOKIE, token, { ...stateCookie, maxAge: CHOICE_LIFETIME_MS / 1000 })
+      const page = organizationChoicePage(await webAssets(), {
+        action: CHOOSE_ORGANIZATION_PATH,
+        email: result.identity.verifiedEmail,
+        organizations: result.choices,
+      })
+      return sendAuthPage(reply, 200, page)
+    }
     // A new session value on every sign-in: nobody can plant a cookie and wait for it to be signed in.
-    const { value } = await createSession(db, { id: result.user.id, orgId: result.user.orgId })
+    const { value } = await createSession(db, { id: result.user.id, orgId: result.user.orgId, verifiedEmail: result.identity.verifiedEmail })
     reply.setCookie(SESSION_COOKIE, value, cookieAttributes)
     return reply.header('Cache-Control', 'no-store').redirect(result.returnTo, 303)
   })
