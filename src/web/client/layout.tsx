@@ -1,11 +1,13 @@
-// The frame of every signed-in page: a skip link, the header with the organization, navigation
-// (admin pages only for admins), who is signed in and the two ways to sign out.
+// The frame of every signed-in page: a skip link, the header with the organization (a menu to
+// switch, for people in several), navigation (admin pages only for admins), who is signed in and
+// the two ways to sign out.
 import type { ComponentChildren } from 'preact'
 import { useState } from 'preact/hooks'
 import { api } from './api.ts'
 import { problemText } from './format.ts'
 import type { Location } from './router.ts'
 import { can, useMe } from './session.ts'
+import { OrganizationSwitcher } from './components/organization-switcher.tsx'
 
 const ADMIN_LINKS = [
   { href: '/admin/keys', label: 'API keys' },
@@ -34,7 +36,7 @@ export function Layout({ location, children }: { location: Location; children: C
       <a class="skip-link" href="#main">Skip to content</a>
       <header class="app-header">
         <a class="brand" href="/households">Hearth</a>
-        <span class="org-name">{me.org.name}</span>
+        <OrganizationSwitcher me={me} />
         <nav aria-label="Main">
           <ul>
             {links.map((link) => (

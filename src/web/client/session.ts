@@ -6,6 +6,8 @@ export interface Me {
   user: { id: string; email: string; name: string; role: 'admin' | 'advisor' | 'viewer' }
   org: { id: string; name: string }
   permissions: string[]
+  /** Every organization the person can work in; `current` is this session's, `invited` not accepted yet. */
+  organizations: Array<{ id: string; name: string; role: 'admin' | 'advisor' | 'viewer'; current: boolean; invited: boolean }>
 }
 
 export const MeContext = createContext<Me | null>(null)
