@@ -65,6 +65,8 @@ describe('web app routes', () => {
       user: { id: user.id, email: 'viv@example.com', name: 'Viv Viewer', role: 'viewer' },
       org: { id: org.id, name: 'Me & Co <b>' },
       permissions: ['relationships:read', 'households:read'],
+      // A session not made by sign-in (no identity bound): only its own organization.
+      organizations: [{ id: org.id, name: 'Me & Co <b>', role: 'viewer', current: true, invited: false }],
     })
     const key = await createKey(store.db, org.id)
     const withKey = await call(`${api.url}/api/v1/me`, key.key)
