@@ -13,7 +13,7 @@ import { readMigrations } from '../../src/store/migrate.ts'
 import { DATABASE_URL, requirePart } from '../helpers/environment.ts'
 import { freshPostgresDatabase } from '../helpers/stores.ts'
 import { call } from '../helpers/app.ts'
-import { expectOneLineError, hearth, killAll, ServerProcess, until, type Banner } from '../helpers/cli.ts'
+import { expectOneLineError, hearth, killAll, ServerProcess, until, workerPids, type Banner } from '../helpers/cli.ts'
 import { HttpBrowser, signInOverHttp } from '../helpers/oidc-walk.ts'
 
 const TIMEOUT = 180_000
@@ -21,15 +21,6 @@ const TIMEOUT = 180_000
 afterAll(async () => {
   await killAll()
 }, TIMEOUT)
-
-/** The worker pids the banner lists. */
-function workerPids(banner: Banner): number[] {
-  const listed = /^ {2}Workers\s+(\d+) processes serve the API \(pids ([\d, ]+)\)/m.exec(banner.text)
-  if (!listed) throw new Error(`no Workers line in the banner:\n${banner.text}`)
-  const pids = (listed[2] ?? '').split(', ').map(Number)
-  expect(pids).toHaveLength(Number(listed[1]))
-  return pids
-}
 
 /** The parent of a process, or undefined once it has ended (Linux /proc). */
 function parentOf(pid: number): number | undefined {

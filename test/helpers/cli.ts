@@ -203,6 +203,15 @@ export class ServerProcess extends HearthProcess {
   }
 }
 
+/** The worker pids the banner of `hearth serve --workers n` lists. */
+export function workerPids(banner: Banner): number[] {
+  const listed = /^ {2}Workers\s+(\d+) processes serve the API \(pids ([\d, ]+)\)/m.exec(banner.text)
+  if (!listed) throw new Error(`no Workers line in the banner:\n${banner.text}`)
+  const pids = (listed[2] ?? '').split(', ').map(Number)
+  expect(pids).toHaveLength(Number(listed[1]))
+  return pids
+}
+
 /** Starts `hearth serve` and waits for its banner. */
 export async function startServer(env: Record<string, string>): Promise<{ server: ServerProcess; banner: Banner }> {
   const server = new ServerProcess(env)

@@ -41,10 +41,15 @@ function describe(error: ErrorObject, part: string): string {
   }
 }
 
-// PostgreSQL's "query canceled" (our statement_timeout) and connection failures, and pg's own
-// client-side timeouts: the database is slow, blocked or gone, not the request wrong.
-const DATABASE_UNAVAILABLE_CODES = new Set(['57014', '57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT'])
-const DATABASE_UNAVAILABLE_MESSAGES = [/timeout exceeded when trying to connect/i, /Query read timeout/i, /Connection terminated/i]
+// The database is slow, blocked or gone, not the request wrong: PostgreSQL's "query canceled" (our
+// statement_timeout) and its shutdown codes (57P01 terminated by an administrator or a failover,
+// 57P02 crash of another backend, 57P03 starting up), connection exceptions (08…, which PgBouncer
+// sends too), a refused or reset socket, and pg's own messages: a connection that ended mid-query
+// ("Connection terminated unexpectedly"), a client whose connection broke between two statements of
+// a transaction (its next statement, or the ROLLBACK, fails with "… is not queryable"), and its
+// client-side timeouts (no free pool connection in time, no answer to a query in time).
+const DATABASE_UNAVAILABLE_CODES = new Set(['57014', '57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'])
+const DATABASE_UNAVAILABLE_MESSAGES = [/timeout exceeded when trying to connect/i, /Query read timeout/i, /Connection terminated/i, /is not queryable/i]
 
 function isDatabaseUnavailable(error: { code?: string; message: string }): boolean {
   if (error.code !== undefined && (DATABASE_UNAVAILABLE_CODES.has(error.code) || error.code.startsWith('08'))) return true
@@ -76,7 +81,7 @@ export function registerErrorHandling(app: App): void {
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable')
       reply.header('Retry-After', '1')
-      return send(503, 'database_unavailable', 'The database did not answer in time. Try again in a moment.')
+      return send(503, 'database_unavailable', 'The database is unavailable or did not answer in time. Retry after Retry-After seconds (with the same Idempotency-Key or If-Match, a write applies at most once).')
     }
     request.log.error({ err: error }, 'request failed')
     return send(500, 'internal_error', `Something went wrong on our side. Quote request id ${request.id} if you report it.`)

@@ -1,0 +1,72 @@
+// Chaos: PostgreSQL ends Hearth's connections (pg_terminate_backend, as an administrator, a failover
+// or a network reset would) again and again while clients read and write, against one `hearth
+// serve` process and against `--workers 2`. Before the fix the first termination ended the process
+// (`Unhandled 'error' event … 57P01`: a connection checked out between statements had no listener).
+import { afterAll, describe, expect, it } from 'vitest'
+import { openStore } from '../../src/store/db.ts'
+import { DATABASE_URL, requirePart } from '../helpers/environment.ts'
+import { freshPostgresDatabase } from '../helpers/stores.ts'
+import { createOrgWithKey } from '../helpers/app.ts'
+import { killAll, ServerProcess, workerPids } from '../helpers/cli.ts'
+import { Targets } from '../helpers/crash-clients.ts'
+import {
+  CHAOS_ENV,
+  checkNothingLost,
+  databaseOf,
+  expectStillUp,
+  repeatFault,
+  startChaosLoad,
+  terminateBackends,
+  terminateDuringKeyUsageFlush,
+} from '../helpers/chaos.ts'
+
+const TIMEOUT = 90_000
+const cleanups: Array<() => Promise<void>> = []
+afterAll(async () => {
+  await killAll()
+  for (const cleanup of cleanups.reverse()) await cleanup()
+}, TIMEOUT)
+
+const hasPostgres = requirePart('PostgreSQL', DATABASE_URL !== undefined, 'set DATABASE_URL=postgres://… to run the chaos tests on PostgreSQL')
+
+describe.runIf(hasPostgres)('connections terminated by PostgreSQL under read and write load', () => {
+  for (const workers of [1, 2]) {
+    it(
+      `hearth serve${workers > 1 ? ` --workers ${workers}` : ''}: stays up, answers 503 database_unavailable meanwhile, loses nothing, and serves again`,
+      async () => {
+        const adminUrl = DATABASE_URL ?? ''
+        const database = await freshPostgresDatabase()
+        cleanups.push(database.drop)
+        const store = await openStore({ databaseUrl: database.url, dataDir: '', poolMax: 2 })
+        cleanups.push(store.close)
+        const { orgId, key, keyId } = await createOrgWithKey(store.db)
+
+        const server = new ServerProcess({ DATABASE_URL: database.url, ...CHAOS_ENV }, workers > 1 ? ['serve', '--workers', String(workers)] : ['serve'])
+        const banner = await server.ready()
+        const pids = [server.pid, ...(workers > 1 ? workerPids(banner) : [])]
+        const targets = new Targets([banner.apiUrl])
+        const load = startChaosLoad({ targets, key, label: `Terminated ${workers}`, writers: 4, readers: 2 })
+        cleanups.push(async () => load.writers.abandon())
+        await load.progress(20, '20 acknowledged writes before the chaos')
+
+        // The exact crash of the issue: the key-usage flush's connection ended mid-transaction.
+        expect(await terminateDuringKeyUsageFlush(database.url, keyId)).toBeGreaterThan(0)
+        expectStillUp(server, pids)
+        // Then whatever the connections are doing, six times over.
+        const ended = await repeatFault(6, 300, () => terminateBackends(adminUrl, databaseOf(database.url)))
+        expectStillUp(server, pids)
+
+        await load.progress(20, '20 acknowledged writes after the chaos')
+        await load.stopAndCheckAnswers()
+        expectStillUp(server, pids)
+        expect(server.stderr).toContain('a database connection was lost (57P01 terminating connection due to administrator command)')
+        await checkNothingLost(store.db, orgId, load, targets.list(), key)
+        console.info(
+          `terminate-backends (${workers} worker(s)): ended ${JSON.stringify(ended)} connections; ${load.ledger.acks} acknowledged writes, ${load.ledger.serverErrors.length} writes and ${load.readers.unavailable} reads answered 503 database_unavailable, ${load.readers.answered} reads`,
+        )
+        expect(await server.stop('SIGTERM')).toEqual({ code: 0, signal: null })
+      },
+      TIMEOUT,
+    )
+  }
+})
