@@ -17,6 +17,7 @@ import { answerClientError, registerErrorHandling } from './http/plugins/errors.
 import { registerJsonParser } from './http/plugins/json-body.ts'
 import { registerConcurrencyLimit } from './http/plugins/concurrency-limit.ts'
 import { registerAuthentication } from './http/plugins/authenticate.ts'
+import { registerOrgConcurrencyLimit, type OrgConcurrencyOptions } from './http/plugins/org-concurrency.ts'
 import { registerResponseHeaders } from './http/plugins/response-headers.ts'
 import { registerOpenApi } from './http/plugins/openapi.ts'
 import { registerRelationshipRoutes } from './http/routes/relationships.ts'
@@ -52,6 +53,8 @@ export interface RequestLimits {
   maxConcurrentRequests: number
 }
 export const DEFAULT_LIMITS: RequestLimits = { requestTimeoutSeconds: 30, maxConcurrentRequests: 256 }
+/** The production defaults on PostgreSQL with a pool of 10 (config.ts, HEARTH_ORG_CONCURRENCY). */
+export const DEFAULT_ORG_CONCURRENCY: OrgConcurrencyOptions = { perOrg: 5, queueLength: 50, waitMs: 10_000 }
 
 function requestTimeoutMs(limits: RequestLimits = DEFAULT_LIMITS): number {
   return limits.requestTimeoutSeconds * 1000
@@ -68,6 +71,8 @@ export interface AppDependencies {
   chart: ChartSessionOptions
   /** Request limits (defaults: DEFAULT_LIMITS). */
   limits?: RequestLimits
+  /** Each organization's share of requests in progress (defaults: DEFAULT_ORG_CONCURRENCY; plugins/org-concurrency.ts). */
+  orgConcurrency?: OrgConcurrencyOptions
   /** Sign-in with the identity provider; without it the web app explains that sign-in is not set up. */
   oidc?: OidcSignIn
   /** The store's connection use (Store.poolStats), for the db_pool_* metrics; without it they are not reported. */
@@ -154,6 +159,8 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   // the session value is itself a random secret, checked against its stored hash.
   await app.register(cookie, { hook: 'onRequest' })
   registerAuthentication(app, { db: deps.db, limiter, usage, publicUrl: deps.publicUrl, metrics })
+  // After authentication: it needs the principal's organization.
+  registerOrgConcurrencyLimit(app, deps.orgConcurrency ?? DEFAULT_ORG_CONCURRENCY, metrics)
   await registerOpenApi(app)
   registerRelationshipRoutes(app, deps.db, false)
   registerRelationshipRoutes(app, deps.db, true)

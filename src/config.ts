@@ -34,6 +34,9 @@ const ConfigSchema = Type.Object({
   statementTimeoutMs: Type.Integer({ minimum: 100, maximum: 3_600_000 }),
   requestTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 3600 }),
   maxConcurrentRequests: Type.Integer({ minimum: 1, maximum: 100_000 }),
+  orgConcurrency: Type.Integer({ minimum: 0, maximum: 100_000 }),
+  orgQueueLength: Type.Integer({ minimum: 0, maximum: 100_000 }),
+  orgQueueTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 3600 }),
   logLevel: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
   workers: Type.Integer({ minimum: 1, maximum: MAX_WORKERS }),
 })
@@ -65,6 +68,10 @@ export const ENVIRONMENT = {
   HEARTH_STATEMENT_TIMEOUT_MS: 'PostgreSQL statement timeout per query in ms; a slower or blocked query fails with 503 (default 5000)',
   HEARTH_REQUEST_TIMEOUT: 'seconds a client has to send a whole request (default 30)',
   HEARTH_MAX_CONCURRENT_REQUESTS: 'requests one process works on at once; more get 503 with Retry-After (default 256)',
+  HEARTH_ORG_CONCURRENCY:
+    'requests of one organization one process works on at once, so that one organization cannot hold every database connection; more wait in that organization\'s queue; 0 turns it off (default half of HEARTH_DB_POOL_MAX on PostgreSQL, at least 1; 2 on the embedded database)',
+  HEARTH_ORG_QUEUE: 'requests of one organization that may wait for a slot (HEARTH_ORG_CONCURRENCY); more get 429 concurrency_limited at once (default 50)',
+  HEARTH_ORG_QUEUE_TIMEOUT: 'seconds a request may wait for one of its organization\'s slots before it gets 429 concurrency_limited (default 10)',
   HEARTH_LOG_LEVEL: 'fatal|error|warn|info|debug|trace|silent (default info)',
   HEARTH_WORKERS: `API processes hearth serve runs on this machine, 1 to ${MAX_WORKERS} (default 1); more than 1 needs DATABASE_URL (hearth serve --workers wins)`,
 } as const
@@ -98,6 +105,9 @@ const SOURCE: Record<keyof Config, EnvName> = {
   statementTimeoutMs: 'HEARTH_STATEMENT_TIMEOUT_MS',
   requestTimeoutSeconds: 'HEARTH_REQUEST_TIMEOUT',
   maxConcurrentRequests: 'HEARTH_MAX_CONCURRENT_REQUESTS',
+  orgConcurrency: 'HEARTH_ORG_CONCURRENCY',
+  orgQueueLength: 'HEARTH_ORG_QUEUE',
+  orgQueueTimeoutSeconds: 'HEARTH_ORG_QUEUE_TIMEOUT',
   logLevel: 'HEARTH_LOG_LEVEL',
   workers: 'HEARTH_WORKERS',
 }
@@ -117,6 +127,19 @@ function flag(env: Env, name: EnvName, fallback: boolean): boolean {
   if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true
   if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false
   throw new ConfigError(`${name}=${raw} must be 1 or 0: ${ENVIRONMENT[name]}`)
+}
+
+/**
+ * Each organization's share of the database when HEARTH_ORG_CONCURRENCY is not set. PostgreSQL: half
+ * the pool, so that two busy organizations still leave connections for everyone else. The embedded
+ * database has one connection that runs statements one after another: 2 lets an organization have
+ * one request's statements running while its next one is being parsed or its last one serialized
+ * (1 would leave that one connection idle between them), and another organization's request still
+ * queues behind at most two of them.
+ */
+function defaultOrgConcurrency(env: Env): number {
+  if (!env.DATABASE_URL) return 2
+  return Math.max(1, Math.floor(integer(env, 'HEARTH_DB_POOL_MAX', 10) / 2))
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -146,6 +169,9 @@ export function loadConfig(env: Env = process.env): Config {
     statementTimeoutMs: integer(env, 'HEARTH_STATEMENT_TIMEOUT_MS', 5000),
     requestTimeoutSeconds: integer(env, 'HEARTH_REQUEST_TIMEOUT', 30),
     maxConcurrentRequests: integer(env, 'HEARTH_MAX_CONCURRENT_REQUESTS', 256),
+    orgConcurrency: integer(env, 'HEARTH_ORG_CONCURRENCY', defaultOrgConcurrency(env)),
+    orgQueueLength: integer(env, 'HEARTH_ORG_QUEUE', 50),
+    orgQueueTimeoutSeconds: integer(env, 'HEARTH_ORG_QUEUE_TIMEOUT', 10),
     logLevel: (env.HEARTH_LOG_LEVEL || 'info') as Config['logLevel'],
     workers: integer(env, 'HEARTH_WORKERS', 1),
   }

@@ -155,6 +155,7 @@ async function startApiHere({ config, store, port, publicUrl, embedOrigin, oidc 
   try {
     api = await buildApp({
       limits: { requestTimeoutSeconds: config.requestTimeoutSeconds, maxConcurrentRequests: config.maxConcurrentRequests },
+      orgConcurrency: { perOrg: config.orgConcurrency, queueLength: config.orgQueueLength, waitMs: config.orgQueueTimeoutSeconds * 1000 },
       oidc: oidc && new OidcSignIn(store.db, oidc, publicUrl),
       db: store.db,
       poolStats: store.poolStats,

@@ -8,6 +8,7 @@
 // What each series means is in the README ("Operate").
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { PoolStats } from '../store/connection-use.ts'
+import type { OrgConcurrencyRefusal } from '../http/plugins/org-concurrency.ts'
 import type { App } from '../http/types.ts'
 
 /** Whose budget a 429 was about: an API key's, a signed-in user's, or failed authentications from one address. */
@@ -50,6 +51,9 @@ export class Metrics {
   private readonly refusals: Counter<'scope'>
   private readonly legacy: Counter
   private readonly mints: Counter
+  private readonly orgInProgress: Gauge
+  private readonly orgWaiting: Gauge
+  private readonly orgRefusals: Counter<'reason'>
 
   constructor(options: MetricsOptions = {}) {
     const registers = [this.registry]
@@ -84,6 +88,24 @@ export class Metrics {
       help: 'Chart tokens minted (POST /api/v1/embed/chart-sessions answered 201).',
       registers,
     })
+    // Summed over all organizations: which organization is busy is tenant data, and stays out.
+    this.orgInProgress = new Gauge({
+      name: 'org_concurrency_in_progress',
+      help: 'Authenticated requests holding one of their organization\'s slots (HEARTH_ORG_CONCURRENCY), all organizations together.',
+      registers,
+    })
+    this.orgWaiting = new Gauge({
+      name: 'org_concurrency_waiting',
+      help: 'Requests waiting for one of their organization\'s slots, all organizations together: above 0 for long means an organization sends more at once than its share.',
+      registers,
+    })
+    this.orgRefusals = new Counter({
+      name: 'org_concurrency_refusals_total',
+      help: 'Requests refused with 429 concurrency_limited, by reason: queue_full (HEARTH_ORG_QUEUE waiting already), wait_timeout (waited HEARTH_ORG_QUEUE_TIMEOUT).',
+      labelNames: ['reason'],
+      registers,
+    })
+    for (const reason of ['queue_full', 'wait_timeout'] satisfies OrgConcurrencyRefusal[]) this.orgRefusals.inc({ reason }, 0)
     const pool = options.poolStats
     if (pool) {
       const gauge = (name: string, help: string, read: (stats: PoolStats) => number) =>
@@ -105,6 +127,17 @@ export class Metrics {
   /** Counts a 429 (called by the authentication hook). */
   readonly rateLimitRefused = (scope: RateLimitScope): void => {
     this.refusals.inc({ scope })
+  }
+
+  /** Follows the per-organization slots (called by plugins/org-concurrency.ts). */
+  readonly orgConcurrencyChanged = (change: { inProgress?: number; waiting?: number }): void => {
+    if (change.inProgress !== undefined) this.orgInProgress.inc(change.inProgress)
+    if (change.waiting !== undefined) this.orgWaiting.inc(change.waiting)
+  }
+
+  /** Counts a 429 concurrency_limited (called by plugins/org-concurrency.ts). */
+  readonly orgConcurrencyRefused = (reason: OrgConcurrencyRefusal): void => {
+    this.orgRefusals.inc({ reason })
   }
 
   /** Counts a minted chart token (called by the chart-sessions route). */

@@ -1,4 +1,5 @@
 import { Type } from 'typebox'
+import { StringEnum } from './common.ts'
 
 export const ErrorBody = Type.Object(
   {
@@ -12,9 +13,14 @@ export const ErrorBody = Type.Object(
 export const RateLimitErrorBody = Type.Object(
   {
     error: Type.String(),
-    code: Type.Literal('rate_limited'),
+    code: StringEnum(['rate_limited', 'concurrency_limited'] as const, {
+      description: 'rate_limited: a budget ran out. concurrency_limited: your organization has too many requests in progress at once.',
+    }),
     requestId: Type.Optional(Type.String()),
-    resetAt: Type.String({ format: 'date-time', description: 'When the current window ends and the budget refills.' }),
+    resetAt: Type.String({
+      format: 'date-time',
+      description: 'rate_limited: when the current window ends and the budget refills. concurrency_limited: when to retry (as Retry-After).',
+    }),
   },
   { title: 'RateLimitError', additionalProperties: true },
 )

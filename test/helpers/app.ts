@@ -17,6 +17,8 @@ type AppConfigOverrides = Partial<Pick<Config, 'rateLimitMax' | 'rateLimitWindow
   publicUrl?: string
   /** Request timeout and concurrency cap (src/app.ts DEFAULT_LIMITS otherwise). */
   limits?: RequestLimits
+  /** Each organization's share of requests in progress (src/app.ts DEFAULT_ORG_CONCURRENCY otherwise). */
+  orgConcurrency?: AppDependencies['orgConcurrency']
   /** Sign-in with an identity provider (its public URL must be this app's: give `port` too). */
   oidc?: OidcSignIn
   /** The loopback port to listen on (default: any free one). */
@@ -45,6 +47,7 @@ export async function startApp(db: Kysely<Database>, overrides: AppConfigOverrid
     rateLimitStore: overrides.rateLimitStore ?? new MemoryRateLimitStore(),
     publicUrl: overrides.publicUrl ?? TEST_PUBLIC_URL,
     ...(overrides.limits ? { limits: overrides.limits } : {}),
+    ...(overrides.orgConcurrency ? { orgConcurrency: overrides.orgConcurrency } : {}),
     chart: { issuer: overrides.publicUrl ?? TEST_PUBLIC_URL, embedOrigin: overrides.embedOrigin ?? 'http://embed.hearth.test' },
     oidc: overrides.oidc,
     poolStats: overrides.poolStats,

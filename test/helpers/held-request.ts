@@ -6,6 +6,8 @@ import http from 'node:http'
 export interface HeldRequest {
   /** Sends the rest of the body. */
   finish(): void
+  /** Goes away without sending the rest: the connection is closed, `response` rejects. */
+  abort(): void
   response: Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>
 }
 
@@ -32,5 +34,5 @@ export async function holdCreate(baseUrl: string, key: string, name: string): Pr
     request.once('error', reject)
     request.flushHeaders()
   })
-  return { finish: () => request.end(body), response }
+  return { finish: () => request.end(body), abort: () => request.destroy(), response }
 }

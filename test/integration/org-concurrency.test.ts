@@ -1,0 +1,156 @@
+// Each organization has at most `perOrg` requests in progress at once (plugins/org-concurrency.ts).
+// One organization's slots are held by requests really in progress (creates whose bodies are held
+// back, test/helpers/held-request.ts); then another organization is served at once, the holding
+// organization's excess waits in its own queue or is refused 429 concurrency_limited, and slots come
+// back when responses finish, fail or their clients go away.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { call, createOrgWithKey, startApp, type TestApp } from '../helpers/app.ts'
+import { openTestStore, storeKinds, type TestStore } from '../helpers/stores.ts'
+import { holdCreate, type HeldRequest } from '../helpers/held-request.ts'
+import type { OrgConcurrencyOptions } from '../../src/http/plugins/org-concurrency.ts'
+
+const LIST = '/api/v1/relationships'
+
+/** One sample of the app's /metrics (these series have at most a `reason` label). */
+async function metric(url: string, series: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text()
+  const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `))
+  if (line === undefined) throw new Error(`${series} is not in /metrics`)
+  return Number(line.slice(series.length + 1))
+}
+
+/** Waits until the app reports `value` for `series` (requests reach the hook a little after their head is read). */
+async function reaches(url: string, series: string, value: number): Promise<void> {
+  await vi.waitFor(async () => expect(await metric(url, series)).toBe(value), { timeout: 10_000, interval: 20 })
+}
+
+/** A request's promise and whether it has settled yet. */
+function watch<T>(promise: Promise<T>): { promise: Promise<T>; settled: () => boolean } {
+  let settled = false
+  void promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  )
+  return { promise, settled: () => settled }
+}
+
+describe.each(storeKinds())('per-organization concurrency on %s', (kind) => {
+  let store: TestStore
+  let flooding: { orgId: string; key: string }
+  let quiet: { orgId: string; key: string }
+
+  beforeAll(async () => {
+    store = await openTestStore(kind)
+    flooding = await createOrgWithKey(store.db)
+    quiet = await createOrgWithKey(store.db)
+  })
+  afterAll(async () => {
+    await store?.drop()
+  })
+
+  // Every request held back in a test, so that a failing test still lets the app close.
+  const heldRequests: HeldRequest[] = []
+
+  async function hold(api: TestApp, name: string): Promise<HeldRequest> {
+    const held = await holdCreate(api.url, flooding.key, name)
+    held.response.catch(() => {})
+    heldRequests.push(held)
+    return held
+  }
+
+  async function holdSlots(api: TestApp, count: number): Promise<HeldRequest[]> {
+    const held: HeldRequest[] = []
+    for (let i = 0; i < count; i++) held.push(await hold(api, 'The Held Family'))
+    await reaches(api.url, 'org_concurrency_in_progress', count)
+    return held
+  }
+
+  async function withApp(orgConcurrency: OrgConcurrencyOptions, run: (api: TestApp) => Promise<void>): Promise<void> {
+    const api = await startApp(store.db, { orgConcurrency })
+    try {
+      await run(api)
+    } finally {
+      for (const held of heldRequests.splice(0)) held.abort()
+      await api.close()
+    }
+  }
+
+  it('while one organization holds its slots, another is served at once; the excess waits, then is refused past the queue', async () => {
+    await withApp({ perOrg: 2, queueLength: 1, waitMs: 60_000 }, async (api) => {
+      const held = await holdSlots(api, 2)
+
+      const waiting = watch(call(`${api.url}${LIST}`, flooding.key))
+      await reaches(api.url, 'org_concurrency_waiting', 1)
+
+      // The other organization does not queue behind the first one's requests.
+      expect((await call(`${api.url}${LIST}`, quiet.key)).status).toBe(200)
+      expect(waiting.settled()).toBe(false)
+
+      // The queue holds one: the next request of the same organization is refused at once.
+      const refused = await call(`${api.url}${LIST}`, flooding.key)
+      expect(refused.status).toBe(429)
+      expect(refused.body.code).toBe('concurrency_limited')
+      expect(typeof refused.body.error).toBe('string')
+      expect(typeof refused.body.requestId).toBe('string')
+      expect(new Date(String(refused.body.resetAt)).toISOString()).toBe(refused.body.resetAt)
+      expect(refused.headers.get('retry-after')).toBe('1')
+      expect(await metric(api.url, 'org_concurrency_refusals_total{reason="queue_full"}')).toBe(1)
+
+      // Never the other organization's, and public routes are not limited at all.
+      expect((await call(`${api.url}${LIST}`, quiet.key)).status).toBe(200)
+      expect((await fetch(`${api.url}/api/v1/openapi.json`)).status).toBe(200)
+
+      // A slot that frees goes to the waiting request.
+      held[0]?.finish()
+      expect((await held[0]?.response)?.status).toBe(201)
+      expect((await waiting.promise).status).toBe(200)
+      held[1]?.finish()
+      expect((await held[1]?.response)?.status).toBe(201)
+      await reaches(api.url, 'org_concurrency_in_progress', 0)
+      await reaches(api.url, 'org_concurrency_waiting', 0)
+    })
+  })
+
+  it('a request that waits longer than the queue timeout is refused', async () => {
+    await withApp({ perOrg: 1, queueLength: 5, waitMs: 100 }, async (api) => {
+      const [held] = await holdSlots(api, 1)
+      const refused = await call(`${api.url}${LIST}`, flooding.key)
+      expect(refused.status).toBe(429)
+      expect(refused.body.code).toBe('concurrency_limited')
+      expect(await metric(api.url, 'org_concurrency_refusals_total{reason="wait_timeout"}')).toBe(1)
+      expect(await metric(api.url, 'org_concurrency_waiting')).toBe(0)
+      held?.finish()
+      expect((await held?.response)?.status).toBe(201)
+    })
+  })
+
+  it('slots come back when clients go away and when requests fail: afterwards the organization again runs exactly its share', async () => {
+    const perOrg = 2
+    await withApp({ perOrg, queueLength: 10, waitMs: 60_000 }, async (api) => {
+      const held = await holdSlots(api, perOrg)
+      const queued = await hold(api, 'The Queued Family')
+      await reaches(api.url, 'org_concurrency_waiting', 1)
+
+      // Clients that go away: while waiting, then while holding a slot.
+      for (const request of [queued, ...held]) request.abort()
+      await reaches(api.url, 'org_concurrency_waiting', 0)
+      await reaches(api.url, 'org_concurrency_in_progress', 0)
+
+      // Requests that fail after taking a slot (validation, not found), more at once than the share.
+      const failures = await Promise.all([
+        ...Array.from({ length: 4 }, () => call(`${api.url}${LIST}`, flooding.key, { body: { name: '' } })),
+        ...Array.from({ length: 4 }, () => call(`${api.url}${LIST}/00000000-0000-4000-8000-000000000000`, flooding.key)),
+      ])
+      expect(failures.map((response) => response.status).sort()).toEqual([400, 400, 400, 400, 404, 404, 404, 404])
+      await reaches(api.url, 'org_concurrency_in_progress', 0)
+
+      // Nothing leaked: the organization holds its whole share again, and the next one waits.
+      const again = await holdSlots(api, perOrg)
+      const next = watch(call(`${api.url}${LIST}`, flooding.key))
+      await reaches(api.url, 'org_concurrency_waiting', 1)
+      for (const request of again) request.finish()
+      expect((await Promise.all(again.map((request) => request.response))).map((response) => response.status)).toEqual([201, 201])
+      expect((await next.promise).status).toBe(200)
+    })
+  })
+})
