@@ -64,7 +64,7 @@ export const MAX_HEADER_BYTES = 64 * 1024
 
 export interface AppDependencies {
   db: Kysely<Database>
-  config: Pick<Config, 'rateLimitMax' | 'rateLimitWindowSeconds' | 'householdsSunset' | 'trustProxy' | 'logLevel'>
+  config: Pick<Config, 'rateLimitMax' | 'rateLimitWindowSeconds' | 'orgRateLimitMax' | 'addressRateLimitMax' | 'householdsSunset' | 'trustProxy' | 'logLevel'>
   rateLimitStore: RateLimitStore
   /** The origin browsers reach the API (and web app) at: cookie-authenticated writes must come from it. */
   publicUrl: string
@@ -132,7 +132,13 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema))
   registerJsonParser(app)
 
-  const limiter = new RateLimiter(deps.rateLimitStore, deps.config.rateLimitMax, deps.config.rateLimitWindowSeconds)
+  const limiter = new RateLimiter(deps.rateLimitStore)
+  const limits = {
+    keyRequests: deps.config.rateLimitMax,
+    orgRequests: deps.config.orgRateLimitMax,
+    addressRequests: deps.config.addressRateLimitMax,
+    windowSeconds: deps.config.rateLimitWindowSeconds,
+  }
   const usage = new KeyUsageRecorder(deps.db, (error) => app.log.error({ err: error }, 'could not record key usage'))
   // Idempotency keys are replayed for 24 hours, sign-ins wait 10 minutes, ended sessions are kept
   // a day: forget older ones soon after start and hourly.
@@ -158,7 +164,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   // Parses the Cookie header (for the idp-session cookie only) and writes Set-Cookie. Unsigned:
   // the session value is itself a random secret, checked against its stored hash.
   await app.register(cookie, { hook: 'onRequest' })
-  registerAuthentication(app, { db: deps.db, limiter, usage, publicUrl: deps.publicUrl, metrics })
+  registerAuthentication(app, { db: deps.db, limiter, limits, usage, publicUrl: deps.publicUrl, metrics })
   // After authentication: it needs the principal's organization.
   registerOrgConcurrencyLimit(app, deps.orgConcurrency ?? DEFAULT_ORG_CONCURRENCY, metrics)
   await registerOpenApi(app)

@@ -105,8 +105,9 @@ export async function serve(config: Config, only?: Listener, startApi: ApiStarte
     if (only !== 'api') {
       const releases = await loadChartReleases()
       chartVersions = releasedVersions(releases)
-      const limiter = new RateLimiter(new MemoryRateLimitStore(), config.rateLimitMax, config.rateLimitWindowSeconds)
-      const embed = buildEmbedApp({ db: store.db, releases, limiter, trustProxy: config.trustProxy, appOrigin: new URL(publicUrl).origin })
+      const limiter = new RateLimiter(new MemoryRateLimitStore())
+      const addressBudget = { limit: config.addressRateLimitMax, windowSeconds: config.rateLimitWindowSeconds }
+      const embed = buildEmbedApp({ db: store.db, releases, limiter, addressBudget, trustProxy: config.trustProxy, appOrigin: new URL(publicUrl).origin })
       cleanups.push(() => closeWithin(embed, config.shutdownTimeoutSeconds))
       service.embedUrl = await listen(embed, config.host, config.embedPort)
     }

@@ -106,7 +106,7 @@ function hostPage(chartUrl: string): string {
 async function browserReport(releases: ChartReleases): Promise<string[]> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-chart-'))
   const store = await openStore({ dataDir })
-  const embed = buildEmbedApp({ db: store.db, releases, limiter: new RateLimiter(new MemoryRateLimitStore(), 1_000_000, 60) })
+  const embed = buildEmbedApp({ db: store.db, releases, limiter: new RateLimiter(new MemoryRateLimitStore()), addressBudget: { limit: 1_000_000, windowSeconds: 60 } })
   const host = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page))
   let page = ''
   const browser = await launchChromium()

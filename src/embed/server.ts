@@ -15,15 +15,20 @@ const IMMUTABLE = 'public, max-age=31536000, immutable'
 export interface EmbedAppOptions {
   db: Kysely<Database>
   releases: ChartReleases
-  /** Per client address, for the two answers that ask the database (the page and a metered key fetch). */
+  /**
+   * Per client address, for the answers that ask the database: the chart page and every JWKS
+   * request (a verifier's fetch reads the keys too). The assets are immutable files from memory.
+   */
   limiter: RateLimiter
+  /** That budget: units per window (HEARTH_ADDRESS_RATE_LIMIT_MAX, HEARTH_RATE_LIMIT_WINDOW). */
+  addressBudget: { limit: number; windowSeconds: number }
   /** Behind a load balancer: the client address comes from X-Forwarded-For. */
   trustProxy?: boolean
   /** The web app's origin (the API's public URL): its household pages frame the chart. */
   appOrigin?: string
 }
 
-export function buildEmbedApp({ db, releases, limiter, trustProxy = false, appOrigin }: EmbedAppOptions): FastifyInstance {
+export function buildEmbedApp({ db, releases, limiter, addressBudget, trustProxy = false, appOrigin }: EmbedAppOptions): FastifyInstance {
   const app = Fastify({ logger: false, trustProxy })
   app.addHook('onSend', async (_request, reply) => {
     reply.header('X-Content-Type-Options', 'nosniff')
@@ -31,20 +36,21 @@ export function buildEmbedApp({ db, releases, limiter, trustProxy = false, appOr
 
   /** Whether the client may have one more database-backed answer; answers 429 itself when not. */
   const withinBudget = async (ip: string, reply: FastifyReply): Promise<boolean> => {
-    const decision = await limiter.consume(`embed:${ip}`)
+    const decision = await limiter.consume([{ policy: 'address', key: `embed:${ip}`, refusal: 'Too many requests from this address.', ...addressBudget }])
     reply.headers(decision.headers)
     if (decision.allowed) return true
     const resetAt = new Date(decision.resetAt).toISOString()
-    reply.status(429).send({ error: `Too many requests from this address; the budget resets at ${resetAt}.`, code: 'rate_limited', resetAt })
+    reply.status(429).send({ error: `Too many requests from this address; retry after ${resetAt}.`, code: 'rate_limited', resetAt })
     return false
   }
 
   // The chart fetches the keys with `?render=<token id>` once per token: that request is the
-  // render metering, and it carries nothing else from the page.
+  // render metering, and it carries nothing else from the page. Every key fetch counts against the
+  // address's budget: each one reads the signing keys from the database.
   app.get<{ Querystring: { render?: string } }>('/.well-known/jwks.json', async (request, reply) => {
+    if (!(await withinBudget(request.ip, reply))) return reply
     const render = request.query.render
     if (typeof render === 'string' && isUuid(render)) {
-      if (!(await withinBudget(request.ip, reply))) return reply
       await recordChartRender(db, render.toLowerCase())
       reply.header('Cache-Control', 'no-store')
     } else {

@@ -1,11 +1,15 @@
 // Conditional reads of a household and its parts: they share the household's ETag (its version).
-// A 304 gives back the request's rate-limit budget: revalidating a copy costs the caller nothing.
+// A 304 gives back most of the request's rate-limit charge: revalidating a copy costs a tenth of a
+// unit (NOT_MODIFIED_COST), never nothing, because it still read the household's version.
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { etagOf, notModified } from './etag.ts'
+import { NOT_MODIFIED_COST } from '../rate-limit/costs.ts'
 
 export const IfNoneMatchHeaders = Type.Object({
-  'if-none-match': Type.Optional(Type.String({ description: 'An ETag you hold: 304 when it is still current.' })),
+  'if-none-match': Type.Optional(
+    Type.String({ description: 'An ETag you hold: 304 when it is still current (a 304 costs 0.1 unit of rate-limit budget). `*` is not a match here: it answers 200, at full cost.' }),
+  ),
 })
 export const NotModified = Type.Null({ description: 'Not modified: your copy is current.' })
 
@@ -14,7 +18,7 @@ export async function answeredNotModified(request: FastifyRequest, reply: Fastif
   const etag = etagOf(version)
   reply.header('ETag', etag)
   if (!notModified(request.headers['if-none-match'], etag)) return false
-  await request.refundRateLimit?.()
+  await request.refundRateLimit?.(NOT_MODIFIED_COST)
   await reply.status(304).send(null)
   return true
 }

@@ -7,10 +7,15 @@ export function etagOf(version: number): string {
   return `"${version}"`
 }
 
-/** If-None-Match matches by weak comparison: W/"3" and "3" are the same, and * matches anything. */
+/**
+ * If-None-Match matches by weak comparison: W/"3" and "3" are the same. `*` is not a match on a
+ * read: it names no copy the client holds (RFC 9110 gives it meaning for writes, "create only if
+ * absent"), and a 304 to it would let a client read the database at a tenth of the cost. The client
+ * gets the full 200 and pays for it. `*` keeps its meaning in If-Match on writes.
+ */
 export function notModified(ifNoneMatch: string | undefined, etag: string): boolean {
   if (ifNoneMatch === undefined) return false
-  return entityTags(ifNoneMatch).some((tag) => tag === '*' || tag.replace(/^W\//, '') === etag)
+  return entityTags(ifNoneMatch).some((tag) => tag.replace(/^W\//, '') === etag)
 }
 
 /**

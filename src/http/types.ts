@@ -16,11 +16,13 @@ declare module 'fastify' {
     legacy?: boolean
     /** Health and metrics: answered even when the instance sheds load (plugins/concurrency-limit.ts). */
     operational?: boolean
+    /** Units of rate-limit budget the request costs, from its raw query (default 1; src/rate-limit/costs.ts). */
+    rateLimitCost?: (query: unknown) => number
   }
   interface FastifyRequest {
     principal: Principal | null
-    /** Gives back the request counted against the caller's rate limit (for a 304); sets the new headers. */
-    refundRateLimit: (() => Promise<void>) | null
+    /** Gives back the request's rate-limit charge but `keep` units (a 304 keeps 0.1); sets the new headers. */
+    refundRateLimit: ((keep: number) => Promise<void>) | null
   }
 }
 

@@ -11,9 +11,12 @@ import type { PoolStats } from '../store/connection-use.ts'
 import type { OrgConcurrencyRefusal } from '../http/plugins/org-concurrency.ts'
 import type { App } from '../http/types.ts'
 
-/** Whose budget a 429 was about: an API key's, a signed-in user's, or failed authentications from one address. */
-export type RateLimitScope = 'credential' | 'user' | 'auth_failure'
-const SCOPES: RateLimitScope[] = ['credential', 'user', 'auth_failure']
+/**
+ * Whose budget a 429 was about: an API key's, a signed-in user's, their organization's, failed
+ * authentications from one address, or one address's requests on routes without credentials.
+ */
+export type RateLimitScope = 'credential' | 'user' | 'org' | 'auth_failure' | 'address'
+const SCOPES: RateLimitScope[] = ['credential', 'user', 'org', 'auth_failure', 'address']
 
 /** The `route` label of requests that matched no route (404s): their paths are the client's, not ours. */
 export const UNMATCHED_ROUTE = 'unmatched'

@@ -11,7 +11,7 @@
 // Each switch is logged once (warn when falling back, info when shared again), and status() tells
 // readiness which of the two is counting now.
 import { MemoryRateLimitStore } from './memory-store.ts'
-import type { RateLimitStore, WindowCount } from './store.ts'
+import type { Budget, BudgetState, Charge, ConsumeResult, RateLimitStore } from './store.ts'
 import { RedisRateLimitStore, type AvailabilityListener, type RedisRateLimitOptions } from './redis-store.ts'
 
 export interface SharedRateLimitStore extends RateLimitStore {
@@ -55,12 +55,12 @@ export class FallbackRateLimitStore implements RateLimitStore {
     if (this.state === 'unreachable') this.warn()
   }
 
-  hit(key: string, windowMs: number, now: number): Promise<WindowCount> {
-    return this.either((store) => store.hit(key, windowMs, now))
+  consume(budgets: Budget[], costMilli: number, now: number): Promise<ConsumeResult> {
+    return this.either((store) => store.consume(budgets, costMilli, now))
   }
 
-  refund(key: string, windowMs: number, now: number): Promise<WindowCount> {
-    return this.either((store) => store.refund(key, windowMs, now))
+  refund(charge: Charge, milli: number, now: number): Promise<BudgetState[]> {
+    return this.either((store) => store.refund(charge, milli, now))
   }
 
   status(): 'ok' | 'unreachable' {
@@ -73,7 +73,7 @@ export class FallbackRateLimitStore implements RateLimitStore {
   }
 
   /** Redis first, every time (it fails at once while disconnected); memory when it fails. */
-  private async either(operation: (store: RateLimitStore) => Promise<WindowCount>): Promise<WindowCount> {
+  private async either<T>(operation: (store: RateLimitStore) => Promise<T>): Promise<T> {
     try {
       const result = await operation(this.shared)
       this.recovered()

@@ -1,30 +1,113 @@
-// Shared fixed-window counts in Redis, so N instances together allow exactly the budget. Each
-// operation is one Lua script, run atomically by Redis: concurrent requests on any instance never
-// read the same count. Keys: `hearth:rl:<key>:<windowStart>`, expiring at the window's end.
+// Shared sliding-window counts in Redis, so N instances together allow exactly the budget. The
+// algorithm and its guarantee are in sliding-window.ts; the Lua below is the same rules, run
+// atomically by Redis over every budget of a request in one round trip: all are charged or none,
+// and concurrent requests on any instance never read the same count.
+// Keys: `hearth:rl:<policy>:<key>`, a hash of bucket index -> milli-units; buckets that left the
+// window are deleted as they are met, and the key expires a window and a bucket after its last charge.
+//
+// Why not a library: rate-limiter-flexible (the well-kept one) checks one key per call, in fixed
+// windows or a token bucket; its RateLimiterUnion consumes several limiters one by one, not all or
+// none, so a request refused by the organization's budget would still spend the key's. Neither
+// gives "never more than the budget in any window" (see sliding-window.ts).
 //
 // A dead Redis must fail fast rather than hold requests: no offline queue (commands fail at once
 // while disconnected), a short command timeout, and no resending of commands after a reconnect (a
-// resent INCR could count a request twice). The client keeps reconnecting in the background.
+// resent charge could count a request twice). The client keeps reconnecting in the background.
 // FallbackRateLimitStore (fallback-store.ts) decides what happens while Redis fails.
 import { Redis, type Result } from 'ioredis'
-import { windowOf, type RateLimitStore, type WindowCount } from './store.ts'
+import type { Budget, BudgetState, Charge, ConsumeResult, RateLimitStore } from './store.ts'
 
-/** KEYS[1] the window's key, ARGV[1] the window's end (epoch ms). Returns the count, this hit included. */
-const HIT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIREAT', KEYS[1], ARGV[1]) end
-return count`
+/** sliding-window.ts in Lua: the counted buckets of a key (older ones deleted) and a budget's state. */
+const COMMON = `
+local now = tonumber(ARGV[1])
+local function counted(key, window)
+  local g = math.max(1, math.floor(window / 60))
+  local oldest = math.floor((now - window) / g)
+  local flat = redis.call('HGETALL', key)
+  local buckets, stale = {}, {}
+  for j = 1, #flat, 2 do
+    local index = tonumber(flat[j])
+    if index < oldest then stale[#stale + 1] = flat[j] else buckets[#buckets + 1] = {index, tonumber(flat[j + 1])} end
+  end
+  if #stale > 0 then redis.call('HDEL', key, unpack(stale)) end
+  table.sort(buckets, function(a, b) return a[1] < b[1] end)
+  return buckets, g
+end
+local function used(buckets)
+  local total = 0
+  for _, b in ipairs(buckets) do total = total + b[2] end
+  return total
+end
+local function state(buckets, g, limit, window, charge, admitted)
+  local total = used(buckets)
+  if admitted or total + charge <= limit then
+    for _, b in ipairs(buckets) do if b[2] > 0 then return {total, (b[1] + 1) * g + window} end end
+    return {total, now}
+  end
+  local left = total
+  for _, b in ipairs(buckets) do
+    left = left - b[2]
+    if left + charge <= limit then return {total, (b[1] + 1) * g + window} end
+  end
+  return {total, now}
+end
+`
 
-/** KEYS[1] the window's key. Takes one back, never below zero, and never creates the key. */
-const REFUND = `
-local count = tonumber(redis.call('GET', KEYS[1]) or '0')
-if count > 0 then count = redis.call('DECR', KEYS[1]) end
-return count`
+/**
+ * KEYS: the budgets' keys. ARGV: now, cost (milli), then limit (milli) and window (ms) per key.
+ * Returns [allowed (1|0), then used and resetAt per key].
+ */
+const CONSUME = `${COMMON}
+local cost = tonumber(ARGV[2])
+local budgets = {}
+local allowed = true
+for i = 1, #KEYS do
+  local limit, window = tonumber(ARGV[1 + 2 * i]), tonumber(ARGV[2 + 2 * i])
+  local buckets, g = counted(KEYS[i], window)
+  local charge = math.min(cost, limit)
+  if used(buckets) + charge > limit then allowed = false end
+  budgets[i] = {buckets, g, limit, window, charge}
+end
+local out = {allowed and 1 or 0}
+for i = 1, #KEYS do
+  local b = budgets[i]
+  if allowed then
+    local index = math.floor(now / b[2])
+    redis.call('HINCRBY', KEYS[i], string.format('%d', index), b[5])
+    redis.call('PEXPIRE', KEYS[i], b[4] + b[2])
+    b[1] = counted(KEYS[i], b[4])
+  end
+  local s = state(b[1], b[2], b[3], b[4], b[5], allowed)
+  out[#out + 1] = s[1]
+  out[#out + 1] = s[2]
+end
+return out`
+
+/**
+ * KEYS: the budgets' keys. ARGV: now, milli to give back, when the charge was made, its cost
+ * (milli), then limit and window per key. Lowers the charge's bucket, never below zero, never
+ * creating it. Returns used and resetAt per key.
+ */
+const REFUND = `${COMMON}
+local milli, at, cost = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local out = {}
+for i = 1, #KEYS do
+  local limit, window = tonumber(ARGV[3 + 2 * i]), tonumber(ARGV[4 + 2 * i])
+  local g = math.max(1, math.floor(window / 60))
+  local field = string.format('%d', math.floor(at / g))
+  local held = tonumber(redis.call('HGET', KEYS[i], field))
+  if held then redis.call('HSET', KEYS[i], field, math.max(0, held - math.min(milli, math.min(cost, limit)))) end
+  local buckets = counted(KEYS[i], window)
+  local s = state(buckets, g, limit, window, 0, true)
+  out[#out + 1] = s[1]
+  out[#out + 1] = s[2]
+end
+return out`
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    hearthRateLimitHit(key: string, windowEnd: number): Result<number, Context>
-    hearthRateLimitRefund(key: string): Result<number, Context>
+    hearthRateLimitConsume(keyCount: number, ...keysAndArgs: Array<string | number>): Result<number[], Context>
+    hearthRateLimitRefund(keyCount: number, ...keysAndArgs: Array<string | number>): Result<number[], Context>
   }
 }
 
@@ -58,8 +141,9 @@ export class RedisRateLimitStore implements RateLimitStore {
       // Reconnect for ever, at most a second apart, so limits are shared again soon after Redis is back.
       retryStrategy: (times) => Math.min(times * 100, 1000),
     })
-    this.client.defineCommand('hearthRateLimitHit', { numberOfKeys: 1, lua: HIT })
-    this.client.defineCommand('hearthRateLimitRefund', { numberOfKeys: 1, lua: REFUND })
+    // No numberOfKeys: each call passes its own count (one key per budget).
+    this.client.defineCommand('hearthRateLimitConsume', { lua: CONSUME })
+    this.client.defineCommand('hearthRateLimitRefund', { lua: REFUND })
     // Errors also reject the command that met them; here they only name the reason of an outage.
     this.client.on('error', (error: Error) => {
       this.error = error.message
@@ -76,21 +160,21 @@ export class RedisRateLimitStore implements RateLimitStore {
     return this.error
   }
 
-  /** The Redis key counting `key` in the window that starts at `windowStart`. */
-  keyOf(key: string, windowStart: number): string {
-    return `${this.prefix}${key}:${windowStart}`
+  /** The Redis key of a budget: `hearth:rl:<policy>:<key>`. */
+  keyOf(budget: Pick<Budget, 'policy' | 'key'>): string {
+    return `${this.prefix}${budget.policy}:${budget.key}`
   }
 
-  async hit(key: string, windowMs: number, now: number): Promise<WindowCount> {
-    const { start, end } = windowOf(now, windowMs)
-    const count = await this.client.hearthRateLimitHit(this.keyOf(key, start), end)
-    return { count, resetAt: end }
+  async consume(budgets: Budget[], costMilli: number, now: number): Promise<ConsumeResult> {
+    const reply = await this.client.hearthRateLimitConsume(budgets.length, ...budgets.map((b) => this.keyOf(b)), now, costMilli, ...limitsOf(budgets))
+    return { allowed: reply[0] === 1, states: statesOf(reply.slice(1)) }
   }
 
-  async refund(key: string, windowMs: number, now: number): Promise<WindowCount> {
-    const { start, end } = windowOf(now, windowMs)
-    const count = await this.client.hearthRateLimitRefund(this.keyOf(key, start))
-    return { count, resetAt: end }
+  async refund(charge: Charge, milli: number, now: number): Promise<BudgetState[]> {
+    const { budgets } = charge
+    const keys = budgets.map((b) => this.keyOf(b))
+    const reply = await this.client.hearthRateLimitRefund(budgets.length, ...keys, now, milli, charge.at, charge.costMilli, ...limitsOf(budgets))
+    return statesOf(reply)
   }
 
   status(): 'ok' | 'unreachable' {
@@ -140,4 +224,14 @@ export class RedisRateLimitStore implements RateLimitStore {
     if (this.closed) return
     for (const listener of this.listeners) listener(available, reason)
   }
+}
+
+function limitsOf(budgets: Budget[]): number[] {
+  return budgets.flatMap((b) => [b.limitMilli, b.windowMs])
+}
+
+function statesOf(pairs: number[]): BudgetState[] {
+  const states: BudgetState[] = []
+  for (let i = 0; i + 1 < pairs.length; i += 2) states.push({ usedMilli: pairs[i] ?? 0, resetAt: pairs[i + 1] ?? 0 })
+  return states
 }

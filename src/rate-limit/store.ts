@@ -1,11 +1,42 @@
-// Fixed-window request counting. Routes and the HTTP plugin see only this interface, so the
-// in-memory store (one process) and a shared store (several instances) are interchangeable.
+// Sliding-window budgets, counted in sub-buckets. Routes and the HTTP plugin see only this
+// interface (through limiter.ts), so the in-memory store (one process) and a shared store (Redis,
+// several instances) are interchangeable; both run the algorithm written out in sliding-window.ts.
 
-export interface WindowCount {
-  /** Requests counted in the current window, this one included. */
-  count: number
-  /** Epoch milliseconds when the current window ends. */
+/** One budget a request is checked against, e.g. an API key's own or its organization's. */
+export interface Budget {
+  /** Names the budget in the headers and its key: `default`, `org`, `address`, `auth-failure`. */
+  policy: string
+  /** Whose budget: a key id, an organization id, a client address. */
+  key: string
+  /** Budget per window, in milli-units (1 unit = 1000), so that fractional costs (0.1) count exactly. */
+  limitMilli: number
+  windowMs: number
+}
+
+/** Where one budget stands after a consume() or refund(). */
+export interface BudgetState {
+  /** Milli-units counted in the window, this request's charge included when it was admitted. */
+  usedMilli: number
+  /**
+   * Epoch ms. Refused: when enough old buckets have left the window for the request's cost to
+   * fit. Admitted: when the oldest counted bucket leaves the window (the remaining grows then).
+   */
   resetAt: number
+}
+
+export interface ConsumeResult {
+  /** True when every budget had room; then each was charged, otherwise none was. */
+  allowed: boolean
+  /** One per budget, in the order given. */
+  states: BudgetState[]
+}
+
+/** What a consume() charged, so that part of it can be given back (a 304) where it was counted. */
+export interface Charge {
+  budgets: Budget[]
+  costMilli: number
+  /** When it was charged: it sits in the bucket containing this time. */
+  at: number
 }
 
 /**
@@ -22,15 +53,9 @@ export interface RateLimitHealth {
 }
 
 export interface RateLimitStore extends RateLimitHealth {
-  /** Counts one request for `key` in the window of `windowMs` that contains `now`. */
-  hit(key: string, windowMs: number, now: number): Promise<WindowCount>
-  /** Takes back one request counted for `key` in the window containing `now` (never below zero). */
-  refund(key: string, windowMs: number, now: number): Promise<WindowCount>
+  /** Charges `costMilli` to every budget if each has room for it, else to none (atomically). */
+  consume(budgets: Budget[], costMilli: number, now: number): Promise<ConsumeResult>
+  /** Gives back `milli` of a charge, in the bucket it was charged to (never below zero). */
+  refund(charge: Charge, milli: number, now: number): Promise<BudgetState[]>
   close(): Promise<void>
-}
-
-/** Windows are aligned to multiples of their length since the epoch, so every instance agrees on them. */
-export function windowOf(now: number, windowMs: number): { start: number; end: number } {
-  const start = Math.floor(now / windowMs) * windowMs
-  return { start, end: start + windowMs }
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 import type { Database } from './tables.ts'
+import { ORG_LIMIT_COLUMNS, orgLimitsOf, type OrgRateLimits } from '../rate-limit/org-limits.ts'
 
 export interface ApiKeyRecord {
   id: string
@@ -49,8 +50,18 @@ export async function insertApiKey(db: Kysely<Database>, key: NewApiKey): Promis
     .executeTakeFirstOrThrow()
 }
 
-export async function findApiKeyByHash(db: Kysely<Database>, hash: string): Promise<ApiKeyRecord | undefined> {
-  return db.selectFrom('api_keys').select(columns).where('secret_hash', '=', hash).executeTakeFirst()
+/** The key with its organization's rate-limit overrides: one query per authenticated request. */
+export async function findApiKeyByHash(db: Kysely<Database>, hash: string): Promise<(ApiKeyRecord & { rateLimits: OrgRateLimits }) | undefined> {
+  const row = await db
+    .selectFrom('api_keys')
+    .innerJoin('orgs', 'orgs.id', 'api_keys.org_id')
+    .select(columns.map((column) => `api_keys.${column}` as const))
+    .select(ORG_LIMIT_COLUMNS)
+    .where('api_keys.secret_hash', '=', hash)
+    .executeTakeFirst()
+  if (!row) return undefined
+  const { orgRateLimitMax, orgKeyRateLimitMax, orgAdminRateLimitMax, orgAdminKeyRateLimitMax, ...key } = row
+  return { ...key, rateLimits: orgLimitsOf({ orgRateLimitMax, orgKeyRateLimitMax, orgAdminRateLimitMax, orgAdminKeyRateLimitMax }) }
 }
 
 /** The organization's keys, oldest first (the CLI) or newest first (the admin API); ties by id. */

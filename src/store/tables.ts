@@ -11,6 +11,12 @@ export interface OrgsTable {
   name: string
   is_demo: Generated<boolean>
   created_at: CreatedAt
+  /** Rate-limit overrides (migration 0008): units per window; null = the instance's default. */
+  rate_limit_max: Generated<number | null>
+  key_rate_limit_max: Generated<number | null>
+  /** What the organization's admins lowered them to (never above the two above). */
+  admin_rate_limit_max: Generated<number | null>
+  admin_key_rate_limit_max: Generated<number | null>
 }
 
 /** Kept by triggers only; see migration 0001. */
@@ -168,6 +174,8 @@ export interface SignInAttemptsTable {
   nonce: string
   return_to: string
   expires_at: Date
+  /** Who started it (migration 0008): pending attempts are bounded per address. */
+  client_address: Generated<string>
 }
 
 /** A sign-in waiting for the person to pick an organization (migration 0009). */

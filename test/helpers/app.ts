@@ -11,7 +11,7 @@ import type { OidcSignIn } from '../../src/auth/oidc.ts'
 import type { RateLimitStore } from '../../src/rate-limit/store.ts'
 
 export type TestConfig = AppConfigOverrides
-type AppConfigOverrides = Partial<Pick<Config, 'rateLimitMax' | 'rateLimitWindowSeconds' | 'householdsSunset' | 'trustProxy'>> & {
+type AppConfigOverrides = Partial<Pick<Config, 'rateLimitMax' | 'rateLimitWindowSeconds' | 'orgRateLimitMax' | 'addressRateLimitMax' | 'householdsSunset' | 'trustProxy'>> & {
   embedOrigin?: string
   /** The API's public origin (chart token issuer; the only origin cookie writes may come from). */
   publicUrl?: string
@@ -43,7 +43,16 @@ export interface TestApp {
 export async function startApp(db: Kysely<Database>, overrides: AppConfigOverrides = {}): Promise<TestApp> {
   const app = await buildApp({
     db,
-    config: { rateLimitMax: 100_000, rateLimitWindowSeconds: 60, householdsSunset: undefined, trustProxy: false, logLevel: 'silent', ...overrides },
+    config: {
+      rateLimitMax: 100_000,
+      rateLimitWindowSeconds: 60,
+      orgRateLimitMax: 1_000_000,
+      addressRateLimitMax: 1_000_000,
+      householdsSunset: undefined,
+      trustProxy: false,
+      logLevel: 'silent',
+      ...overrides,
+    },
     rateLimitStore: overrides.rateLimitStore ?? new MemoryRateLimitStore(),
     publicUrl: overrides.publicUrl ?? TEST_PUBLIC_URL,
     ...(overrides.limits ? { limits: overrides.limits } : {}),

@@ -52,7 +52,7 @@ export async function currentChartRelease(): Promise<ChartReleases> {
 
 export async function startChartStack(): Promise<ChartStack> {
   const store = await openTestStore('pglite')
-  const embed = buildEmbedApp({ db: store.db, releases: await currentChartRelease(), limiter: new RateLimiter(new MemoryRateLimitStore(), 100_000, 60) })
+  const embed = buildEmbedApp({ db: store.db, releases: await currentChartRelease(), limiter: new RateLimiter(new MemoryRateLimitStore()), addressBudget: { limit: 100_000, windowSeconds: 60 } })
   await embed.listen({ host: '127.0.0.1', port: 0 })
   const embedOrigin = `http://127.0.0.1:${(embed.server.address() as AddressInfo).port}`
   const api = await startApp(store.db, { embedOrigin })

@@ -48,7 +48,8 @@ export async function startWebStack(): Promise<WebStack> {
   const embedApp: FastifyInstance = buildEmbedApp({
     db: store.db,
     releases: await currentChartRelease(),
-    limiter: new RateLimiter(new MemoryRateLimitStore(), 100_000, 60),
+    limiter: new RateLimiter(new MemoryRateLimitStore()),
+    addressBudget: { limit: 100_000, windowSeconds: 60 },
     appOrigin: url,
   })
   await embedApp.listen({ host: '127.0.0.1', port: 0 })

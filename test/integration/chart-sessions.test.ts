@@ -22,7 +22,7 @@ describe.each(storeKinds())('chart sessions on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    embed = buildEmbedApp({ db: store.db, releases: new Map(), limiter: new RateLimiter(new MemoryRateLimitStore(), 100_000, 60) })
+    embed = buildEmbedApp({ db: store.db, releases: new Map(), limiter: new RateLimiter(new MemoryRateLimitStore()), addressBudget: { limit: 100_000, windowSeconds: 60 } })
     await embed.listen({ host: '127.0.0.1', port: 0 })
     const address = embed.server.address()
     embedOrigin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`

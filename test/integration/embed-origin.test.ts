@@ -30,7 +30,7 @@ describe.each(storeKinds())('the embed origin on %s', (kind) => {
   beforeAll(async () => {
     store = await openTestStore(kind)
     releases = await currentChartRelease()
-    embed = buildEmbedApp({ db: store.db, releases, limiter: new RateLimiter(new MemoryRateLimitStore(), 100_000, 60) })
+    embed = buildEmbedApp({ db: store.db, releases, limiter: new RateLimiter(new MemoryRateLimitStore()), addressBudget: { limit: 100_000, windowSeconds: 60 } })
     await embed.listen({ host: '127.0.0.1', port: 0 })
     url = `http://127.0.0.1:${(embed.server.address() as AddressInfo).port}`
     ;({ orgId, keyId } = await createOrgWithKey(store.db, ['embed:chart']))
@@ -120,8 +120,8 @@ describe.each(storeKinds())('the embed origin on %s', (kind) => {
     expect(row.rendered_at).toBeNull()
   })
 
-  it('limits the database-backed answers (the page, a metered key fetch) per client address; assets never', async () => {
-    const limited = buildEmbedApp({ db: store.db, releases, limiter: new RateLimiter(new MemoryRateLimitStore(), 3, 60) })
+  it('limits the database-backed answers (the page, every key fetch) per client address; assets never', async () => {
+    const limited = buildEmbedApp({ db: store.db, releases, limiter: new RateLimiter(new MemoryRateLimitStore()), addressBudget: { limit: 4, windowSeconds: 60 } })
     await limited.listen({ host: '127.0.0.1', port: 0 })
     const base = `http://127.0.0.1:${(limited.server.address() as AddressInfo).port}`
     try {
@@ -130,6 +130,9 @@ describe.each(storeKinds())('the embed origin on %s', (kind) => {
       expect((await fetch(`${base}${PAGE}`)).status).toBe(200)
       expect((await fetch(`${base}${PAGE}`)).status).toBe(200)
       expect((await fetch(`${base}/.well-known/jwks.json?render=${randomUUID()}`)).status).toBe(200)
+      const verifier = await fetch(`${base}/.well-known/jwks.json`)
+      expect(verifier.status).toBe(200)
+      expect(verifier.headers.get('ratelimit')).toMatch(/^"address";r=0;t=\d+$/)
       const refused = await fetch(`${base}${PAGE}`)
       expect(refused.status).toBe(429)
       expect(refused.headers.get('retry-after')).toMatch(/^\d+$/)
@@ -137,8 +140,9 @@ describe.each(storeKinds())('the embed origin on %s', (kind) => {
       expect(body.code).toBe('rate_limited')
       expect(Date.parse(body.resetAt)).toBeGreaterThan(Date.now() - 1000)
       expect((await fetch(`${base}/.well-known/jwks.json?render=${randomUUID()}`)).status).toBe(429)
-      // Verifiers that only fetch the keys (no render to meter) and the assets are not counted.
-      expect((await fetch(`${base}/.well-known/jwks.json`)).status).toBe(200)
+      // A key fetch without a render to meter still reads the keys: it is limited too (it was not).
+      expect((await fetch(`${base}/.well-known/jwks.json`)).status).toBe(429)
+      // The assets are immutable files served from memory: not counted.
       expect((await fetch(`${base}${asset}`)).status).toBe(200)
     } finally {
       await limited.close()

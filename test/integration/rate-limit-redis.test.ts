@@ -1,12 +1,11 @@
 // Shared rate limits (REDIS_URL): two app instances, each with its own connection to the same real
-// Redis, share one budget per credential exactly — in turn, in parallel bursts, and with the refund
-// of a 304. Then an outage of a throw-away redis-server of this file's own: the service keeps
+// Redis, share one budget per credential exactly — in turn, in parallel bursts, and with the 0.1
+// unit a 304 keeps of its cost. Then an outage of a throw-away redis-server of this file's own: the service keeps
 // answering, each instance limits on its own (documented: up to N× the budget), the switch is
 // logged once and status() says 'unreachable'; when Redis is back, counts are shared again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openSharedRateLimitStore, type FallbackRateLimitStore } from '../../src/rate-limit/fallback-store.ts'
 import { REDIS_KEY_PREFIX } from '../../src/rate-limit/redis-store.ts'
-import { windowOf } from '../../src/rate-limit/store.ts'
 import { call, createKey, createOrgWithKey, startApp, type TestApp } from '../helpers/app.ts'
 import { REDIS_URL } from '../helpers/environment.ts'
 import { deleteKeys, redisAvailable, redisServerAvailable, testPrefix, ThrowawayRedis, until } from '../helpers/redis.ts'
@@ -15,6 +14,7 @@ import { Redis } from 'ioredis'
 
 const LIST = '/api/v1/relationships'
 const MAX = 10
+const ORG_MAX = 1000
 // A day: a test never straddles a window boundary in practice, and its keys expire within a day.
 const WINDOW_SECONDS = 86_400
 
@@ -30,7 +30,7 @@ function remaining(response: Response): number {
 function expectRefused(response: Response): void {
   expect(response.status).toBe(429)
   expect(response.body).toMatchObject({ code: 'rate_limited', resetAt: expect.any(String) })
-  expect(response.headers.get('ratelimit-policy')).toBe(`"default";q=${MAX};w=${WINDOW_SECONDS}`)
+  expect(response.headers.get('ratelimit-policy')).toBe(`"default";q=${MAX};w=${WINDOW_SECONDS}, "org";q=${ORG_MAX};w=${WINDOW_SECONDS}`)
   expect(remaining(response)).toBe(0)
   expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0)
 }
@@ -44,7 +44,7 @@ async function startInstances(store: TestStore, url: string, prefix: string) {
   const stores = [await openSharedRateLimitStore(url, options), await openSharedRateLimitStore(url, options)] as const
   const apps: TestApp[] = []
   for (const rateLimitStore of stores) {
-    apps.push(await startApp(store.db, { rateLimitMax: MAX, rateLimitWindowSeconds: WINDOW_SECONDS, rateLimitStore }))
+    apps.push(await startApp(store.db, { rateLimitMax: MAX, orgRateLimitMax: ORG_MAX, rateLimitWindowSeconds: WINDOW_SECONDS, rateLimitStore }))
   }
   return { stores, apps: apps as [TestApp, TestApp] }
 }
@@ -83,10 +83,10 @@ describe.runIf(redisAvailable())('shared rate limits on Redis (two instances)', 
     await store?.drop()
   })
 
-  /** The shared count of a key in Redis for the current window. */
+  /** The units a key has spent in the shared count (its hash of buckets in Redis). */
   async function sharedCount(keyId: string): Promise<number> {
-    const { start } = windowOf(Date.now(), WINDOW_SECONDS * 1000)
-    return Number(await redis.get(`${prefix}credential:${keyId}:${start}`))
+    const buckets = await redis.hvals(`${prefix}default:credential:${keyId}`)
+    return buckets.reduce((sum, milli) => sum + Number(milli), 0) / 1000
   }
 
   it('uses the service\'s key namespace', () => {
@@ -101,7 +101,8 @@ describe.runIf(redisAvailable())('shared rate limits on Redis (two instances)', 
     expect(responses.map(remaining)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0])
     expectRefused(await call(`${a.url}${LIST}`, key))
     expectRefused(await call(`${b.url}${LIST}`, key))
-    expect(await sharedCount(id)).toBe(MAX + 2)
+    // A refused request charges nothing.
+    expect(await sharedCount(id)).toBe(MAX)
   })
 
   it('counts parallel bursts atomically: 40 at once over both instances, exactly max succeed', async () => {
@@ -113,10 +114,10 @@ describe.runIf(redisAvailable())('shared rate limits on Redis (two instances)', 
     // Each allowed request saw its own count: the budgets left are 9…0, each once.
     expect(allowed.map(remaining).sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
     for (const refused of responses.filter((r) => r.status === 429)) expectRefused(refused)
-    expect(await sharedCount(id)).toBe(40)
+    expect(await sharedCount(id)).toBe(MAX)
   })
 
-  it('gives back the budget of a 304 in the shared count, whichever instance answers', async () => {
+  it('gives back all but 0.1 unit of a 304 in the shared count, whichever instance answers', async () => {
     const { id, key } = await createKey(store.db, orgId)
     const created = await call(`${a.url}${LIST}`, key, { body: { name: 'Shared Budget Family' } })
     expect(created.status).toBe(201)
@@ -126,16 +127,17 @@ describe.runIf(redisAvailable())('shared rate limits on Redis (two instances)', 
     const etag = read.headers.get('etag') ?? ''
     expect(remaining(read)).toBe(MAX - 2)
 
-    for (let i = 0; i < 3 * MAX; i++) {
+    // Ten revalidations cost one unit together: 2.1, 2.2, … 3 units spent, 7 whole ones left.
+    for (let i = 0; i < 10; i++) {
       const revalidated = await call(`${(i % 2 ? a : b).url}${LIST}/${householdId}`, key, { headers: { 'if-none-match': etag } })
       expect(revalidated.status).toBe(304)
-      expect(remaining(revalidated)).toBe(MAX - 2)
+      expect(remaining(revalidated)).toBe(MAX - 3)
     }
-    expect(await sharedCount(id)).toBe(2)
+    expect(await sharedCount(id)).toBeCloseTo(3, 6)
 
     const rest = []
-    for (let i = 0; i < MAX - 2; i++) rest.push(await call(`${(i % 2 ? a : b).url}${LIST}/${householdId}`, key))
-    expect(rest.map((r) => r.status)).toEqual(Array(MAX - 2).fill(200))
+    for (let i = 0; i < MAX - 3; i++) rest.push(await call(`${(i % 2 ? a : b).url}${LIST}/${householdId}`, key))
+    expect(rest.map((r) => r.status)).toEqual(Array(MAX - 3).fill(200))
     expectRefused(await call(`${a.url}${LIST}/${householdId}`, key))
     expectRefused(await call(`${b.url}${LIST}/${householdId}`, key))
   })

@@ -13,7 +13,7 @@ describe('rate limits', () => {
 
   beforeAll(async () => {
     store = await openTestStore('pglite')
-    api = await startApp(store.db, { rateLimitMax: 3, rateLimitWindowSeconds: 3600 })
+    api = await startApp(store.db, { rateLimitMax: 3, orgRateLimitMax: 1000, rateLimitWindowSeconds: 3600 })
     ;({ orgId } = await createOrgWithKey(store.db))
   })
   afterAll(async () => {
@@ -26,18 +26,19 @@ describe('rate limits', () => {
     const responses = []
     for (let i = 0; i < 4; i++) responses.push(await call(`${api.url}/api/v1/relationships`, key))
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 429])
-    expect(responses.map((r) => r.headers.get('ratelimit')?.replace(/;t=\d+/, ''))).toEqual([
-      '"default";r=2',
-      '"default";r=1',
-      '"default";r=0',
-      '"default";r=0',
+    expect(responses.map((r) => r.headers.get('ratelimit')?.replace(/;t=\d+/g, ''))).toEqual([
+      '"default";r=2, "org";r=999',
+      '"default";r=1, "org";r=998',
+      '"default";r=0, "org";r=997',
+      '"default";r=0, "org";r=997', // refused: nothing charged
     ])
-    for (const r of responses) expect(r.headers.get('ratelimit-policy')).toBe('"default";q=3;w=3600')
+    for (const r of responses) expect(r.headers.get('ratelimit-policy')).toBe('"default";q=3;w=3600, "org";q=1000;w=3600')
     const refused = responses[3]
-    expect(refused?.body).toMatchObject({ code: 'rate_limited', error: expect.any(String) })
+    expect(refused?.body).toMatchObject({ code: 'rate_limited', error: expect.stringMatching(/^This API key used up its request budget/) })
     const resetAt = Date.parse(refused?.body.resetAt as string)
     expect(resetAt).toBeGreaterThan(Date.now())
-    expect(resetAt).toBeLessThanOrEqual(Date.now() + 3600_000)
+    // At most a window and one bucket (1/60 of it) away: the sliding window counts that bucket too.
+    expect(resetAt).toBeLessThanOrEqual(Date.now() + 3600_000 + 60_000)
     const retryAfter = Number(refused?.headers.get('retry-after'))
     expect(retryAfter).toBeGreaterThan(0)
     expect(Math.abs(Date.now() + retryAfter * 1000 - resetAt)).toBeLessThan(2000)
@@ -60,7 +61,7 @@ describe('rate limits', () => {
     expect((await call(`${api.url}/api/v1/relationships`, a.key)).status).toBe(429)
     const fresh = await call(`${api.url}/api/v1/relationships`, b.key)
     expect(fresh.status).toBe(200)
-    expect(fresh.headers.get('ratelimit')).toMatch(/^"default";r=2;/)
+    expect(fresh.headers.get('ratelimit')).toMatch(/^"default";r=2;t=\d+, "org";r=\d+;t=\d+$/)
   })
 
   it('limits failed authentications per client address', async () => {
@@ -69,7 +70,13 @@ describe('rate limits', () => {
       const responses = []
       for (let i = 0; i < 5; i++) responses.push(await call(`${other.url}/api/v1/relationships`, generateApiKey().key))
       expect(responses.map((r) => r.status)).toEqual([401, 401, 401, 429, 429])
-      expect(responses.map((r) => r.headers.get('ratelimit')?.replace(/;t=\d+/, ''))).toEqual(['"default";r=2', '"default";r=1', '"default";r=0', '"default";r=0', '"default";r=0'])
+      expect(responses.map((r) => r.headers.get('ratelimit')?.replace(/;t=\d+/, ''))).toEqual([
+        '"auth-failure";r=2',
+        '"auth-failure";r=1',
+        '"auth-failure";r=0',
+        '"auth-failure";r=0',
+        '"auth-failure";r=0',
+      ])
       expect(Number(responses[3]?.headers.get('retry-after'))).toBeGreaterThan(0)
       expect(responses[3]?.body.resetAt).toEqual(expect.any(String))
       // A valid key from the same address still works: its budget is its own.

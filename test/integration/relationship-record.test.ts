@@ -1,4 +1,4 @@
-// One household: GET (ETag, If-None-Match → 304 that costs no rate-limit budget), PATCH (merge
+// One household: GET (ETag, If-None-Match → 304 that costs 0.1 unit of rate-limit budget), PATCH (merge
 // patch under If-Match), DELETE (under If-Match) on both prefixes; permissions, rate limits, the
 // 404 that never says another org's household exists, concurrent writers, a list walked while
 // households disappear, and the audit log (field names, never values).
@@ -143,15 +143,15 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
       expect(await etag(created.id)).toBe('"2"')
     })
 
-    it('answers 304 with the ETag and no body to If-None-Match naming the current version (exact, weak, in a list, *)', async () => {
+    it('answers 304 with the ETag and no body to If-None-Match naming the current version (exact, weak, in a list); * is not a match on a read', async () => {
       const created = await create({ name: 'Conditional' })
-      for (const header of ['"1"', 'W/"1"', '"7", "1"', '"7",W/"1"', '*', ' "1" ']) {
+      for (const header of ['"1"', 'W/"1"', '"7", "1"', '"7",W/"1"', ' "1" ']) {
         const response = await fetch(url(`${RELATIONSHIPS}/${created.id}`), { headers: { authorization: `Bearer ${key}`, 'if-none-match': header } })
         expect(response.status, header).toBe(304)
         expect(response.headers.get('etag'), header).toBe('"1"')
         expect(await response.text(), header).toBe('')
       }
-      for (const header of ['"2"', 'W/"2"', '"1', '1', 'abc', '"01"', '""']) {
+      for (const header of ['"2"', 'W/"2"', '"1', '1', 'abc', '"01"', '""', '*', '"7", *']) {
         const response = await get(created.id, { 'if-none-match': header })
         expect(response.status, header).toBe(200)
         expect(response.headers.get('etag')).toBe('"1"')
@@ -162,31 +162,39 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
       expect((await get(created.id, { 'if-none-match': '"2"' })).status).toBe(304)
     })
 
-    it('a 304 costs no rate-limit budget; a 200 does', async () => {
-      const limited = await startApp(store.db, { rateLimitMax: 50, rateLimitWindowSeconds: 3600 })
+    it('a 304 costs 0.1 unit of rate-limit budget, never nothing; a 200 (and If-None-Match: *) a whole one', async () => {
+      const limited = await startApp(store.db, { rateLimitMax: 100, rateLimitWindowSeconds: 3600 })
       try {
         const fresh = (await createKey(store.db, orgId)).key
         const created = await create({ name: 'Budget' })
         const remaining = (response: Response | globalThis.Response) => Number(/r=(\d+)/.exec(response.headers.get('ratelimit') ?? '')?.[1])
         const first = await call(`${limited.url}${RELATIONSHIPS}/${created.id}`, fresh)
         expect(first.status).toBe(200)
-        expect(remaining(first)).toBe(49)
-        for (let i = 0; i < 20; i++) {
-          const response = await call(`${limited.url}${RELATIONSHIPS}/${created.id}`, fresh, { headers: { 'if-none-match': '"1"' } })
-          expect(response.status).toBe(304)
-          expect(remaining(response), `304 number ${i + 1}`).toBe(49)
+        expect(remaining(first)).toBe(99)
+        // 50 revalidations cost 5 units together.
+        let last: Awaited<ReturnType<typeof call>> | undefined
+        for (let i = 0; i < 50; i++) {
+          last = await call(`${limited.url}${RELATIONSHIPS}/${created.id}`, fresh, { headers: { 'if-none-match': '"1"' } })
+          expect(last.status).toBe(304)
         }
+        expect(last?.headers.get('ratelimit-policy')).toMatch(/^"default";q=100;w=3600;hearth-cost=0\.1, /)
+        expect(remaining(last ?? first)).toBe(94)
         // The legacy prefix refunds the same way.
         const legacy = await call(`${limited.url}${HOUSEHOLDS}/${created.id}`, fresh, { headers: { 'if-none-match': 'W/"1"' } })
         expect(legacy.status).toBe(304)
-        expect(remaining(legacy)).toBe(49)
+        expect(remaining(legacy)).toBe(93) // 6.1 units spent
         const second = await call(`${limited.url}${RELATIONSHIPS}/${created.id}`, fresh)
         expect(second.status).toBe(200)
-        expect(remaining(second)).toBe(48)
+        expect(remaining(second)).toBe(92)
+        // * names no copy: the household is answered whole, at a whole unit (it was a 304 for free).
+        const star = await call(`${limited.url}${RELATIONSHIPS}/${created.id}`, fresh, { headers: { 'if-none-match': '*' } })
+        expect(star.status).toBe(200)
+        expect(star.body).toMatchObject({ household: { id: created.id } })
+        expect(remaining(star)).toBe(91)
         // A 404 is not a 304: it costs budget.
         const missing = await call(`${limited.url}${RELATIONSHIPS}/00000000-0000-4000-8000-000000000000`, fresh, { headers: { 'if-none-match': '*' } })
         expect(missing.status).toBe(404)
-        expect(remaining(missing)).toBe(47)
+        expect(remaining(missing)).toBe(90)
       } finally {
         await limited.close()
       }

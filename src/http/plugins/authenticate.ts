@@ -2,6 +2,11 @@
 // route that declares a permission (or `signedIn`). Routes under /api without either must say
 // `public: true` (checked when routes are added), so nothing is left open by accident.
 //
+// Every request is rate limited (src/rate-limit/limiter.ts), charged its route's cost:
+//   - with a credential: the key's (or user's) own budget and its organization's, at once;
+//   - a failed authentication: its client address's failure budget, so credentials cannot be guessed fast;
+//   - every other route (sign-in, the web app, health, docs, 404s): its client address's budget.
+//
 // One credential resolver with a rule per credential type:
 //   - an Authorization: Bearer header is an API key (never read from a cookie or the query);
 //   - otherwise the idp-session cookie is a web app session (never read from a header);
@@ -14,8 +19,9 @@ import { resolveBearer, type BearerFailure } from '../../auth/bearer.ts'
 import { resolveSession, SESSION_COOKIE, sessionCookieAttributes, type SessionFailure } from '../../auth/sessions.ts'
 import type { KeyUsageRecorder } from '../../auth/key-usage.ts'
 import { describeRequirement, grants } from '../../domain/permissions.ts'
-import type { RateLimiter } from '../../rate-limit/limiter.ts'
-import type { Metrics } from '../../observability/metrics.ts'
+import type { BudgetRule, LimitDecision, RateLimiter } from '../../rate-limit/limiter.ts'
+import { effectiveLimits, type DefaultLimits } from '../../rate-limit/org-limits.ts'
+import type { Metrics, RateLimitScope } from '../../observability/metrics.ts'
 import type { Principal } from '../../auth/principal.ts'
 import { API_KEY_PREFIX } from '../../auth/api-keys.ts'
 import { ApiError, type ErrorCode } from '../errors.ts'
@@ -64,6 +70,8 @@ export interface AuthDependencies {
   publicUrl: string
   /** Counts 429s by scope (rate_limit_refusals_total). */
   metrics: Pick<Metrics, 'rateLimitRefused'>
+  /** The instance's budgets: per credential and per organization (overridden per org), per client address. */
+  limits: DefaultLimits & { addressRequests: number }
 }
 
 type Resolution =
@@ -106,14 +114,25 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
     return { ok: false, failure: { code: missing.code, message: missing.message + hint }, type: 'none' }
   }
 
-  async function refuse(request: FastifyRequest, reply: FastifyReply, result: Extract<Resolution, { ok: false }>): Promise<never> {
-    // Failed authentications are limited per client address, so credentials cannot be guessed fast.
-    const decision = await deps.limiter.consume(`auth-failure:${request.ip}`)
+  const windowSeconds = deps.limits.windowSeconds
+  const addressRule = (policy: 'address' | 'auth-failure', ip: string, limit: number, refusal: string): BudgetRule => ({ policy, key: ip, limit, windowSeconds, refusal })
+
+  /** Charges the rules; sets the headers; 429 when a budget has no room. */
+  async function charge(reply: FastifyReply, rules: BudgetRule[], cost: number, scope: (refusedBy: BudgetRule) => RateLimitScope): Promise<LimitDecision> {
+    const decision = await deps.limiter.consume(rules, cost)
     reply.headers(decision.headers)
     if (!decision.allowed) {
-      deps.metrics.rateLimitRefused('auth_failure')
-      throw rateLimited(decision.resetAt, 'Too many failed authentications from this address.')
+      const refusedBy = decision.refusedBy ?? rules[0]
+      if (refusedBy) deps.metrics.rateLimitRefused(scope(refusedBy))
+      throw rateLimited(decision.resetAt, refusedBy?.refusal ?? 'This request is over its budget.')
     }
+    return decision
+  }
+
+  async function refuse(request: FastifyRequest, reply: FastifyReply, result: Extract<Resolution, { ok: false }>): Promise<never> {
+    // Failed authentications are limited per client address, so credentials cannot be guessed fast.
+    const failures = addressRule('auth-failure', request.ip, deps.limits.keyRequests, 'Too many failed authentications from this address.')
+    await charge(reply, [failures], 1, () => 'auth_failure')
     // A dead session cookie is of no further use to the browser: tell it to drop it.
     if (result.type === 'session') reply.clearCookie(SESSION_COOKIE, cookieAttributes)
     const challenge = result.type === 'bearer' ? 'Bearer realm="hearth", error="invalid_token"' : 'Bearer realm="hearth"'
@@ -121,8 +140,13 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
   }
 
   app.addHook('onRequest', async (request, reply) => {
-    const { permission: required, signedIn } = request.routeOptions.config
-    if (!required && !signedIn) return
+    const { permission: required, signedIn, rateLimitCost } = request.routeOptions.config
+    const cost = rateLimitCost?.(request.query) ?? 1
+    if (!required && !signedIn) {
+      const address = addressRule('address', request.ip, deps.limits.addressRequests, 'Too many requests from this address.')
+      await charge(reply, [address], cost, () => 'address')
+      return
+    }
 
     const result = await resolveCredential(request, signedIn === true)
     if (!result.ok) return refuse(request, reply, result)
@@ -136,14 +160,24 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
       }
     }
 
-    // Keys are limited one by one; a user's sessions share the user's budget.
-    const limitKey = principal.kind === 'apiKey' ? `credential:${principal.id}` : `user:${principal.id}`
-    const decision = await deps.limiter.consume(limitKey)
-    reply.headers(decision.headers)
-    if (!decision.allowed) {
-      deps.metrics.rateLimitRefused(principal.kind === 'apiKey' ? 'credential' : 'user')
-      throw rateLimited(decision.resetAt, 'This credential used up its request budget for the current window.')
+    // Keys are limited one by one, a user's sessions share the user's budget, and all of an
+    // organization's keys and users share its budget too: five keys are not five budgets.
+    const limits = effectiveLimits(principal.rateLimits, deps.limits)
+    const own: BudgetRule = {
+      policy: 'default',
+      key: principal.kind === 'apiKey' ? `credential:${principal.id}` : `user:${principal.id}`,
+      limit: limits.key.limit,
+      windowSeconds,
+      refusal: `${principal.kind === 'apiKey' ? 'This API key' : 'Your user'} used up its request budget (${limits.key.limit} units per ${windowSeconds} s).`,
     }
+    const org: BudgetRule = {
+      policy: 'org',
+      key: principal.orgId,
+      limit: limits.org.limit,
+      windowSeconds,
+      refusal: `Your organization used up its request budget (${limits.org.limit} units per ${windowSeconds} s), shared by all its keys and users.`,
+    }
+    const decision = await charge(reply, [own, org], cost, (refusedBy) => (refusedBy.policy === 'org' ? 'org' : principal.kind === 'apiKey' ? 'credential' : 'user'))
 
     if (principal.kind === 'apiKey') deps.usage.record(principal.id, request.routeOptions.config.legacy === true)
     if (required && !grants(principal.permissions, required)) {
@@ -154,8 +188,8 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
       throw new ApiError('missing_permission', message)
     }
     request.principal = principal
-    request.refundRateLimit = async () => {
-      reply.headers((await deps.limiter.refund(limitKey)).headers)
+    request.refundRateLimit = async (keep) => {
+      reply.headers(await deps.limiter.refund(decision, keep))
     }
   })
 }
@@ -168,7 +202,7 @@ export function principalOf(request: { principal: Principal | null }): Principal
 
 function rateLimited(resetAt: number, message: string): ApiError {
   const at = new Date(resetAt).toISOString()
-  return new ApiError('rate_limited', `${message} It resets at ${at}.`, { resetAt: at })
+  return new ApiError('rate_limited', `${message} Retry after ${at} (Retry-After says in how many seconds).`, { resetAt: at })
 }
 
 function misplacedKey(query: unknown, cookie: string | undefined): boolean {

@@ -9,6 +9,7 @@ import { toListing } from '../../domain/listing.ts'
 import { checkCreateBody } from '../../domain/household-input.ts'
 import { createHousehold, listHouseholdsJson } from '../../store/households.ts'
 import { ApiError } from '../errors.ts'
+import { listCost, LIST_COST_NOTE } from '../../rate-limit/costs.ts'
 import { principalOf } from '../plugins/authenticate.ts'
 import { etagOf } from '../etag.ts'
 import type { App } from '../types.ts'
@@ -52,13 +53,13 @@ export function registerRelationshipRoutes(app: App, db: Kysely<Database>, legac
   app.get(
     base,
     {
-      config: { permission: 'relationships:read', legacy },
+      config: { permission: 'relationships:read', legacy, rateLimitCost: listCost },
       schema: {
         operationId: legacy ? 'listHouseholds' : 'listRelationships',
         summary: legacy ? 'List households' : 'List relationships',
         description: legacy
-          ? 'Deprecated alias of GET /api/v1/relationships. Needs households:read or relationships:read (households:write or relationships:write imply read).'
-          : 'A page of the organization\'s relationships. Needs relationships:read or households:read (relationships:write or households:write imply read).',
+          ? 'Deprecated alias of GET /api/v1/relationships. Needs households:read or relationships:read (households:write or relationships:write imply read). ' + LIST_COST_NOTE
+          : 'A page of the organization\'s relationships. Needs relationships:read or households:read (relationships:write or households:write imply read). ' + LIST_COST_NOTE,
         ...docs,
         querystring: ListQuery,
         response: { 200: HouseholdList, 400: ErrorBody, ...authErrors },
