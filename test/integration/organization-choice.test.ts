@@ -188,7 +188,8 @@ describe.each(storeKinds())('choosing and switching organizations on %s', (kind)
     const inA = await invite(orgA)
     await invite(orgB)
     const { browser } = await reachChoice()
-    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }, {}]) {
+    const forged: Array<Record<string, string>> = [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }, {}]
+    for (const headers of forged) {
       const refused = await choose(browser, orgA, headers)
       expect(refused.status, JSON.stringify(headers)).toBe(403)
       expect(refused.body).toContain('<h1>Sign-in could not be verified</h1>')
