@@ -15,7 +15,7 @@ if (!process.send) throw new Error('bench/server.ts must be started by bench/run
 const store = await openStore({ databaseUrl, dataDir, poolMax: 10 })
 const app = await buildApp({
   db: store.db,
-  config: { rateLimitMax: 1e9, orgRateLimitMax: 1e9, addressRateLimitMax: 1e9, rateLimitWindowSeconds: 60, householdsSunset: undefined, trustProxy: false, logLevel: 'warn' },
+  config: { rateLimitMax: 1e9, orgRateLimitMax: 1e9, addressRateLimitMax: 1e9, rateLimitWindowSeconds: 60, householdsSunset: undefined, trustProxy: 0, logLevel: 'warn' },
   rateLimitStore: new MemoryRateLimitStore(),
   publicUrl: 'http://127.0.0.1',
   // No chart case is measured; the embed origin is only named in tokens.

@@ -9,6 +9,7 @@ import addFormats from 'ajv-formats'
 import type { Kysely } from 'kysely'
 import type { Database } from './store/tables.ts'
 import type { Config } from './config.ts'
+import { fastifyTrustProxy } from './net/trust-proxy.ts'
 import { RateLimiter } from './rate-limit/limiter.ts'
 import type { RateLimitStore } from './rate-limit/store.ts'
 import { KeyUsageRecorder } from './auth/key-usage.ts'
@@ -122,7 +123,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
       reply.raw.end(body)
     },
     clientErrorHandler: answerClientError,
-    trustProxy: deps.config.trustProxy,
+    trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     genReqId: () => randomUUID(),
     // Per-request log lines cost throughput; failures are logged by the error handler.
     logController: new LogController({ disableRequestLogging: true }),

@@ -4,6 +4,7 @@ import { Type, type Static } from 'typebox'
 import { Value } from 'typebox/value'
 import path from 'node:path'
 import { StringEnum } from './schemas/common.ts'
+import { MAX_PROXY_HOPS, proxyEntryProblem, type ProxyTrust } from './net/trust-proxy.ts'
 
 const Port = Type.Integer({ minimum: 0, maximum: 65535 })
 /** Each worker opens its own PostgreSQL pool (HEARTH_DB_POOL_MAX), so the count stays modest. */
@@ -28,7 +29,7 @@ const ConfigSchema = Type.Object({
   publicUrl: Type.Optional(Type.String({ pattern: '^https?://[^/]+$' })),
   embedUrl: Type.Optional(Type.String({ pattern: '^https?://[^/]+$' })),
   householdsSunset: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}' })),
-  trustProxy: Type.Boolean(),
+  trustProxy: Type.Union([Type.Integer({ minimum: 0, maximum: MAX_PROXY_HOPS }), Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })]),
   oidcIssuer: Type.Optional(Type.String({ pattern: '^https?://' })),
   oidcClientId: Type.Optional(Type.String({ minLength: 1 })),
   oidcClientSecret: Type.Optional(Type.String({ minLength: 1 })),
@@ -67,7 +68,7 @@ export const ENVIRONMENT = {
   HEARTH_ORG_RATE_LIMIT_MAX: 'units per organization per window, shared by all its keys and users (default 1800); hearth orgs limits overrides it per organization',
   HEARTH_ADDRESS_RATE_LIMIT_MAX: 'units per client address per window on routes without credentials: sign-in (20 units), the web app, health, docs (default 600)',
   HEARTH_HOUSEHOLDS_SUNSET: 'YYYY-MM-DD sunset date of the legacy /api/v1/households paths (sends a Sunset header)',
-  HEARTH_TRUST_PROXY: '1 to take the client address from X-Forwarded-For (behind a load balancer)',
+  HEARTH_TRUST_PROXY: `behind proxies or a load balancer, who may name the client in X-Forwarded-For: the number of proxies in front (e.g. 1, at most ${MAX_PROXY_HOPS}; only when nothing reaches Hearth except through them), or their addresses and CIDR ranges (e.g. 10.0.0.0/8,192.168.1.5); the client is the rightmost hop that is not one of them (default 0: none)`,
   HEARTH_SHUTDOWN_TIMEOUT: 'seconds SIGTERM waits for in-flight requests before closing their connections (default 10)',
   HEARTH_STATEMENT_TIMEOUT_MS: 'PostgreSQL statement timeout per query in ms; a slower or blocked query fails with 503 (default 5000)',
   HEARTH_REQUEST_TIMEOUT: 'seconds a client has to send a whole request (default 30)',
@@ -148,6 +149,30 @@ function defaultOrgConcurrency(env: Env): number {
   return Math.max(1, Math.floor(integer(env, 'HEARTH_DB_POOL_MAX', 10) / 2))
 }
 
+/** Words that used to turn HEARTH_TRUST_PROXY on for every hop: refused, so that nobody keeps that by accident. */
+const TRUST_EVERY_HOP = ['true', 'yes', 'on', '*', 'all']
+
+function proxyTrust(env: Env): ProxyTrust {
+  const raw = (env.HEARTH_TRUST_PROXY ?? '').trim()
+  // false/no/off were valid before, and still mean what they said.
+  if (raw === '' || ['false', 'no', 'off'].includes(raw.toLowerCase())) return 0
+  if (/^\d+$/.test(raw)) {
+    if (Number(raw) > MAX_PROXY_HOPS) throw new ConfigError(`HEARTH_TRUST_PROXY=${raw} is more proxies than ${MAX_PROXY_HOPS}: write the number of proxies really in front of Hearth, or their addresses`)
+    return Number(raw)
+  }
+  if (TRUST_EVERY_HOP.includes(raw.toLowerCase())) {
+    throw new ConfigError(
+      `HEARTH_TRUST_PROXY=${raw} would trust every hop, so any client could choose its own address: write the number of proxies in front of Hearth (e.g. 1) or their addresses (e.g. 10.0.0.0/8,192.168.1.5)`,
+    )
+  }
+  const entries = raw.split(',').map((entry) => entry.trim())
+  for (const entry of entries) {
+    const problem = proxyEntryProblem(entry)
+    if (problem) throw new ConfigError(`HEARTH_TRUST_PROXY=${raw}: ${problem}. It takes ${ENVIRONMENT.HEARTH_TRUST_PROXY}`)
+  }
+  return entries
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const production = env.NODE_ENV === 'production'
   const config: Config = {
@@ -169,7 +194,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: env.HEARTH_PUBLIC_URL || undefined,
     embedUrl: env.HEARTH_EMBED_URL || undefined,
     householdsSunset: env.HEARTH_HOUSEHOLDS_SUNSET || undefined,
-    trustProxy: flag(env, 'HEARTH_TRUST_PROXY', false),
+    trustProxy: proxyTrust(env),
     oidcIssuer: env.OIDC_ISSUER || undefined,
     oidcClientId: env.OIDC_CLIENT_ID || undefined,
     oidcClientSecret: env.OIDC_CLIENT_SECRET || undefined,

@@ -88,7 +88,7 @@ async function main() {
   const url = `http://127.0.0.1:${port}`
   const app = await buildApp({
     db: store.db,
-    config: { rateLimitMax: 1_000_000, orgRateLimitMax: 1_000_000, addressRateLimitMax: 1_000_000, rateLimitWindowSeconds: 60, householdsSunset: undefined, trustProxy: false, logLevel: 'silent' },
+    config: { rateLimitMax: 1_000_000, orgRateLimitMax: 1_000_000, addressRateLimitMax: 1_000_000, rateLimitWindowSeconds: 60, householdsSunset: undefined, trustProxy: 0, logLevel: 'silent' },
     rateLimitStore: new MemoryRateLimitStore(),
     publicUrl: url,
     chart: { issuer: url, embedOrigin: 'http://127.0.0.1:9' },

@@ -9,6 +9,7 @@ import { chartPagePolicy } from './frame-ancestors.ts'
 import { releasedVersions, type ChartFile, type ChartReleases } from './releases.ts'
 import type { RateLimiter } from '../rate-limit/limiter.ts'
 import { isUuid } from '../domain/ids.ts'
+import { fastifyTrustProxy, type ProxyTrust } from '../net/trust-proxy.ts'
 
 const IMMUTABLE = 'public, max-age=31536000, immutable'
 
@@ -22,14 +23,14 @@ export interface EmbedAppOptions {
   limiter: RateLimiter
   /** That budget: units per window (HEARTH_ADDRESS_RATE_LIMIT_MAX, HEARTH_RATE_LIMIT_WINDOW). */
   addressBudget: { limit: number; windowSeconds: number }
-  /** Behind a load balancer: the client address comes from X-Forwarded-For. */
-  trustProxy?: boolean
+  /** HEARTH_TRUST_PROXY, as the API takes it: behind proxies, the client is the rightmost untrusted X-Forwarded-For hop. */
+  trustProxy?: ProxyTrust
   /** The web app's origin (the API's public URL): its household pages frame the chart. */
   appOrigin?: string
 }
 
-export function buildEmbedApp({ db, releases, limiter, addressBudget, trustProxy = false, appOrigin }: EmbedAppOptions): FastifyInstance {
-  const app = Fastify({ logger: false, trustProxy })
+export function buildEmbedApp({ db, releases, limiter, addressBudget, trustProxy = 0, appOrigin }: EmbedAppOptions): FastifyInstance {
+  const app = Fastify({ logger: false, trustProxy: fastifyTrustProxy(trustProxy) })
   app.addHook('onSend', async (_request, reply) => {
     reply.header('X-Content-Type-Options', 'nosniff')
   })

@@ -49,7 +49,7 @@ export async function startApp(db: Kysely<Database>, overrides: AppConfigOverrid
       orgRateLimitMax: 1_000_000,
       addressRateLimitMax: 1_000_000,
       householdsSunset: undefined,
-      trustProxy: false,
+      trustProxy: 0,
       logLevel: 'silent',
       ...overrides,
     },

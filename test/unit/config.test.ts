@@ -30,6 +30,53 @@ describe('configuration', () => {
     expect(() => loadConfig({ HEARTH_HOUSEHOLDS_SUNSET: '2027-13-45' })).toThrow(/HEARTH_HOUSEHOLDS_SUNSET/)
   })
 
+  describe('HEARTH_TRUST_PROXY', () => {
+    it('is off (0) unset, with 0, and with the old false words', () => {
+      for (const value of [undefined, '', '0', 'false', 'no', 'off']) expect(loadConfig({ HEARTH_TRUST_PROXY: value }).trustProxy, String(value)).toBe(0)
+    })
+
+    it('takes a hop count, 1 to 10: 1 now means one proxy in front, not every hop', () => {
+      expect(loadConfig({ HEARTH_TRUST_PROXY: '1' }).trustProxy).toBe(1)
+      expect(loadConfig({ HEARTH_TRUST_PROXY: '3' }).trustProxy).toBe(3)
+      expect(() => loadConfig({ HEARTH_TRUST_PROXY: '11' })).toThrow(/^HEARTH_TRUST_PROXY=11 is more proxies than 10/)
+    })
+
+    it('takes proxy addresses and CIDR ranges, IPv4 and IPv6, comma-separated', () => {
+      expect(loadConfig({ HEARTH_TRUST_PROXY: '10.0.0.0/8,192.168.1.5' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.5'])
+      expect(loadConfig({ HEARTH_TRUST_PROXY: ' 10.1.2.3 , fd00::/8, ::1 ' }).trustProxy).toEqual(['10.1.2.3', 'fd00::/8', '::1'])
+    })
+
+    it('refuses "trust every hop" in every spelling, with a one-line ConfigError saying what to write', () => {
+      for (const value of ['true', 'TRUE', 'yes', 'on', '*', 'all', '0.0.0.0/0', '::/0', '10.0.0.0/8,0.0.0.0/0']) {
+        expect(() => loadConfig({ HEARTH_TRUST_PROXY: value }), value).toThrow(ConfigError)
+        try {
+          loadConfig({ HEARTH_TRUST_PROXY: value })
+        } catch (error) {
+          const message = (error as Error).message
+          expect(message, value).toMatch(/^HEARTH_TRUST_PROXY=/)
+          expect(message, value).not.toContain('\n')
+          expect(message, value).toMatch(/every/)
+        }
+      }
+      expect(() => loadConfig({ HEARTH_TRUST_PROXY: 'true' })).toThrow(/write the number of proxies in front of Hearth \(e\.g\. 1\) or their addresses \(e\.g\. 10\.0\.0\.0\/8,192\.168\.1\.5\)/)
+    })
+
+    it('refuses what is not an address or a range, naming the entry', () => {
+      for (const [value, entry] of [
+        ['proxy.example.com', 'proxy.example.com'],
+        ['10.0.0.0/8,', ''],
+        ['10.0.0.0/33', '10.0.0.0/33'],
+        ['fd00::/129', 'fd00::/129'],
+        ['10.0.0.0/8/1', '10.0.0.0/8/1'],
+        ['-1', '-1'],
+        ['1.5', '1.5'],
+      ]) {
+        expect(() => loadConfig({ HEARTH_TRUST_PROXY: value }), value).toThrow(ConfigError)
+        expect(() => loadConfig({ HEARTH_TRUST_PROXY: value }), value).toThrow(`"${entry}"`)
+      }
+    })
+  })
+
   it('takes HEARTH_WORKERS from 1 (the default) to 64', () => {
     expect(loadConfig({}).workers).toBe(1)
     expect(loadConfig({ HEARTH_WORKERS: '4' }).workers).toBe(4)
