@@ -11,7 +11,7 @@ import pg from 'pg'
 import { sql, type Kysely } from 'kysely'
 import type { Database } from '../../src/store/tables.ts'
 import { checkDatabase, checkThroughApi, Ledger, startClients, Targets, type Clients } from './crash-clients.ts'
-import type { ServerProcess } from './cli.ts'
+import { ServerProcess } from './cli.ts'
 
 /** Settings of a hearth process under chaos: no demo, no rate limit in the way, a short statement timeout. */
 export const CHAOS_ENV = { HEARTH_DEMO: '0', HEARTH_RATE_LIMIT_MAX: '1000000', HEARTH_STATEMENT_TIMEOUT_MS: '1500' }
@@ -220,4 +220,41 @@ export async function terminateDuringKeyUsageFlush(databaseUrl: string, keyId: s
   } finally {
     await Promise.all([holder.end(), watcher.end()])
   }
+}
+
+/**
+ * One chaos scenario against a `hearth serve` process on `apiDatabaseUrl` (directly, or through a
+ * pooler): load, `fault` (bounded by the caller), more load, then every check of this file.
+ * `db` reads the same database for the checks; `orgId`/`key` belong to it.
+ */
+export async function runChaosScenario(options: {
+  label: string
+  apiDatabaseUrl: string
+  db: Kysely<Database>
+  orgId: string
+  key: string
+  /** Brings the fault about (and back), bounded; it may wait for the load's progress in between. */
+  fault: (load: ChaosLoad) => Promise<unknown>
+}): Promise<ChaosLoad> {
+  const server = new ServerProcess({ DATABASE_URL: options.apiDatabaseUrl, ...CHAOS_ENV })
+  const banner = await server.ready()
+  const targets = new Targets([banner.apiUrl])
+  const load = startChaosLoad({ targets, key: options.key, label: options.label, writers: 4, readers: 2 })
+  try {
+    await load.progress(20, `${options.label}: 20 acknowledged writes before the fault`)
+    await options.fault(load)
+    expectStillUp(server, [server.pid])
+    await load.progress(20, `${options.label}: 20 acknowledged writes after the fault`)
+    await load.stopAndCheckAnswers()
+    expectStillUp(server, [server.pid])
+    await checkNothingLost(options.db, options.orgId, load, targets.list(), options.key)
+    expect(await server.stop('SIGTERM')).toEqual({ code: 0, signal: null })
+    console.info(
+      `${options.label}: ${load.ledger.acks} acknowledged writes, ${load.ledger.serverErrors.length} writes and ${load.readers.unavailable} reads answered 503 database_unavailable, ${load.readers.answered} reads`,
+    )
+  } finally {
+    load.writers.abandon()
+    await server.stop('SIGKILL') // Ended already, unless a check failed.
+  }
+  return load
 }

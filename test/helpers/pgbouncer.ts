@@ -18,13 +18,35 @@ export function pgbouncerAvailable(): boolean {
   return requirePart('PgBouncer', probe.status === 0, 'install pgbouncer (apt-get install pgbouncer) to test Hearth behind a pooler in transaction mode')
 }
 
+/** pgbouncer running on `config`, with its output so far. */
+interface Running {
+  child: ChildProcess
+  output: () => string
+}
+
+function launch(config: string): Running {
+  const asRoot = process.getuid?.() === 0
+  const [command, args] = asRoot
+    ? ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', BINARY, config]]
+    : [BINARY, [config]]
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  let log = ''
+  const keep = (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-20_000)
+  }
+  child.stdout?.on('data', keep)
+  child.stderr?.on('data', keep)
+  return { child, output: () => log }
+}
+
 export class ThrowawayPgBouncer {
   private constructor(
-    private readonly child: ChildProcess,
+    private running: Running,
     private readonly dir: string,
+    private readonly config: string,
     readonly port: number,
     private readonly user: string,
-    private readonly output: () => string,
+    private readonly database: string,
   ) {}
 
   /** Listens on a free loopback port; `serverConnections` per database and user, as default_pool_size. */
@@ -57,29 +79,33 @@ export class ThrowawayPgBouncer {
       ].join('\n'),
       { mode: 0o644 },
     )
-    const asRoot = process.getuid?.() === 0
-    const [command, args] = asRoot
-      ? ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', BINARY, config]]
-      : [BINARY, [config]]
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] })
-    let log = ''
-    const keep = (chunk: Buffer) => {
-      log = (log + chunk.toString()).slice(-20_000)
-    }
-    child.stdout?.on('data', keep)
-    child.stderr?.on('data', keep)
-    const bouncer = new ThrowawayPgBouncer(child, dir, port, user, () => log)
-    const exited = new Promise<never>((_, reject) =>
-      child.once('exit', (code) => reject(new Error(`pgbouncer exited (${code}) before it answered:\n${log}`))),
-    )
-    exited.catch(() => {})
+    const bouncer = new ThrowawayPgBouncer(launch(config), dir, config, port, user, server.pathname.slice(1))
     try {
-      await Promise.race([until(() => bouncer.answers(server.pathname.slice(1)), 10_000, 'pgbouncer to answer'), exited])
+      await bouncer.answering()
     } catch (error) {
       await bouncer.stop()
       throw error
     }
     return bouncer
+  }
+
+  private async answering(): Promise<void> {
+    const { child, output } = this.running
+    const exited = new Promise<never>((_, reject) =>
+      child.once('exit', (code) => reject(new Error(`pgbouncer exited (${code}) before it answered:\n${output()}`))),
+    )
+    exited.catch(() => {})
+    await Promise.race([until(() => this.answers(this.database), 10_000, 'pgbouncer to answer'), exited])
+  }
+
+  /**
+   * Kills pgbouncer (SIGKILL: every client and server connection ends at once, as in a crash or a
+   * reset by the network) and starts it again on the same port; returns when it answers.
+   */
+  async restart(): Promise<void> {
+    await this.end('SIGKILL')
+    this.running = launch(this.config)
+    await this.answering()
   }
 
   /** The URL of `database` through this bouncer. */
@@ -103,19 +129,23 @@ export class ThrowawayPgBouncer {
 
   /** What pgbouncer wrote, for a failing test's message. */
   get log(): string {
-    return this.output()
+    return this.running.output()
   }
 
   /** SIGTERM by PID; SIGKILL if it is still there after 5 s (newer PgBouncers wait for their clients). */
   async stop(): Promise<void> {
-    const child = this.child
+    await this.end('SIGTERM')
+    rmSync(this.dir, { recursive: true, force: true })
+  }
+
+  private async end(signal: NodeJS.Signals): Promise<void> {
+    const { child } = this.running
     if (child.exitCode === null && child.signalCode === null) {
       const gone = new Promise((resolve) => child.once('exit', resolve))
-      child.kill('SIGTERM')
+      child.kill(signal)
       const timer = setTimeout(() => child.kill('SIGKILL'), 5_000)
       await gone
       clearTimeout(timer)
     }
-    rmSync(this.dir, { recursive: true, force: true })
   }
 }
