@@ -78,8 +78,11 @@ export class OidcSignIn {
     return this.configuration
   }
 
-  /** Starts a sign-in: answers where to send the browser and the state for its cookie. */
-  async start(returnTo: string, now = new Date()): Promise<{ ok: true; redirectTo: string; state: string } | { ok: false; failure: SignInFailure }> {
+  /**
+   * Starts a sign-in: answers where to send the browser and the state for its cookie. The attempt
+   * is stored under the client's address, which keeps only its newest few (sign-in-attempts.ts).
+   */
+  async start(returnTo: string, clientAddress: string, now = new Date()): Promise<{ ok: true; redirectTo: string; state: string } | { ok: false; failure: SignInFailure }> {
     let configuration: client.Configuration
     try {
       configuration = await this.discover()
@@ -89,7 +92,7 @@ export class OidcSignIn {
     const state = client.randomState()
     const nonce = client.randomNonce()
     const codeVerifier = client.randomPKCECodeVerifier()
-    await insertSignInAttempt(this.db, hashState(state), { codeVerifier, nonce, returnTo }, new Date(now.getTime() + ATTEMPT_LIFETIME_MS))
+    await insertSignInAttempt(this.db, hashState(state), { codeVerifier, nonce, returnTo, clientAddress }, now, new Date(now.getTime() + ATTEMPT_LIFETIME_MS))
     const url = client.buildAuthorizationUrl(configuration, {
       redirect_uri: this.callbackUrl(),
       scope: SCOPE,

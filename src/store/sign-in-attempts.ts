@@ -1,7 +1,12 @@
 // Sign-ins under way (see migration 0006): written when the browser leaves for the identity
-// provider, taken exactly once by the callback.
-import type { Kysely } from 'kysely'
+// provider, taken exactly once by the callback. Bounded (migration 0008): writing one deletes the
+// expired ones and keeps at most PENDING_PER_ADDRESS per client address, the newest, so that
+// GET /auth/sign-in cannot fill the table however often it is called.
+import { sql, type Kysely } from 'kysely'
 import type { Database } from './tables.ts'
+
+/** A person signs in in a tab or two; a few more covers a shared office address. */
+export const PENDING_PER_ADDRESS = 20
 
 export interface SignInAttempt {
   codeVerifier: string
@@ -9,11 +14,33 @@ export interface SignInAttempt {
   returnTo: string
 }
 
-export async function insertSignInAttempt(db: Kysely<Database>, stateHash: string, attempt: SignInAttempt, expiresAt: Date): Promise<void> {
-  await db
-    .insertInto('sign_in_attempts')
-    .values({ state_hash: stateHash, code_verifier: attempt.codeVerifier, nonce: attempt.nonce, return_to: attempt.returnTo, expires_at: expiresAt })
-    .execute()
+/**
+ * Stores an attempt, and in the same statement deletes the expired ones and this address's oldest
+ * beyond PENDING_PER_ADDRESS (counting the new one). Every part of one statement sees the table as
+ * it was before it, hence the offset of PENDING_PER_ADDRESS - 1 among the existing rows.
+ */
+export async function insertSignInAttempt(
+  db: Kysely<Database>,
+  stateHash: string,
+  attempt: SignInAttempt & { clientAddress: string },
+  now: Date,
+  expiresAt: Date,
+): Promise<void> {
+  await sql`
+    WITH inserted AS (
+      INSERT INTO sign_in_attempts (state_hash, code_verifier, nonce, return_to, expires_at, client_address)
+      VALUES (${stateHash}, ${attempt.codeVerifier}, ${attempt.nonce}, ${attempt.returnTo}, ${expiresAt}, ${attempt.clientAddress})
+    ), expired AS (
+      DELETE FROM sign_in_attempts WHERE expires_at <= ${now}
+    )
+    DELETE FROM sign_in_attempts
+     WHERE state_hash IN (
+       SELECT state_hash FROM sign_in_attempts
+        WHERE client_address = ${attempt.clientAddress}
+        ORDER BY expires_at DESC, state_hash
+       OFFSET ${PENDING_PER_ADDRESS - 1}
+     )
+  `.execute(db)
 }
 
 /** Deletes the attempt and answers it, unless it is unknown, already taken or expired. */

@@ -13,6 +13,7 @@ import { webAssets } from '../../web/assets.ts'
 import { messagePage, organizationChoicePage, type MessagePage } from '../../web/pages.ts'
 import { CHOICE_COOKIE, CHOICE_LIFETIME_MS, CHOOSE_ORGANIZATION_PATH, offerOrganizationChoice } from '../../auth/organization-choice.ts'
 import type { App } from '../types.ts'
+import { SIGN_IN_COST } from '../../rate-limit/costs.ts'
 
 export const SIGN_IN_PATH = '/auth/sign-in'
 const DEFAULT_RETURN_TO = '/households'
@@ -60,7 +61,8 @@ export function registerSignInRoutes(app: App, db: Kysely<Database>, options: { 
 
   app.get(
     SIGN_IN_PATH,
-    { schema: { hide: true, querystring: Type.Object({ returnTo: Type.Optional(Type.String()) }) } },
+    // Limited per client address like every route without credentials, at SIGN_IN_COST: each start writes a row.
+    { config: { rateLimitCost: () => SIGN_IN_COST }, schema: { hide: true, querystring: Type.Object({ returnTo: Type.Optional(Type.String()) }) } },
     async (request, reply) => {
       if (!options.oidc) {
         return answerPage(reply, 503, {
@@ -68,14 +70,14 @@ export function registerSignInRoutes(app: App, db: Kysely<Database>, options: { 
           paragraphs: ['This Hearth has no identity provider. Its operator sets OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET (see the README).'],
         })
       }
-      const started = await options.oidc.start(safeReturnTo(request.query.returnTo))
+      const started = await options.oidc.start(safeReturnTo(request.query.returnTo), request.ip)
       if (!started.ok) return answerPage(reply, 502, failurePage(started.failure, retry()))
       reply.setCookie(SIGN_IN_STATE_COOKIE, started.state, { ...stateCookie, maxAge: ATTEMPT_LIFETIME_MS / 1000 })
       return reply.header('Cache-Control', 'no-store').redirect(started.redirectTo, 302)
     },
   )
 
-  app.get(CALLBACK_PATH, { schema: { hide: true } }, async (request, reply) => {
+  app.get(CALLBACK_PATH, { config: { rateLimitCost: () => SIGN_IN_COST }, schema: { hide: true } }, async (request, reply) => {
     reply.clearCookie(SIGN_IN_STATE_COOKIE, stateCookie)
     if (!options.oidc) return answerPage(reply, 503, { title: 'Sign-in is not set up', paragraphs: ['This Hearth has no identity provider.'] })
     const url = new URL(request.url, 'http://callback.invalid')
