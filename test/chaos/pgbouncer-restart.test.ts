@@ -37,7 +37,7 @@ describe.runIf(runnable)('PgBouncer restarting under read and write load', () =>
         db: store.db,
         orgId,
         key,
-        fault: (load) => repeatFault(2, 0, async () => {
+        fault: ({ load }) => repeatFault(2, 0, async () => {
           await bouncer.restart()
           await load.progress(5, 'writes between PgBouncer restarts')
         }),

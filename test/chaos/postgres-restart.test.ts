@@ -43,7 +43,7 @@ describe.runIf(runnable)('PostgreSQL restarting under read and write load', () =
         db: store.db,
         orgId,
         key,
-        fault: async (load) => {
+        fault: async ({ load }) => {
           await server.restart('fast')
           await load.progress(5, 'writes after the fast restart')
           await server.restart('immediate')

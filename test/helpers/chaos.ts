@@ -233,8 +233,8 @@ export async function runChaosScenario(options: {
   db: Kysely<Database>
   orgId: string
   key: string
-  /** Brings the fault about (and back), bounded; it may wait for the load's progress in between. */
-  fault: (load: ChaosLoad) => Promise<unknown>
+  /** Brings the fault about (and back), bounded; it may wait for the load's progress, or send requests of its own. */
+  fault: (context: { load: ChaosLoad; apiUrl: string }) => Promise<unknown>
 }): Promise<ChaosLoad> {
   const server = new ServerProcess({ DATABASE_URL: options.apiDatabaseUrl, ...CHAOS_ENV })
   const banner = await server.ready()
@@ -242,7 +242,7 @@ export async function runChaosScenario(options: {
   const load = startChaosLoad({ targets, key: options.key, label: options.label, writers: 4, readers: 2 })
   try {
     await load.progress(20, `${options.label}: 20 acknowledged writes before the fault`)
-    await options.fault(load)
+    await options.fault({ load, apiUrl: banner.apiUrl })
     expectStillUp(server, [server.pid])
     await load.progress(20, `${options.label}: 20 acknowledged writes after the fault`)
     await load.stopAndCheckAnswers()
