@@ -53,7 +53,7 @@ export function OrganizationSwitcher({ me }: { me: Me }) {
             ) : (
               <button type="button" disabled={switching !== null} onClick={() => void switchTo(org.id)}>
                 <span class="org-choice-name">{org.name}</span>{' '}
-                <span class="org-choice-status">{org.invited ? `invited as ${org.role}: switching accepts` : org.role}</span>
+                <span class="org-choice-status">{org.invited ? `invited as ${org.role}: choosing it accepts` : org.role}</span>
               </button>
             )}
           </li>
