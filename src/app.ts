@@ -156,10 +156,10 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     await limiter.close()
   })
 
-  registerErrorHandling(app)
   registerConcurrencyLimit(app, (deps.limits ?? DEFAULT_LIMITS).maxConcurrentRequests)
   // One registry per app; every response is counted by route pattern, never by its URL.
   const metrics = new Metrics({ poolStats: deps.poolStats })
+  registerErrorHandling(app, metrics.databaseFault)
   instrumentRequests(app, metrics)
   registerResponseHeaders(app, { householdsSunset: deps.config.householdsSunset })
   // Parses the Cookie header (for the idp-session cookie only) and writes Set-Cookie. Unsigned:

@@ -8,6 +8,7 @@
 // What each series means is in the README ("Operate").
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { PoolStats } from '../store/connection-use.ts'
+import { DATABASE_FAULTS, type DatabaseFault } from '../store/database-faults.ts'
 import type { OrgConcurrencyRefusal } from '../http/plugins/org-concurrency.ts'
 import type { App } from '../http/types.ts'
 
@@ -54,6 +55,7 @@ export class Metrics {
   private readonly refusals: Counter<'scope'>
   private readonly legacy: Counter
   private readonly mints: Counter
+  private readonly databaseFaults: Counter<'kind'>
   private readonly orgInProgress: Gauge
   private readonly orgWaiting: Gauge
   private readonly orgRefusals: Counter<'reason'>
@@ -109,6 +111,13 @@ export class Metrics {
       registers,
     })
     for (const reason of ['queue_full', 'wait_timeout'] satisfies OrgConcurrencyRefusal[]) this.orgRefusals.inc({ reason }, 0)
+    this.databaseFaults = new Counter({
+      name: 'db_errors_total',
+      help: 'Requests answered 503 database_unavailable, by kind: timeout (a statement timeout, or no pool connection in time: the database is slow or blocked), connection (the connection was refused, reset or ended: the database, a pooler or the network is gone or restarting).',
+      labelNames: ['kind'],
+      registers,
+    })
+    for (const kind of DATABASE_FAULTS) this.databaseFaults.inc({ kind }, 0)
     const pool = options.poolStats
     if (pool) {
       const gauge = (name: string, help: string, read: (stats: PoolStats) => number) =>
@@ -141,6 +150,11 @@ export class Metrics {
   /** Counts a 429 concurrency_limited (called by plugins/org-concurrency.ts). */
   readonly orgConcurrencyRefused = (reason: OrgConcurrencyRefusal): void => {
     this.orgRefusals.inc({ reason })
+  }
+
+  /** Counts a request answered 503 database_unavailable (called by the error handler). */
+  readonly databaseFault = (kind: DatabaseFault): void => {
+    this.databaseFaults.inc({ kind })
   }
 
   /** Counts a minted chart token (called by the chart-sessions route). */

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
 import { openTestStore, storeKinds, type TestStore } from '../helpers/stores.ts'
 import { call, createOrgWithKey, startApp, type TestApp } from '../helpers/app.ts'
-import { isDatabaseUnavailable } from '../helpers/chaos.ts'
+import { databaseErrorsCounted, isDatabaseUnavailable } from '../helpers/chaos.ts'
 
 const REL = '/api/v1/relationships'
 
@@ -83,6 +83,9 @@ describe.each(storeKinds())('a write whose transaction fails midway, on %s', (ki
     // The next requests work (on PGlite: its one connection is not left inside the failed transaction).
     const list = await call(`${api.url}${REL}?pageSize=10`, key)
     expect([list.status, list.body.total]).toEqual([200, 1])
+
+    // Both refusals counted as the connection losses they claimed to be.
+    expect(await databaseErrorsCounted(api.url)).toEqual({ timeout: 0, connection: 2 })
 
     await databaseAnswersAgain()
     const retried = await call(`${api.url}${REL}`, key, create)

@@ -10,7 +10,7 @@ import { DATABASE_URL, requirePart } from '../helpers/environment.ts'
 import { freshPostgresDatabase } from '../helpers/stores.ts'
 import { createOrgWithKey } from '../helpers/app.ts'
 import { killAll } from '../helpers/cli.ts'
-import { isDatabaseUnavailable, runChaosScenario } from '../helpers/chaos.ts'
+import { databaseErrorsCounted, isDatabaseUnavailable, runChaosScenario } from '../helpers/chaos.ts'
 
 const TIMEOUT = 90_000
 const cleanups: Array<() => Promise<void>> = []
@@ -59,6 +59,8 @@ describe.runIf(hasPostgres)('the database paused by a held lock, under read and 
               duringPause(`${apiUrl}/api/v1/relationships`, key, { method: 'POST', body: { name: 'Paused probe' } }),
             ])
             for (const answer of [list, create]) expect(isDatabaseUnavailable(answer.status, answer.text, answer.headers), `${answer.status} ${answer.text}`).toBe(true)
+            // Blocked, not gone: counted as timeouts.
+            expect((await databaseErrorsCounted(apiUrl)).timeout).toBeGreaterThanOrEqual(2)
           } finally {
             await holder.query('ROLLBACK')
             await holder.end()

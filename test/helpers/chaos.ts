@@ -10,6 +10,7 @@ import { expect } from 'vitest'
 import pg from 'pg'
 import { sql, type Kysely } from 'kysely'
 import type { Database } from '../../src/store/tables.ts'
+import type { DatabaseFault } from '../../src/store/database-faults.ts'
 import { checkDatabase, checkThroughApi, Ledger, startClients, Targets, type Clients } from './crash-clients.ts'
 import { ServerProcess } from './cli.ts'
 
@@ -248,13 +249,24 @@ export async function runChaosScenario(options: {
     await load.stopAndCheckAnswers()
     expectStillUp(server, [server.pid])
     await checkNothingLost(options.db, options.orgId, load, targets.list(), options.key)
+    // Each of those 503s was counted, by kind (the fault's own requests may add more).
+    const counted = await databaseErrorsCounted(banner.apiUrl)
+    expect(counted.timeout + counted.connection).toBeGreaterThanOrEqual(load.ledger.serverErrors.length + load.readers.unavailable)
     expect(await server.stop('SIGTERM')).toEqual({ code: 0, signal: null })
     console.info(
-      `${options.label}: ${load.ledger.acks} acknowledged writes, ${load.ledger.serverErrors.length} writes and ${load.readers.unavailable} reads answered 503 database_unavailable, ${load.readers.answered} reads`,
+      `${options.label}: ${load.ledger.acks} acknowledged writes, ${load.ledger.serverErrors.length} writes and ${load.readers.unavailable} reads answered 503 database_unavailable, ${load.readers.answered} reads; db_errors_total ${JSON.stringify(counted)}`,
     )
   } finally {
     load.writers.abandon()
     await server.stop('SIGKILL') // Ended already, unless a check failed.
   }
   return load
+}
+
+/** The db_errors_total series of a process's /metrics. */
+export async function databaseErrorsCounted(origin: string): Promise<Record<DatabaseFault, number>> {
+  const text = await (await fetch(`${origin}/metrics`)).text()
+  const counted: Record<DatabaseFault, number> = { timeout: 0, connection: 0 }
+  for (const [, kind, value] of text.matchAll(/^db_errors_total\{kind="(\w+)"\} (\d+)$/gm)) counted[kind as DatabaseFault] = Number(value)
+  return counted
 }

@@ -6,6 +6,7 @@ import type { ErrorObject } from 'ajv'
 import type { Duplex } from 'node:stream'
 import { ApiError, ERRORS, type ErrorCode } from '../errors.ts'
 import type { App } from '../types.ts'
+import { databaseFault, type DatabaseFault } from '../../store/database-faults.ts'
 
 /** Fastify's own error codes that are the client's fault, and what we call them. */
 const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {
@@ -41,22 +42,8 @@ function describe(error: ErrorObject, part: string): string {
   }
 }
 
-// The database is slow, blocked or gone, not the request wrong: PostgreSQL's "query canceled" (our
-// statement_timeout) and its shutdown codes (57P01 terminated by an administrator or a failover,
-// 57P02 crash of another backend, 57P03 starting up), connection exceptions (08…, which PgBouncer
-// sends too), a refused or reset socket, and pg's own messages: a connection that ended mid-query
-// ("Connection terminated unexpectedly"), a client whose connection broke between two statements of
-// a transaction (its next statement, or the ROLLBACK, fails with "… is not queryable"), and its
-// client-side timeouts (no free pool connection in time, no answer to a query in time).
-const DATABASE_UNAVAILABLE_CODES = new Set(['57014', '57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'])
-const DATABASE_UNAVAILABLE_MESSAGES = [/timeout exceeded when trying to connect/i, /Query read timeout/i, /Connection terminated/i, /is not queryable/i]
-
-function isDatabaseUnavailable(error: { code?: string; message: string }): boolean {
-  if (error.code !== undefined && (DATABASE_UNAVAILABLE_CODES.has(error.code) || error.code.startsWith('08'))) return true
-  return DATABASE_UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(error.message))
-}
-
-export function registerErrorHandling(app: App): void {
+/** `onDatabaseFault`: told of each request answered 503 database_unavailable, and why (for db_errors_total). */
+export function registerErrorHandling(app: App, onDatabaseFault: (fault: DatabaseFault) => void): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     const send = (status: number, code: ErrorCode, message: string, extra: Record<string, string> = {}) =>
       reply.status(status).send({ error: message, code, requestId: request.id, ...extra })
@@ -78,7 +65,9 @@ export function registerErrorHandling(app: App): void {
       request.log.info({ err: error }, 'client error')
       return send(400, 'malformed_request', error.message)
     }
-    if (isDatabaseUnavailable(error)) {
+    const fault = databaseFault(error)
+    if (fault) {
+      onDatabaseFault(fault)
       request.log.warn({ err: error }, 'database unavailable')
       reply.header('Retry-After', '1')
       return send(503, 'database_unavailable', 'The database is unavailable or did not answer in time. Retry after Retry-After seconds (with the same Idempotency-Key or If-Match, a write applies at most once).')
