@@ -9,6 +9,8 @@ export interface LoadSettings {
   duration: number
   warmup: number
   headers: Record<string, string>
+  /** Requests per second over all connections (autocannon's overallRate); unset: each connection sends as soon as it is answered. */
+  rate?: number
 }
 
 export interface LoadResult {
@@ -36,6 +38,7 @@ function options(url: string, request: CaseRequest, settings: LoadSettings, dura
     ...(request.setupClient ? { setupClient: request.setupClient as unknown as autocannon.Options['setupClient'] } : {}),
     ...(request.initialContext ? { initialContext: request.initialContext } : {}),
     connections: settings.connections,
+    ...(settings.rate !== undefined ? { overallRate: settings.rate } : {}),
     duration,
     // Ten connections on a loopback never need pipelining to saturate a 2-core machine.
     pipelining: 1,

@@ -55,7 +55,7 @@ export interface RequestLimits {
 }
 export const DEFAULT_LIMITS: RequestLimits = { requestTimeoutSeconds: 30, maxConcurrentRequests: 256 }
 /** The production defaults on PostgreSQL with a pool of 10 (config.ts, HEARTH_ORG_CONCURRENCY). */
-export const DEFAULT_ORG_CONCURRENCY: OrgConcurrencyOptions = { perOrg: 5, queueLength: 50, waitMs: 10_000 }
+export const DEFAULT_ORG_CONCURRENCY: OrgConcurrencyOptions = { perOrg: 5, queueLength: 200, waitMs: 10_000 }
 
 function requestTimeoutMs(limits: RequestLimits = DEFAULT_LIMITS): number {
   return limits.requestTimeoutSeconds * 1000

@@ -75,7 +75,7 @@ export const ENVIRONMENT = {
   HEARTH_MAX_CONCURRENT_REQUESTS: 'requests one process works on at once; more get 503 with Retry-After (default 256)',
   HEARTH_ORG_CONCURRENCY:
     'requests of one organization one process works on at once, so that one organization cannot hold every database connection; more wait in that organization\'s queue; 0 turns it off (default half of HEARTH_DB_POOL_MAX on PostgreSQL, at least 1; 2 on the embedded database)',
-  HEARTH_ORG_QUEUE: 'requests of one organization that may wait for a slot (HEARTH_ORG_CONCURRENCY); more get 429 concurrency_limited at once (default 50)',
+  HEARTH_ORG_QUEUE: 'requests of one organization that may wait for a slot (HEARTH_ORG_CONCURRENCY); more get 429 concurrency_limited at once (default 200)',
   HEARTH_ORG_QUEUE_TIMEOUT: 'seconds a request may wait for one of its organization\'s slots before it gets 429 concurrency_limited (default 10)',
   HEARTH_LOG_LEVEL: 'fatal|error|warn|info|debug|trace|silent (default info)',
   HEARTH_WORKERS: `API processes hearth serve runs on this machine, 1 to ${MAX_WORKERS} (default 1); more than 1 needs DATABASE_URL (hearth serve --workers wins)`,
@@ -203,7 +203,9 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutSeconds: integer(env, 'HEARTH_REQUEST_TIMEOUT', 30),
     maxConcurrentRequests: integer(env, 'HEARTH_MAX_CONCURRENT_REQUESTS', 256),
     orgConcurrency: integer(env, 'HEARTH_ORG_CONCURRENCY', defaultOrgConcurrency(env)),
-    orgQueueLength: integer(env, 'HEARTH_ORG_QUEUE', 50),
+    // Long: a refused client comes straight back, and its key is looked up in the database again
+    // before it can be refused again; a waiting request costs a socket and nothing in the database.
+    orgQueueLength: integer(env, 'HEARTH_ORG_QUEUE', 200),
     orgQueueTimeoutSeconds: integer(env, 'HEARTH_ORG_QUEUE_TIMEOUT', 10),
     logLevel: (env.HEARTH_LOG_LEVEL || 'info') as Config['logLevel'],
     workers: integer(env, 'HEARTH_WORKERS', 1),
