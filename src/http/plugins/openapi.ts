@@ -28,6 +28,11 @@ changed it). Every response carries \`RateLimit-Policy\` and \`RateLimit\` heade
 refusal is 429 with \`Retry-After\` and \`{error, code, resetAt}\`. Failed authentications are limited per
 client address.
 
+**Concurrency.** Besides its budget, an organization has a share of requests in progress at once on
+each instance (5 by default); more wait their turn in the organization's own queue, and a request
+that cannot wait (too many waiting, or waited too long) is 429 \`concurrency_limited\` with
+\`Retry-After\` and \`resetAt\`. Another organization's requests never wait behind yours.
+
 **Listing defaults.** page=${LIST_DEFAULTS.page}, pageSize=${LIST_DEFAULTS.pageSize}, sortBy=${LIST_DEFAULTS.sortBy},
 sortOrder=${LIST_DEFAULTS.sortOrder}; ties are broken by id, so pages never overlap. Unknown query parameters are
 ignored; an invalid value of a known one is 400. \`total\` is always exact.
