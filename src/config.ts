@@ -47,7 +47,7 @@ export type Config = Static<typeof ConfigSchema>
 
 /** Names of the environment variables, their meaning and default, for errors and the README. */
 export const ENVIRONMENT = {
-  HOST: 'address both listeners bind to (default 127.0.0.1)',
+  HOST: 'address both listeners bind to (default 127.0.0.1); the development sign-in and the demo need a loopback one (127.0.0.0/8, ::1, localhost)',
   PORT: 'API port (default 3000)',
   HEARTH_EMBED_PORT: 'embed origin port (default 3001)',
   HEARTH_DEMO_PORT: 'demo partner site port, with the demo on (default 3002)',

@@ -19,6 +19,7 @@ import { prepareDemo, type Demo } from './demo.ts'
 import { startDemoPartner } from './demo-partner/server.ts'
 import { OidcSignIn, CALLBACK_PATH, type OidcSettings } from './auth/oidc.ts'
 import { freePort } from './net/free-port.ts'
+import { assertDevelopmentServicesOnLoopback, usesDevelopmentSignIn } from './dev-idp/loopback-only.ts'
 
 export interface RunningService {
   store: Store
@@ -58,6 +59,8 @@ export type ApiStarter = (settings: ApiSettings) => Promise<RunningApi>
 const LOCK_WAIT_MS = 15_000
 
 export async function serve(config: Config, only?: Listener, startApi: ApiStarter = startApiHere): Promise<RunningService> {
+  // Before anything opens or listens: a refusal leaves nothing behind.
+  assertDevelopmentServicesOnLoopback(config, only !== 'embed')
   const cleanups: Array<() => Promise<void> | void> = []
   // Every cleanup runs even when one fails (the database went away, say), so that ports, files and
   // worker processes are let go all the same; the first failure is thrown at the end.
@@ -181,7 +184,7 @@ async function identityProvider(config: Config, publicUrl: string, cleanups: Arr
   if (config.oidcIssuer && config.oidcClientId && config.oidcClientSecret) {
     return { issuer: config.oidcIssuer, clientId: config.oidcClientId, clientSecret: config.oidcClientSecret }
   }
-  if (config.production) return undefined
+  if (!usesDevelopmentSignIn(config, true)) return undefined
   // Loaded only when used: oidc-provider prints its development-mode warnings when it loads.
   const { startDevIdentityProvider } = await import('./dev-idp/server.ts')
   const provider = await startDevIdentityProvider({ host: config.host, port: config.idpPort, redirectUri: new URL(CALLBACK_PATH, publicUrl).href })

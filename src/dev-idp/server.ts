@@ -9,6 +9,7 @@ import Provider, { type Configuration } from 'oidc-provider'
 import { exportJWK, generateKeyPair } from 'jose'
 import { DEMO_PEOPLE } from '../domain/demo-people.ts'
 import { identityOf, signInPage } from './sign-in-page.ts'
+import { isLoopbackHost } from '../net/loopback.ts'
 
 export interface DevIdentityProvider {
   issuer: string
@@ -27,6 +28,8 @@ export interface DevIdentityProviderOptions {
 const CLIENT_ID = 'hearth-dev'
 
 export async function startDevIdentityProvider(options: DevIdentityProviderOptions): Promise<DevIdentityProvider> {
+  // hearth serve refuses earlier with the variables to set (loopback-only.ts); this holds for any caller.
+  if (!isLoopbackHost(options.host)) throw new Error(`the development identity provider signs anyone in without a password: it listens on a loopback address only, not ${options.host}`)
   // The issuer names the port, so listen first and hand requests to the provider once it exists.
   let handle: http.RequestListener = (_request, response) => response.writeHead(503).end()
   const server = http.createServer((request, response) => handle(request, response))
