@@ -47,16 +47,18 @@ describe.runIf(hasPostgres)('connections terminated by PostgreSQL under read and
         const targets = new Targets([banner.apiUrl])
         const load = startChaosLoad({ targets, key, label: `Terminated ${workers}`, writers: 4, readers: 2 })
         cleanups.push(async () => load.writers.abandon())
-        await load.progress(20, '20 acknowledged writes before the chaos')
+        await load.progress(10, '10 acknowledged writes before the chaos')
 
-        // The exact crash of the issue: the key-usage flush's connection ended mid-transaction.
-        expect(await terminateDuringKeyUsageFlush(database.url, keyId)).toBeGreaterThan(0)
+        // The exact crash of the issue: the key-usage flush's connection ended mid-transaction. On the
+        // single process only: catching a flush waits up to its 5 s interval, and both cases die
+        // without the fix anyway (with --workers 2 both workers did, at the first termination).
+        if (workers === 1) expect(await terminateDuringKeyUsageFlush(database.url, keyId)).toBeGreaterThan(0)
         expectStillUp(server, pids)
-        // Then whatever the connections are doing, six times over.
-        const ended = await repeatFault(6, 300, () => terminateBackends(adminUrl, databaseOf(database.url)))
+        // Then whatever the connections are doing, five times over.
+        const ended = await repeatFault(5, 250, () => terminateBackends(adminUrl, databaseOf(database.url)))
         expectStillUp(server, pids)
 
-        await load.progress(20, '20 acknowledged writes after the chaos')
+        await load.progress(10, '10 acknowledged writes after the chaos')
         await load.stopAndCheckAnswers()
         expectStillUp(server, pids)
         expect(server.stderr).toContain('a database connection was lost (57P01 terminating connection due to administrator command)')

@@ -14,8 +14,8 @@ import type { DatabaseFault } from '../../src/store/database-faults.ts'
 import { checkDatabase, checkThroughApi, Ledger, startClients, Targets, type Clients } from './crash-clients.ts'
 import { ServerProcess } from './cli.ts'
 
-/** Settings of a hearth process under chaos: no demo, no rate limit in the way, a short statement timeout. */
-export const CHAOS_ENV = { HEARTH_DEMO: '0', HEARTH_RATE_LIMIT_MAX: '1000000', HEARTH_STATEMENT_TIMEOUT_MS: '1500' }
+/** Settings of a hearth process under chaos: no demo, no rate limits in the way (per key and per organization), a short statement timeout. */
+export const CHAOS_ENV = { HEARTH_DEMO: '0', HEARTH_RATE_LIMIT_MAX: '1000000', HEARTH_ORG_RATE_LIMIT_MAX: '1000000', HEARTH_STATEMENT_TIMEOUT_MS: '1500' }
 
 /** An answer that breaks the contract, for the failure message. */
 interface Violation {
@@ -242,10 +242,10 @@ export async function runChaosScenario(options: {
   const targets = new Targets([banner.apiUrl])
   const load = startChaosLoad({ targets, key: options.key, label: options.label, writers: 4, readers: 2 })
   try {
-    await load.progress(20, `${options.label}: 20 acknowledged writes before the fault`)
+    await load.progress(10, `${options.label}: 10 acknowledged writes before the fault`)
     await options.fault({ load, apiUrl: banner.apiUrl })
     expectStillUp(server, [server.pid])
-    await load.progress(20, `${options.label}: 20 acknowledged writes after the fault`)
+    await load.progress(10, `${options.label}: 10 acknowledged writes after the fault`)
     await load.stopAndCheckAnswers()
     expectStillUp(server, [server.pid])
     await checkNothingLost(options.db, options.orgId, load, targets.list(), options.key)
