@@ -5,17 +5,29 @@
 // data is thrown away, and a crash of the machine is not what these tests are about.
 import { execFile, spawnSync } from 'node:child_process'
 import { promisify } from 'node:util'
-import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { freePort } from '../../src/net/free-port.ts'
 import { requirePart } from './environment.ts'
 
-const BIN = '/usr/lib/postgresql/15/bin'
+// Debian's layout: /usr/lib/postgresql/<major>/bin, whichever major is installed (the newest).
+const INSTALLED = '/usr/lib/postgresql'
+const BIN = path.join(INSTALLED, newestMajor() ?? 'none', 'bin')
+
+function newestMajor(): string | undefined {
+  try {
+    return readdirSync(INSTALLED)
+      .filter((name) => /^\d+$/.test(name))
+      .sort((a, b) => Number(b) - Number(a))[0]
+  } catch {
+    return undefined
+  }
+}
 
 export function throwawayPostgresAvailable(): boolean {
   const probe = spawnSync(path.join(BIN, 'pg_ctl'), ['--version'], { stdio: 'ignore' })
-  return requirePart('PostgreSQL server binaries', probe.status === 0, `install postgresql-15 (${BIN}/initdb, pg_ctl) to test Hearth while PostgreSQL restarts`)
+  return requirePart('PostgreSQL server binaries', probe.status === 0, `install PostgreSQL's server (${INSTALLED}/<major>/bin: initdb, pg_ctl) to test Hearth while PostgreSQL restarts`)
 }
 
 /** `immediate`: the server stops without a checkpoint, as a crash or a failover would; `fast`: a clean restart. */
