@@ -57,7 +57,7 @@ export const ERRORS = {
   internal_error: { status: 500, meaning: 'Something failed on our side; the details are in our logs under the requestId.' },
   database_unavailable: {
     status: 503,
-    meaning: 'The database did not answer in time (busy, blocked or unreachable); nothing was changed by this request unless it says so. Retry after Retry-After seconds.',
+    meaning: 'The database is unreachable, restarting, blocked or too slow (a dropped connection, a failover, a held lock). A write is applied whole or not at all, but its outcome is unknown: retry after Retry-After seconds with the same Idempotency-Key or If-Match, which applies it at most once.',
   },
   overloaded: { status: 503, meaning: 'This instance is working on as many requests as it takes at once; retry after Retry-After seconds.' },
 } as const

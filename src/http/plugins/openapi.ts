@@ -44,7 +44,8 @@ meanwhile. A cursor of another query is 400 \`invalid_cursor\`.
 
 **Idempotency.** Send \`Idempotency-Key\` (1–255 visible ASCII characters) on create: the same key with the same
 body within 24 hours replays the first response (with \`Idempotent-Replayed: true\`); the same key with another
-body is 409.
+body is 409. After a 503 \`database_unavailable\` or no answer at all, send the create again with the same key:
+it is applied once, whether or not the first attempt was.
 
 **Errors.** Every error body is \`{error, code, requestId}\`: \`error\` is a sentence for people, \`code\` is stable.
 
