@@ -32,6 +32,7 @@ import { registerAdminKeyRoutes } from './http/routes/admin-keys.ts'
 import { registerAdminOriginRoutes } from './http/routes/admin-origins.ts'
 import { registerAdminUserRoutes } from './http/routes/admin-users.ts'
 import { registerAdminUsageRoutes } from './http/routes/admin-usage.ts'
+import { registerAdminLimitRoutes } from './http/routes/admin-limits.ts'
 import { registerSignInRoutes } from './http/routes/sign-in.ts'
 import { registerChooseOrganizationRoute } from './http/routes/choose-organization.ts'
 import { registerSwitchOrganizationRoute } from './http/routes/switch-organization.ts'
@@ -184,6 +185,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   registerAdminOriginRoutes(app, deps.db)
   registerAdminUserRoutes(app, deps.db)
   registerAdminUsageRoutes(app, deps.db)
+  registerAdminLimitRoutes(app, deps.db, limits)
   registerSignOutRoutes(app, deps.db, deps.publicUrl)
   registerSignInRoutes(app, deps.db, { publicUrl: deps.publicUrl, oidc: deps.oidc })
   registerChooseOrganizationRoute(app, deps.db, deps.publicUrl)

@@ -12,6 +12,9 @@ import { chartUsage } from '../store/chart-mints.ts'
 import { listAudit } from '../store/audit.ts'
 import { createUser, listUsers, type UserRole } from '../store/users.ts'
 import { issueApiKey } from '../auth/issue-api-key.ts'
+import { findOrgRateLimits, setOperatorRateLimits } from '../store/org-limits.ts'
+import { limitsView, type DefaultLimits } from '../rate-limit/org-limits.ts'
+import { loadConfig } from '../config.ts'
 import { AdminError, AUDIT_LIMIT, DEFAULT_KEY_NAME, DEFAULT_USER_ROLE, defaultUserName, validateAdminRequest, type AdminRequest } from './requests.ts'
 
 export interface NewKeyInput {
@@ -60,6 +63,13 @@ export async function runAdmin(db: Kysely<Database>, request: AdminRequest, migr
       return createOrg(db, request.name.trim())
     case 'orgs.list':
       return { orgs: await listOrgs(db) }
+    case 'orgs.limits': {
+      await requireOrg(db, request.orgId)
+      const change = request.reset ? { requests: null, keyRequests: null } : { requests: request.requests, keyRequests: request.keyRequests }
+      const overrides = (await setOperatorRateLimits(db, request.orgId, change)) ?? (await findOrgRateLimits(db, request.orgId))
+      if (!overrides) throw new AdminError(`no organization has the id ${request.orgId}; "hearth orgs list" shows them`)
+      return { orgId: request.orgId, ...limitsView(overrides, instanceDefaults()) }
+    }
     case 'keys.create': {
       await requireOrg(db, request.orgId)
       const { record, key } = await createOrgApiKey(db, request.orgId, {
@@ -108,3 +118,14 @@ export async function runAdmin(db: Kysely<Database>, request: AdminRequest, migr
       return migrations
   }
 }
+
+/**
+ * The instance's default budgets, from the environment of the process that runs the operation:
+ * the server's when the CLI goes through its control socket, the CLI's own otherwise (run it with
+ * the server's HEARTH_*RATE_LIMIT* settings to see the same numbers).
+ */
+function instanceDefaults(): DefaultLimits {
+  const config = loadConfig()
+  return { orgRequests: config.orgRateLimitMax, keyRequests: config.rateLimitMax, windowSeconds: config.rateLimitWindowSeconds }
+}
+

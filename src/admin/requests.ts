@@ -13,6 +13,13 @@ export const AdminRequest = Type.Union([
   Type.Object({ op: op('orgs.create'), name: Type.String() }),
   Type.Object({ op: op('orgs.list') }),
   Type.Object({
+    op: op('orgs.limits'),
+    orgId: Id,
+    requests: Type.Optional(Type.Integer()),
+    keyRequests: Type.Optional(Type.Integer()),
+    reset: Type.Optional(Type.Boolean()),
+  }),
+  Type.Object({
     op: op('keys.create'),
     orgId: Id,
     permissions: Type.Array(Type.String()),
@@ -46,6 +53,8 @@ export function isAdminRequest(value: unknown): value is AdminRequest {
 export const DEFAULT_KEY_NAME = 'API key'
 
 export const AUDIT_LIMIT = { default: 100, max: 10_000 } as const
+/** A budget of an organization, in units per window (a plain request is 1). */
+export const RATE_LIMIT_RANGE = { min: 1, max: 1_000_000_000 } as const
 export const USER_ROLE_NAMES = ['admin', 'advisor', 'viewer'] as const
 export const DEFAULT_USER_ROLE = 'advisor'
 /** Something@something.something, no spaces: a sanity check, not a proof that mail arrives. */
@@ -77,6 +86,17 @@ export function validateAdminRequest(request: AdminRequest): void {
     case 'origins.remove': {
       const parsed = parseFrameOrigin(request.origin)
       if (!parsed.ok) throw new AdminError(`--origin ${parsed.reason}`)
+      return
+    }
+    case 'orgs.limits': {
+      for (const [flag, value] of [['--requests', request.requests], ['--key-requests', request.keyRequests]] as const) {
+        if (value !== undefined && (value < RATE_LIMIT_RANGE.min || value > RATE_LIMIT_RANGE.max)) {
+          throw new AdminError(`${flag} must be a whole number from ${RATE_LIMIT_RANGE.min} to ${RATE_LIMIT_RANGE.max} (units per window)`)
+        }
+      }
+      if (request.reset && (request.requests !== undefined || request.keyRequests !== undefined)) {
+        throw new AdminError('--reset goes back to the instance defaults: give it alone, then set new limits if you want them')
+      }
       return
     }
     case 'audit': {

@@ -11,6 +11,7 @@ import type { ChartUsageRow } from '../store/chart-mints.ts'
 import type { AuditRow } from '../store/audit.ts'
 import type { User } from '../store/users.ts'
 import { isUuid } from '../domain/ids.ts'
+import type { BudgetView, LimitsView } from '../rate-limit/org-limits.ts'
 
 type Options = NonNullable<ParseArgsConfig['options']>
 type Values = Record<string, string | boolean | undefined>
@@ -44,6 +45,14 @@ function orgId(values: Values): string {
   const id = required(values, 'org', 'an organization id (hearth orgs list shows them)')
   if (!isUuid(id)) usageError(`--org must be an organization id (a UUID), got "${id}"; hearth orgs list shows them`)
   return id
+}
+
+/** A whole number of units given with --<name>, or undefined when not given. */
+function units(values: Values, name: string): number | undefined {
+  const value = values[name]
+  if (value === undefined) return undefined
+  if (typeof value !== 'string' || !/^\d{1,10}$/.test(value.trim())) usageError(`--${name} must be a whole number of units per window, got "${String(value)}"`)
+  return Number(value.trim())
 }
 
 const table = (rows: string[][]): string => {
@@ -85,6 +94,36 @@ const COMMANDS: Command[] = [
     options: { name: { type: 'string' } },
     request: (values) => ({ op: 'orgs.create', name: required(values, 'name', 'the organization\'s name') }),
     print: (result: { id: string; name: string }) => `Created organization "${result.name}" with id ${result.id}`,
+  },
+  {
+    words: ['orgs', 'limits'],
+    summary: 'show or set an organization\'s rate limits (units per window)',
+    usage:
+      'hearth orgs limits --org <orgId> [--requests <n>] [--key-requests <n>] [--reset]\n' +
+      '  requests: the organization\'s budget, shared by all its keys and users (default HEARTH_ORG_RATE_LIMIT_MAX)\n' +
+      '  key-requests: each API key\'s own budget (default HEARTH_RATE_LIMIT_MAX; signed-in users keep that default)\n' +
+      '  reset: back to the instance defaults. Without options: show the limits in force.',
+    options: { ...org, requests: { type: 'string' }, 'key-requests': { type: 'string' }, reset: { type: 'boolean' } },
+    request: (values) => ({
+      op: 'orgs.limits',
+      orgId: orgId(values),
+      requests: units(values, 'requests'),
+      keyRequests: units(values, 'key-requests'),
+      reset: values.reset === true ? true : undefined,
+    }),
+    print: (result: LimitsView & { orgId: string }) => {
+      const describe = (budget: BudgetView) =>
+        [
+          String(budget.limit),
+          budget.operatorOverride === null ? `${budget.ceiling} (default)` : `${budget.ceiling} (set for this organization)`,
+          budget.adminLowered === null ? '-' : String(budget.adminLowered),
+        ]
+      return `Rate limits of ${result.orgId}, in units per ${result.windowSeconds} s (a plain request is 1 unit):\n\n${table([
+        ['BUDGET', 'IN FORCE', 'OPERATOR ALLOWS', 'LOWERED BY ITS ADMINS'],
+        ['organization', ...describe(result.organization)],
+        ['each API key', ...describe(result.perCredential)],
+      ])}`
+    },
   },
   {
     words: ['orgs', 'list'],

@@ -41,3 +41,12 @@ function first(query: unknown, name: string): string | undefined {
   const one: unknown = Array.isArray(value) ? value[0] : value
   return typeof one === 'string' ? one : undefined
 }
+
+/** The costs as GET /api/v1/limits lists them; everything not named costs 1. */
+export const COST_TABLE: ReadonlyArray<{ request: string; units: number }> = [
+  { request: 'any request not listed here', units: 1 },
+  { request: 'GET /api/v1/relationships (or /households) with a non-blank search', units: SEARCH_COST },
+  { request: `GET /api/v1/relationships (or /households) with page and pageSize such that (page-1)*pageSize >= ${DEEP_OFFSET}`, units: DEEP_PAGE_COST },
+  { request: 'a 304 Not Modified (If-None-Match naming the current ETag)', units: NOT_MODIFIED_COST },
+  { request: 'GET /auth/sign-in and GET /auth/callback (per client address)', units: SIGN_IN_COST },
+]

@@ -1,5 +1,5 @@
 // Each organization's budgets: the instance defaults (HEARTH_ORG_RATE_LIMIT_MAX for the whole
-// organization, HEARTH_RATE_LIMIT_MAX for each of its keys and users), replaced by the operator's
+// organization, HEARTH_RATE_LIMIT_MAX for each of its API keys), replaced by the operator's
 // override if any (hearth orgs limits), and lowered by the organization's own admins if they chose
 // to (PATCH /api/v1/limits): the lower of the operator's and the admin's value is in force.
 // They travel with the credential (read in the query that resolves it), so no extra query per request.
@@ -24,7 +24,7 @@ export interface DefaultLimits {
 export interface EffectiveLimits {
   /** The organization's budget (policy "org") and what the operator allows it (the admin's ceiling). */
   org: { limit: number; ceiling: number }
-  /** Each key's or user's budget (policy "default") and its ceiling. */
+  /** Each API key's budget (policy "default") and its ceiling; signed-in users keep the instance default. */
   key: { limit: number; ceiling: number }
   windowSeconds: number
 }
@@ -59,5 +59,31 @@ export function orgLimitsOf(row: {
     keyRequests: row.orgKeyRateLimitMax,
     adminRequests: row.orgAdminRateLimitMax,
     adminKeyRequests: row.orgAdminKeyRateLimitMax,
+  }
+}
+
+/** One budget as the CLI and GET /api/v1/limits show it. */
+export interface BudgetView {
+  /** In force: units per window. */
+  limit: number
+  /** What the operator allows (the instance default, or the operator's override). */
+  ceiling: number
+  operatorOverride: number | null
+  /** What the organization's admins lowered it to, if they did (in force only below the ceiling). */
+  adminLowered: number | null
+}
+
+export interface LimitsView {
+  windowSeconds: number
+  organization: BudgetView
+  perCredential: BudgetView
+}
+
+export function limitsView(overrides: OrgRateLimits, defaults: DefaultLimits): LimitsView {
+  const effective = effectiveLimits(overrides, defaults)
+  return {
+    windowSeconds: effective.windowSeconds,
+    organization: { ...effective.org, operatorOverride: overrides.requests, adminLowered: overrides.adminRequests },
+    perCredential: { ...effective.key, operatorOverride: overrides.keyRequests, adminLowered: overrides.adminKeyRequests },
   }
 }

@@ -306,6 +306,36 @@ function adminCommandStory(kind: Target['kind'], makeTarget: () => Promise<Targe
   )
 
   it(
+    'orgs limits shows the budgets in force, sets the operator\'s overrides, resets them, and refuses bad numbers',
+    async () => {
+      const budget = (limit: number, operatorOverride: number | null) => ({ limit, ceiling: limit, operatorOverride, adminLowered: null })
+      expect(await hearthJson(['orgs', 'limits', '--org', orgId], env)).toEqual({
+        orgId,
+        windowSeconds: 60,
+        organization: budget(1800, null),
+        perCredential: budget(600, null),
+      })
+      const set = await hearth(['orgs', 'limits', '--org', orgId, '--requests', '5000', '--key-requests', '900'], env)
+      expect(set.code, set.stderr).toBe(0)
+      expect(lines(set.stdout).slice(2).map((line) => line.split(/\s{2,}/))).toEqual([
+        ['BUDGET', 'IN FORCE', 'OPERATOR ALLOWS', 'LOWERED BY ITS ADMINS'],
+        ['organization', '5000', '5000 (set for this organization)', '-'],
+        ['each API key', '900', '900 (set for this organization)', '-'],
+      ])
+      // One flag changes only its own budget.
+      expect((await hearthJson(['orgs', 'limits', '--org', orgId, '--key-requests', '7'], env)).perCredential).toEqual(budget(7, 7))
+      expect((await hearthJson(['orgs', 'limits', '--org', orgId, '--reset'], env)).organization).toEqual(budget(1800, null))
+      // Left set for the last test, which sees them in the API's headers.
+      const kept = await hearthJson(['orgs', 'limits', '--org', orgId, '--requests', '5000', '--key-requests', '7'], env)
+      expect(kept).toMatchObject({ organization: budget(5000, 5000), perCredential: budget(7, 7) })
+      expectOneLineError(await hearth(['orgs', 'limits', '--org', orgId, '--requests', '0'], env), 2, '--requests must be a whole number from 1 to')
+      expectOneLineError(await hearth(['orgs', 'limits', '--org', orgId, '--key-requests', 'many'], env), 2, '--key-requests must be a whole number of units')
+      expectOneLineError(await hearth(['orgs', 'limits', '--org', orgId, '--reset', '--requests', '5'], env), 2, '--reset goes back to the instance defaults')
+    },
+    TIMEOUT,
+  )
+
+  it(
     'what the commands did is in the database: the kept key lists the samples over HTTP, the revoked key gets 401',
     async () => {
       if (kind === 'pglite') expect(existsSync(lockPathOf(env.HEARTH_DATA_DIR ?? '')), 'a command left its lock behind').toBe(false)
@@ -315,6 +345,8 @@ function adminCommandStory(kind: Target['kind'], makeTarget: () => Promise<Targe
         try {
           const kept = await call(`${app.url}/api/v1/relationships?pageSize=100`, keptKey.key)
           expect(kept.status).toBe(200)
+          // hearth orgs limits: the organization's overrides come with the key, and replace the instance's defaults.
+          expect(kept.headers.get('ratelimit-policy')).toBe('"default";q=7;w=60, "org";q=5000;w=60')
           expect(kept.body.total).toBe(SAMPLES)
           const revoked = await call(`${app.url}/api/v1/relationships`, revokedKey.key)
           expect(revoked.status).toBe(401)

@@ -166,7 +166,9 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
     const own: BudgetRule = {
       policy: 'default',
       key: principal.kind === 'apiKey' ? `credential:${principal.id}` : `user:${principal.id}`,
-      limit: limits.key.limit,
+      // The organization's per-key override is for its API keys (integrations); a signed-in
+      // person keeps the instance's budget, so that an admin who lowers it cannot lock themselves out.
+      limit: principal.kind === 'apiKey' ? limits.key.limit : deps.limits.keyRequests,
       windowSeconds,
       refusal: `${principal.kind === 'apiKey' ? 'This API key' : 'Your user'} used up its request budget (${limits.key.limit} units per ${windowSeconds} s).`,
     }
