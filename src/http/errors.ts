@@ -49,7 +49,7 @@ export const ERRORS = {
   body_too_large: { status: 413, meaning: 'The request body is larger than 1 MB.' },
   unsupported_media_type: { status: 415, meaning: 'The request body is not application/json in UTF-8.' },
   request_header_too_large: { status: 431, meaning: 'The request line and headers are larger than 64 KB.' },
-  rate_limited: { status: 429, meaning: 'The credential (or client address, for failed sign-ins) used up its budget for this window.' },
+  rate_limited: { status: 429, meaning: 'A budget of this request ran out: the credential\'s, its organization\'s, or the client address\'s. Retry-After says when it fits.' },
   concurrency_limited: {
     status: 429,
     meaning: 'Your organization already has as many requests in progress on this instance as it may (HEARTH_ORG_CONCURRENCY) and as many waiting as may wait, or this one waited too long: let some finish, or retry after Retry-After seconds (resetAt).',

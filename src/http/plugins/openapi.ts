@@ -23,10 +23,17 @@ subject to this. Permissions: \`relationships:read\` ≡ \`households:read\`,
 \`relationships:write\` ≡ \`households:write\`, on both the new and the legacy paths. A write permission implies
 read: every write answers the record it wrote, so a key that may write may also GET it.
 
-**Rate limits.** Each credential has a budget per fixed window (600 requests per 60 s unless the operator
-changed it). Every response carries \`RateLimit-Policy\` and \`RateLimit\` headers (IETF httpapi draft); a
-refusal is 429 with \`Retry-After\` and \`{error, code, resetAt}\`. Failed authentications are limited per
-client address.
+**Rate limits.** Budgets are counted in units over a sliding window (no window boundary lets more than a
+budget through). Each API key (or signed-in user) has its own budget (policy \`default\`, 600 units per 60 s
+unless the operator changed it) and shares its organization's (policy \`org\`, 1800 per 60 s): a request must fit
+both, and is charged to both or neither. Most requests cost 1 unit; a relationship list with a non-blank
+\`search\` or an offset page at or beyond row 10000 costs 5 (cursor pages cost 1); a 304 costs 0.1. Every
+response carries \`RateLimit-Policy\` (e.g. \`"default";q=600;w=60, "org";q=1800;w=60\`, with
+\`;hearth-cost=5\` when the request cost other than 1) and \`RateLimit\` (\`r\` units left, \`t\` seconds until
+some come back) headers (IETF draft-ietf-httpapi-ratelimit-headers-10); a refusal is 429 with \`Retry-After\`
+and \`{error, code, resetAt}\`, the error saying whose budget ran out. Requests without credentials (sign-in,
+docs, health) and failed authentications are limited per client address. \`GET /api/v1/limits\` (org admins)
+shows the budgets in force and the costs.
 
 **Concurrency.** Besides its budget, an organization has a share of requests in progress at once on
 each instance (5 by default); more wait their turn in the organization's own queue, and a request
