@@ -19,7 +19,7 @@ import { killAll, startServer } from '../helpers/cli.ts'
 import { checkDatabase, checkThroughApi, Ledger, startClients, Targets } from '../helpers/crash-clients.ts'
 
 const TIMEOUT = 120_000
-const QUIET = { HEARTH_DEMO: '0', HEARTH_RATE_LIMIT_MAX: '1000000' }
+const QUIET = { HEARTH_DEMO: '0', HEARTH_RATE_LIMIT_MAX: '1000000', HEARTH_ORG_RATE_LIMIT_MAX: '1000000' }
 
 const cleanups: Array<() => Promise<void>> = []
 afterAll(async () => {

@@ -47,7 +47,7 @@ const list = (key: string, query = '') => call(`${banner.apiUrl}/api/v1/relation
 
 beforeAll(async () => {
   dataDir = freshPgliteDir()
-  env = { HEARTH_DATA_DIR: dataDir, HEARTH_RATE_LIMIT_MAX: '1000000' }
+  env = { HEARTH_DATA_DIR: dataDir, HEARTH_RATE_LIMIT_MAX: '1000000', HEARTH_ORG_RATE_LIMIT_MAX: '1000000' }
   ;({ server, banner } = await startServer(env))
   // A second server on the same directory, started now so that its wait (15 s) overlaps the tests.
   secondServe = hearth(['serve'], { ...env, PORT: '0', HEARTH_EMBED_PORT: '0' }, TIMEOUT)
