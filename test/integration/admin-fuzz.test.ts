@@ -98,7 +98,7 @@ describe.each(storeKinds())('fuzzing the admin API on %s', (kind) => {
         .filter(([, op]) => op.tags?.includes('admin'))
         .map(([method, op]) => ({ method: method.toUpperCase() as Method, path, statuses: new Set(Object.keys(op.responses).map(Number)) })),
     )
-    expect(operations.length).toBe(11)
+    expect(operations.length).toBe(13)
   })
 
   afterAll(async () => {
@@ -117,6 +117,10 @@ describe.each(storeKinds())('fuzzing the admin API on %s', (kind) => {
       role: fc.oneof(fc.constantFrom('admin', 'advisor', 'viewer'), text),
       origin: fc.oneof(fc.webUrl(), fc.constantFrom(...['https://fuzz.example', 'http://localhost:3000', 'https://fuzz.example/']), text),
       orgId: fc.uuid(),
+      // PATCH /api/v1/limits: lowerings that stay well above what the run spends (a tiny organization
+      // budget would answer every later request 429), nulls, out of range, and junk.
+      requests: fc.oneof(fc.integer({ min: 5000, max: 2_000_000 }), fc.constant(null), fc.integer({ min: -2, max: 0 }), fc.double(), text),
+      keyRequests: fc.oneof(fc.integer({ min: 5000, max: 200_000 }), fc.constant(null), fc.integer({ min: -2, max: 0 }), text),
     },
     { requiredKeys: [] },
   )
