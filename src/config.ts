@@ -74,7 +74,7 @@ export const ENVIRONMENT = {
   HEARTH_REQUEST_TIMEOUT: 'seconds a client has to send a whole request (default 30)',
   HEARTH_MAX_CONCURRENT_REQUESTS: 'requests one process works on at once; more get 503 with Retry-After (default 256)',
   HEARTH_ORG_CONCURRENCY:
-    'requests of one organization one process works on at once, so that one organization cannot hold every database connection; more wait in that organization\'s queue; 0 turns it off (default half of HEARTH_DB_POOL_MAX on PostgreSQL, at least 1; 2 on the embedded database)',
+    'units of requests of one organization one process guarantees it at once (a request weighs its rate-limit cost, a search 5; it may borrow up to twice that while no other organization waits), so that one organization cannot hold every database connection; more wait in that organization\'s queue; 0 turns it off (default half of HEARTH_DB_POOL_MAX on PostgreSQL, at least 1; 2 on the embedded database)',
   HEARTH_ORG_QUEUE: 'requests of one organization that may wait for a slot (HEARTH_ORG_CONCURRENCY); more get 429 concurrency_limited at once (default 200)',
   HEARTH_ORG_QUEUE_TIMEOUT: 'seconds a request may wait for one of its organization\'s slots before it gets 429 concurrency_limited (default 10)',
   HEARTH_LOG_LEVEL: 'fatal|error|warn|info|debug|trace|silent (default info)',

@@ -1,13 +1,15 @@
-// Each organization has at most `perOrg` requests in progress at once (plugins/org-concurrency.ts).
-// One organization's slots are held by requests really in progress (creates whose bodies are held
-// back, test/helpers/held-request.ts); then another organization is served at once, the holding
-// organization's excess waits in its own queue or is refused 429 concurrency_limited, and slots come
-// back when responses finish, fail or their clients go away.
+// Each organization is guaranteed `perOrg` units of requests in progress and may borrow up to twice
+// that while no other organization waits (plugins/org-concurrency.ts). One organization's units are
+// held by requests really in progress (creates whose bodies are held back, test/helpers/held-request.ts);
+// then another organization is served at once, the holding organization's excess waits in its own
+// queue or is refused 429 concurrency_limited, freed units go first to an organization within its
+// share, an expensive search weighs more than a list, and units come back when responses finish,
+// fail or their clients go away.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { call, createOrgWithKey, startApp, type TestApp } from '../helpers/app.ts'
 import { openTestStore, storeKinds, type TestStore } from '../helpers/stores.ts'
 import { holdCreate, type HeldRequest } from '../helpers/held-request.ts'
-import type { OrgConcurrencyOptions } from '../../src/http/plugins/org-concurrency.ts'
+import { BORROW_FACTOR, type OrgConcurrencyOptions } from '../../src/http/plugins/org-concurrency.ts'
 
 const LIST = '/api/v1/relationships'
 
@@ -75,9 +77,10 @@ describe.each(storeKinds())('per-organization concurrency on %s', (kind) => {
     }
   }
 
-  it('while one organization holds its slots, another is served at once; the excess waits, then is refused past the queue', async () => {
+  it('while one organization holds all it may borrow, another is served at once; the excess waits, then is refused past the queue', async () => {
     await withApp({ perOrg: 2, queueLength: 1, waitMs: 60_000 }, async (api) => {
-      const held = await holdSlots(api, 2)
+      // Alone, an organization borrows up to twice its share: four requests of a share of two run.
+      const held = await holdSlots(api, 4)
 
       const waiting = watch(call(`${api.url}${LIST}`, flooding.key))
       await reaches(api.url, 'org_concurrency_waiting', 1)
@@ -100,12 +103,12 @@ describe.each(storeKinds())('per-organization concurrency on %s', (kind) => {
       expect((await call(`${api.url}${LIST}`, quiet.key)).status).toBe(200)
       expect((await fetch(`${api.url}/api/v1/openapi.json`)).status).toBe(200)
 
-      // A slot that frees goes to the waiting request.
+      // A unit that frees goes to the waiting request (nobody else waits: it may borrow again).
       held[0]?.finish()
       expect((await held[0]?.response)?.status).toBe(201)
       expect((await waiting.promise).status).toBe(200)
-      held[1]?.finish()
-      expect((await held[1]?.response)?.status).toBe(201)
+      for (const request of held.slice(1)) request.finish()
+      expect((await Promise.all(held.slice(1).map((request) => request.response))).map((response) => response.status)).toEqual([201, 201, 201])
       await reaches(api.url, 'org_concurrency_in_progress', 0)
       await reaches(api.url, 'org_concurrency_waiting', 0)
     })
@@ -113,21 +116,63 @@ describe.each(storeKinds())('per-organization concurrency on %s', (kind) => {
 
   it('a request that waits longer than the queue timeout is refused', async () => {
     await withApp({ perOrg: 1, queueLength: 5, waitMs: 100 }, async (api) => {
-      const [held] = await holdSlots(api, 1)
+      const held = await holdSlots(api, 2)
       const refused = await call(`${api.url}${LIST}`, flooding.key)
       expect(refused.status).toBe(429)
       expect(refused.body.code).toBe('concurrency_limited')
       expect(await metric(api.url, 'org_concurrency_refusals_total{reason="wait_timeout"}')).toBe(1)
       expect(await metric(api.url, 'org_concurrency_waiting')).toBe(0)
-      held?.finish()
-      expect((await held?.response)?.status).toBe(201)
+      for (const request of held) request.finish()
+      expect((await Promise.all(held.map((request) => request.response))).map((response) => response.status)).toEqual([201, 201])
     })
   })
 
-  it('slots come back when clients go away and when requests fail: afterwards the organization again runs exactly its share', async () => {
+  it('freed units go first to an organization within its share, before a borrower', async () => {
+    // Share 2, capacity 4. The flooding organization borrows (3 running); the quiet one runs its share (2).
+    await withApp({ perOrg: 2, queueLength: 10, waitMs: 60_000 }, async (api) => {
+      const flood = await holdSlots(api, 3)
+      const quietHeld = [await holdCreate(api.url, quiet.key, 'Quiet One'), await holdCreate(api.url, quiet.key, 'Quiet Two')]
+      for (const request of quietHeld) request.response.catch(() => {})
+      heldRequests.push(...quietHeld)
+      await reaches(api.url, 'org_concurrency_in_progress', 5)
+
+      // Both are past their share and the process past its capacity: both wait.
+      const floodNext = watch(call(`${api.url}${LIST}`, flooding.key))
+      await reaches(api.url, 'org_concurrency_waiting', 1)
+      const quietNext = watch(call(`${api.url}${LIST}`, quiet.key))
+      await reaches(api.url, 'org_concurrency_waiting', 2)
+
+      // One of the quiet organization's requests ends: the unit goes back to it, not to the borrower.
+      quietHeld[0]?.finish()
+      expect((await quietHeld[0]?.response)?.status).toBe(201)
+      expect((await quietNext.promise).status).toBe(200)
+      expect(floodNext.settled()).toBe(false)
+
+      // Once the borrower is back within what it may hold, its request starts too.
+      for (const request of [...flood, ...quietHeld.slice(1)]) request.finish()
+      expect((await floodNext.promise).status).toBe(200)
+    })
+  })
+
+  it('an expensive search weighs more than a list: at the edge of what may run, the list starts and the search waits', async () => {
+    await withApp({ perOrg: 2, queueLength: 10, waitMs: 60_000 }, async (api) => {
+      const held = await holdSlots(api, 3)
+      // 3 of 4 units in progress: a list (1 unit) fits, a search (5, weighed as the whole share, 2) does not.
+      expect((await call(`${api.url}${LIST}`, flooding.key)).status).toBe(200)
+      const search = watch(call(`${api.url}${LIST}?search=held`, flooding.key))
+      await reaches(api.url, 'org_concurrency_waiting', 1)
+      held[0]?.finish()
+      expect((await held[0]?.response)?.status).toBe(201)
+      expect((await search.promise).status).toBe(200)
+      for (const request of held.slice(1)) request.finish()
+    })
+  })
+
+  it('units come back when clients go away and when requests fail: afterwards the organization again runs exactly what it may borrow', async () => {
     const perOrg = 2
+    const capacity = perOrg * BORROW_FACTOR
     await withApp({ perOrg, queueLength: 10, waitMs: 60_000 }, async (api) => {
-      const held = await holdSlots(api, perOrg)
+      const held = await holdSlots(api, capacity)
       const queued = await hold(api, 'The Queued Family')
       await reaches(api.url, 'org_concurrency_waiting', 1)
 
@@ -144,12 +189,12 @@ describe.each(storeKinds())('per-organization concurrency on %s', (kind) => {
       expect(failures.map((response) => response.status).sort()).toEqual([400, 400, 400, 400, 404, 404, 404, 404])
       await reaches(api.url, 'org_concurrency_in_progress', 0)
 
-      // Nothing leaked: the organization holds its whole share again, and the next one waits.
-      const again = await holdSlots(api, perOrg)
+      // Nothing leaked: the organization holds all it may borrow again, and the next one waits.
+      const again = await holdSlots(api, capacity)
       const next = watch(call(`${api.url}${LIST}`, flooding.key))
       await reaches(api.url, 'org_concurrency_waiting', 1)
       for (const request of again) request.finish()
-      expect((await Promise.all(again.map((request) => request.response))).map((response) => response.status)).toEqual([201, 201])
+      expect((await Promise.all(again.map((request) => request.response))).map((response) => response.status)).toEqual([201, 201, 201, 201])
       expect((await next.promise).status).toBe(200)
     })
   })

@@ -36,7 +36,9 @@ docs, health) and failed authentications are limited per client address. \`GET /
 shows the budgets in force and the costs.
 
 **Concurrency.** Besides its budget, an organization has a share of requests in progress at once on
-each instance (5 by default); more wait their turn in the organization's own queue, and a request
+each instance (5 units by default; a request weighs its rate-limit cost, and an organization may borrow
+up to twice its share while no other organization waits); more wait their turn in the organization's
+own queue, and a request
 that cannot wait (too many waiting, or waited too long) is 429 \`concurrency_limited\` with
 \`Retry-After\` and \`resetAt\`. Another organization's requests never wait behind yours.
 
