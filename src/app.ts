@@ -157,7 +157,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     await limiter.close()
   })
 
-  registerConcurrencyLimit(app, (deps.limits ?? DEFAULT_LIMITS).maxConcurrentRequests)
+  const loadShedding = registerConcurrencyLimit(app, (deps.limits ?? DEFAULT_LIMITS).maxConcurrentRequests)
   // One registry per app; every response is counted by route pattern, never by its URL.
   const metrics = new Metrics({ poolStats: deps.poolStats })
   registerErrorHandling(app, metrics.databaseFault)
@@ -168,7 +168,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   await app.register(cookie, { hook: 'onRequest' })
   registerAuthentication(app, { db: deps.db, limiter, limits, usage, publicUrl: deps.publicUrl, metrics })
   // After authentication: it needs the principal's organization.
-  registerOrgConcurrencyLimit(app, deps.orgConcurrency ?? DEFAULT_ORG_CONCURRENCY, metrics)
+  registerOrgConcurrencyLimit(app, deps.orgConcurrency ?? DEFAULT_ORG_CONCURRENCY, metrics, loadShedding)
   await registerOpenApi(app)
   registerRelationshipRoutes(app, deps.db, false)
   registerRelationshipRoutes(app, deps.db, true)

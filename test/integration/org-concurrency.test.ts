@@ -7,6 +7,7 @@
 // fail or their clients go away.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { call, createOrgWithKey, startApp, type TestApp } from '../helpers/app.ts'
+import type { RequestLimits } from '../../src/app.ts'
 import { openTestStore, storeKinds, type TestStore } from '../helpers/stores.ts'
 import { holdCreate, type HeldRequest } from '../helpers/held-request.ts'
 import { BORROW_FACTOR, type OrgConcurrencyOptions } from '../../src/http/plugins/org-concurrency.ts'
@@ -67,8 +68,8 @@ describe.each(storeKinds())('per-organization concurrency on %s', (kind) => {
     return held
   }
 
-  async function withApp(orgConcurrency: OrgConcurrencyOptions, run: (api: TestApp) => Promise<void>): Promise<void> {
-    const api = await startApp(store.db, { orgConcurrency })
+  async function withApp(orgConcurrency: OrgConcurrencyOptions, run: (api: TestApp) => Promise<void>, limits?: RequestLimits): Promise<void> {
+    const api = await startApp(store.db, { orgConcurrency, ...(limits ? { limits } : {}) })
     try {
       await run(api)
     } finally {
@@ -111,6 +112,36 @@ describe.each(storeKinds())('per-organization concurrency on %s', (kind) => {
       expect((await Promise.all(held.slice(1).map((request) => request.response))).map((response) => response.status)).toEqual([201, 201, 201])
       await reaches(api.url, 'org_concurrency_in_progress', 0)
       await reaches(api.url, 'org_concurrency_waiting', 0)
+    })
+  })
+
+  it('requests waiting in one organization\'s queue do not fill the instance\'s limit: another organization is not answered 503', async () => {
+    // Six requests at once per process; the flooding organization runs two and queues four.
+    await withApp(
+      { perOrg: 1, queueLength: 10, waitMs: 60_000 },
+      async (api) => {
+        const held = await holdSlots(api, 2)
+        const queued = Array.from({ length: 4 }, () => watch(call(`${api.url}${LIST}`, flooding.key)))
+        await reaches(api.url, 'org_concurrency_waiting', 4)
+        const other = await call(`${api.url}${LIST}`, quiet.key)
+        expect(other.status, JSON.stringify(other.body)).toBe(200)
+        for (const request of held) request.finish()
+        expect((await Promise.all(queued.map((request) => request.promise))).map((response) => response.status)).toEqual([200, 200, 200, 200])
+      },
+      { requestTimeoutSeconds: 30, maxConcurrentRequests: 6 },
+    )
+  })
+
+  it('a request refused for concurrency is given its rate-limit charge back', async () => {
+    await withApp({ perOrg: 1, queueLength: 0, waitMs: 60_000 }, async (api) => {
+      const held = await holdSlots(api, 2)
+      const refusals = [await call(`${api.url}${LIST}`, flooding.key), await call(`${api.url}${LIST}`, flooding.key)]
+      expect(refusals.map((response) => response.body.code)).toEqual(['concurrency_limited', 'concurrency_limited'])
+      // Each refusal gave back its unit: the key's remaining budget did not move between them.
+      const remaining = refusals.map((response) => /"default";r=(\d+)/.exec(response.headers.get('ratelimit') ?? '')?.[1])
+      expect(remaining[0]).toBeDefined()
+      expect(remaining[1]).toBe(remaining[0])
+      for (const request of held) request.finish()
     })
   })
 

@@ -26,6 +26,7 @@ import type { ServerResponse } from 'node:http'
 import { ApiError } from '../errors.ts'
 import type { Metrics } from '../../observability/metrics.ts'
 import type { App } from '../types.ts'
+import type { LoadShedding } from './concurrency-limit.ts'
 
 export interface OrgConcurrencyOptions {
   /** Units of requests in progress guaranteed to each organization in this process; 0 turns the limit off. */
@@ -187,16 +188,23 @@ const MESSAGES: Record<Exclude<Outcome, 'granted'>, string> = {
   gone: 'The connection closed while this request waited for one of your organization\'s slots.',
 }
 
-/** Registers the limit; call it after registerAuthentication, whose onRequest hook sets request.principal. */
-export function registerOrgConcurrencyLimit(app: App, options: OrgConcurrencyOptions, observer: OrgConcurrencyObserver): void {
+/**
+ * Registers the share; call it after registerAuthentication, whose onRequest hook sets
+ * request.principal. `load` is the process's load shedding: a waiting request stops counting there.
+ */
+export function registerOrgConcurrencyLimit(app: App, options: OrgConcurrencyOptions, observer: OrgConcurrencyObserver, load: LoadShedding): void {
   if (options.perOrg === 0) return
   const slots = new OrgSlots(options, observer)
   app.addHook('onRequest', async (request, reply) => {
     const orgId = request.principal?.orgId
     if (orgId === undefined) return
     const cost = request.routeOptions.config.rateLimitCost?.(request.query) ?? 1
+    const resume = load.setAside(reply.raw)
     const outcome = await slots.acquire(orgId, slots.weightOf(cost), reply.raw)
+    resume()
     if (outcome === 'granted') return
+    // Nothing was done: the budget charged for it is given back (refundRateLimit keeps `keep` units).
+    await request.refundRateLimit?.(0)
     // 'gone' too is refused, though nobody reads the answer: the handler must not run without a slot.
     const resetAt = new Date(Date.now() + RETRY_AFTER_SECONDS * 1000).toISOString()
     throw new ApiError(
