@@ -58,6 +58,11 @@ describe.each(storeKinds())('the rate limits admin API on %s', (kind) => {
     expect(refused.body).toMatchObject({ code: 'invalid_body', error: expect.stringContaining('at most 1800, what the operator allows') })
     expect((await as(admin, { keyRequests: 601 })).body.error).toContain('at most 600')
     expect((await as(admin, { requests: 0 })).status).toBe(400)
+    // Not below one signed-in user's budget: the admin's own web app spends the organization's budget too.
+    const tooLow = await as(admin, { requests: 599 })
+    expect(tooLow.status).toBe(400)
+    expect(tooLow.body.error).toContain('no lower than 600')
+    expect((await as(admin, { requests: 600 })).body.organization).toEqual(budget(600, 1800, null, 600))
     expect((await as(admin, { burst: 5 })).status).toBe(400)
     // Under an operator's override the ceiling is the override.
     await setOperatorRateLimits(store.db, orgId, { requests: 3000 })

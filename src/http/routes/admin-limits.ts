@@ -47,7 +47,7 @@ export function registerAdminLimitRoutes(app: App, db: Kysely<Database>, default
         ...adminOperationDocs(
           'lowerLimits',
           'Lower rate limits',
-          'Lowers the organization\'s budget (requests) or each API key\'s (keyRequests) to at most what the operator allows; above it is 400 naming the ceiling. null removes a lowering. Answers the limits in force.',
+          'Lowers the organization\'s budget (requests) or each API key\'s (keyRequests) to at most what the operator allows; above it is 400 naming the ceiling. The organization\'s budget goes no lower than one signed-in user\'s budget (HEARTH_RATE_LIMIT_MAX, or the ceiling if that is lower), so the web app keeps working; lower is 400 naming the floor. null removes a lowering. Answers the limits in force.',
           true,
         ),
         body: LimitsChange,
@@ -60,6 +60,12 @@ export function registerAdminLimitRoutes(app: App, db: Kysely<Database>, default
       const { requests, keyRequests } = request.body
       if (typeof requests === 'number' && requests > current.organization.ceiling) {
         throw new ApiError('invalid_body', `requests can be at most ${current.organization.ceiling}, what the operator allows this organization; ask your Hearth operator to raise it.`)
+      }
+      // Signed-in users spend the organization's budget too: below one user's budget, an admin
+      // could lock the whole web app out, themselves included, with no way back but the operator.
+      const floor = Math.min(defaults.keyRequests, current.organization.ceiling)
+      if (typeof requests === 'number' && requests < floor) {
+        throw new ApiError('invalid_body', `requests can be no lower than ${floor}, one signed-in user's budget, so that the web app (and this page) keeps working for your organization.`)
       }
       if (typeof keyRequests === 'number' && keyRequests > current.perCredential.ceiling) {
         throw new ApiError('invalid_body', `keyRequests can be at most ${current.perCredential.ceiling}, what the operator allows each API key; ask your Hearth operator to raise it.`)
