@@ -14,6 +14,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../store/tables.ts'
 import { insertSignInAttempt, takeSignInAttempt } from '../store/sign-in-attempts.ts'
 import { signInIdentity, type Identity, type OrganizationChoice, type SignedInUser } from '../store/user-identities.ts'
+import { clientKey } from '../net/client-key.ts'
 
 export interface OidcSettings {
   issuer: string
@@ -80,7 +81,8 @@ export class OidcSignIn {
 
   /**
    * Starts a sign-in: answers where to send the browser and the state for its cookie. The attempt
-   * is stored under the client's address, which keeps only its newest few (sign-in-attempts.ts).
+   * is stored under the client's address, which keeps only its newest few (sign-in-attempts.ts);
+   * an IPv6 client's whole /64 counts as one address (clientKey), or it could keep 2^64 times as many.
    */
   async start(returnTo: string, clientAddress: string, now = new Date()): Promise<{ ok: true; redirectTo: string; state: string } | { ok: false; failure: SignInFailure }> {
     let configuration: client.Configuration
@@ -92,7 +94,7 @@ export class OidcSignIn {
     const state = client.randomState()
     const nonce = client.randomNonce()
     const codeVerifier = client.randomPKCECodeVerifier()
-    await insertSignInAttempt(this.db, hashState(state), { codeVerifier, nonce, returnTo, clientAddress }, now, new Date(now.getTime() + ATTEMPT_LIFETIME_MS))
+    await insertSignInAttempt(this.db, hashState(state), { codeVerifier, nonce, returnTo, clientAddress: clientKey(clientAddress) }, now, new Date(now.getTime() + ATTEMPT_LIFETIME_MS))
     const url = client.buildAuthorizationUrl(configuration, {
       redirect_uri: this.callbackUrl(),
       scope: SCOPE,

@@ -8,6 +8,7 @@ import { chartJwks } from './tokens.ts'
 import { chartPagePolicy } from './frame-ancestors.ts'
 import { releasedVersions, type ChartFile, type ChartReleases } from './releases.ts'
 import type { RateLimiter } from '../rate-limit/limiter.ts'
+import { clientKey } from '../net/client-key.ts'
 import { isUuid } from '../domain/ids.ts'
 import { fastifyTrustProxy, type ProxyTrust } from '../net/trust-proxy.ts'
 
@@ -37,7 +38,8 @@ export function buildEmbedApp({ db, releases, limiter, addressBudget, trustProxy
 
   /** Whether the client may have one more database-backed answer; answers 429 itself when not. */
   const withinBudget = async (ip: string, reply: FastifyReply): Promise<boolean> => {
-    const decision = await limiter.consume([{ policy: 'address', key: `embed:${ip}`, refusal: 'Too many requests from this address.', ...addressBudget }])
+    // An IPv6 client's whole /64 is one budget (clientKey), not 2^64 of them.
+    const decision = await limiter.consume([{ policy: 'address', key: `embed:${clientKey(ip)}`, refusal: 'Too many requests from this address.', ...addressBudget }])
     reply.headers(decision.headers)
     if (decision.allowed) return true
     const resetAt = new Date(decision.resetAt).toISOString()

@@ -24,6 +24,7 @@ import { effectiveLimits, type DefaultLimits } from '../../rate-limit/org-limits
 import type { Metrics, RateLimitScope } from '../../observability/metrics.ts'
 import type { Principal } from '../../auth/principal.ts'
 import { API_KEY_PREFIX } from '../../auth/api-keys.ts'
+import { clientKey } from '../../net/client-key.ts'
 import { ApiError, type ErrorCode } from '../errors.ts'
 import { checkSameOrigin, UNSAFE_METHODS } from '../same-origin.ts'
 import type { App } from '../types.ts'
@@ -115,7 +116,14 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
   }
 
   const windowSeconds = deps.limits.windowSeconds
-  const addressRule = (policy: 'address' | 'auth-failure', ip: string, limit: number, refusal: string): BudgetRule => ({ policy, key: ip, limit, windowSeconds, refusal })
+  // Keyed by clientKey: an IPv6 client's whole /64 is one budget, not 2^64 of them.
+  const addressRule = (policy: 'address' | 'auth-failure', ip: string, limit: number, refusal: string): BudgetRule => ({
+    policy,
+    key: clientKey(ip),
+    limit,
+    windowSeconds,
+    refusal,
+  })
 
   /** Charges the rules; sets the headers; 429 when a budget has no room. */
   async function charge(reply: FastifyReply, rules: BudgetRule[], cost: number, scope: (refusedBy: BudgetRule) => RateLimitScope): Promise<LimitDecision> {
