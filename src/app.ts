@@ -11,6 +11,7 @@ import type { Database } from './store/tables.ts'
 import type { Config } from './config.ts'
 import { fastifyTrustProxy } from './net/trust-proxy.ts'
 import { RateLimiter } from './rate-limit/limiter.ts'
+import { MemoryRateLimitStore } from './rate-limit/memory-store.ts'
 import type { RateLimitStore } from './rate-limit/store.ts'
 import { KeyUsageRecorder } from './auth/key-usage.ts'
 import { expireIdempotencyKeys } from './store/idempotency.ts'
@@ -135,6 +136,8 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   registerJsonParser(app)
 
   const limiter = new RateLimiter(deps.rateLimitStore)
+  // Health and metrics probes count in this process only (see plugins/authenticate.ts), never in the shared store.
+  const healthLimiter = new RateLimiter(new MemoryRateLimitStore())
   const limits = {
     keyRequests: deps.config.rateLimitMax,
     orgRequests: deps.config.orgRateLimitMax,
@@ -155,18 +158,19 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     clearInterval(sweeper)
     await usage.close()
     await limiter.close()
+    await healthLimiter.close()
   })
 
   const loadShedding = registerConcurrencyLimit(app, (deps.limits ?? DEFAULT_LIMITS).maxConcurrentRequests)
   // One registry per app; every response is counted by route pattern, never by its URL.
-  const metrics = new Metrics({ poolStats: deps.poolStats })
+  const metrics = new Metrics({ poolStats: deps.poolStats, rateLimitStatus: () => deps.rateLimitStore.status() })
   registerErrorHandling(app, metrics.databaseFault)
   instrumentRequests(app, metrics)
   registerResponseHeaders(app, { householdsSunset: deps.config.householdsSunset })
   // Parses the Cookie header (for the idp-session cookie only) and writes Set-Cookie. Unsigned:
   // the session value is itself a random secret, checked against its stored hash.
   await app.register(cookie, { hook: 'onRequest' })
-  registerAuthentication(app, { db: deps.db, limiter, limits, usage, publicUrl: deps.publicUrl, metrics })
+  registerAuthentication(app, { db: deps.db, limiter, healthLimiter, limits, usage, publicUrl: deps.publicUrl, metrics })
   // After authentication: it needs the principal's organization.
   registerOrgConcurrencyLimit(app, deps.orgConcurrency ?? DEFAULT_ORG_CONCURRENCY, metrics, loadShedding)
   await registerOpenApi(app)

@@ -11,6 +11,7 @@ import type { PoolStats } from '../store/connection-use.ts'
 import { DATABASE_FAULTS, type DatabaseFault } from '../store/database-faults.ts'
 import type { OrgConcurrencyRefusal } from '../http/plugins/org-concurrency.ts'
 import type { App } from '../http/types.ts'
+import type { RateLimitStatus } from '../rate-limit/store.ts'
 
 /**
  * Whose budget a 429 was about: an API key's, a signed-in user's, their organization's, failed
@@ -43,6 +44,8 @@ function processMetrics(): Registry {
 export interface MetricsOptions {
   /** The store's connection use, read at each scrape; without it there are no db_pool_* series. */
   poolStats?: () => PoolStats
+  /** Where rate limits are counted now (RateLimitStore.status), read at each scrape; 'memory' (no REDIS_URL) has no series. */
+  rateLimitStatus?: () => RateLimitStatus
 }
 
 export class Metrics {
@@ -132,6 +135,17 @@ export class Metrics {
       gauge('db_pool_total', 'Database connections open (embedded PGlite: 1, its single in-process connection).', (s) => s.total)
       gauge('db_pool_idle', 'Open database connections not serving a query (PGlite: 1 when idle, 0 while a query runs).', (s) => s.idle)
       gauge('db_pool_waiting', 'Queries waiting for a database connection: above 0 for long means the pool is too small.', (s) => s.waiting)
+    }
+    const limits = options.rateLimitStatus
+    if (limits && limits() !== 'memory') {
+      new Gauge({
+        name: 'rate_limit_shared',
+        help: 'REDIS_URL is set: 1 while rate limits are counted in Redis (shared by every instance), 0 while Redis is unreachable and this instance counts on its own.',
+        registers,
+        collect() {
+          this.set(limits() === 'ok' ? 1 : 0)
+        },
+      })
     }
     this.exposed = Registry.merge([processMetrics(), this.registry])
   }

@@ -178,7 +178,10 @@ describe.runIf(redisServerAvailable())('shared rate limits through a Redis outag
       const response = await fetch(`${a.url}/readyz`)
       return { status: response.status, redis: ((await response.json()) as { checks: { redis: string } }).checks.redis }
     }
+    // The series an operator alerts on: 1 while Redis counts for every instance, 0 during the fallback.
+    const sharedGauge = async () => /^rate_limit_shared (\d)$/m.exec(await (await fetch(`${a.url}/metrics`)).text())?.[1]
     expect(await readiness()).toEqual({ status: 200, redis: 'ok' })
+    expect(await sharedGauge()).toBe('1')
 
     // Redis dies (SIGKILL, as a crash): both instances notice and say so.
     await server.kill()
@@ -194,6 +197,7 @@ describe.runIf(redisServerAvailable())('shared rate limits through a Redis outag
     }
     // Readiness says so, without taking the instance out of its load balancer.
     expect(await readiness()).toEqual({ status: 200, redis: 'unreachable: rate limits are counted per instance until it is back' })
+    expect(await sharedGauge()).toBe('0')
     // One line per instance for the whole outage, however many requests it answered.
     for (const lines of logs) {
       expect(lines.map((l) => l.level)).toEqual(['warn'])
@@ -204,6 +208,7 @@ describe.runIf(redisServerAvailable())('shared rate limits through a Redis outag
     await server.restart()
     await until(() => shared.every((s) => s.status() === 'ok'), 10_000, 'both instances to see Redis again')
     expect(await readiness()).toEqual({ status: 200, redis: 'ok' })
+    expect(await sharedGauge()).toBe('1')
     const after = []
     for (let i = 0; i < MAX; i++) after.push(await call(`${(i % 2 ? b : a).url}${LIST}`, key))
     expect(after.map((r) => r.status)).toEqual(Array(MAX).fill(200))
