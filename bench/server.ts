@@ -4,6 +4,7 @@
 import { openStore } from '../src/store/db.ts'
 import { buildApp } from '../src/app.ts'
 import { MemoryRateLimitStore } from '../src/rate-limit/memory-store.ts'
+import { openSharedRateLimitStore } from '../src/rate-limit/fallback-store.ts'
 import { loadConfig } from '../src/config.ts'
 import type { ListeningMessage } from './child.ts'
 
@@ -14,6 +15,10 @@ if (!process.send) throw new Error('bench/server.ts must be started by bench/run
 
 // The production default pool size (HEARTH_DB_POOL_MAX), so the numbers are those of a default install.
 const store = await openStore({ databaseUrl, dataDir, poolMax: 10 })
+// BENCH_REDIS_URL: count rate limits in Redis, as several instances do (one round trip per request),
+// under a prefix of this process's own so that nothing else's counts are touched.
+const redisUrl = process.env.BENCH_REDIS_URL || undefined
+const rateLimitStore = redisUrl ? await openSharedRateLimitStore(redisUrl, { prefix: `hearth:bench:${process.pid}:` }) : new MemoryRateLimitStore()
 // Each organization's share of requests in progress as production derives it from the store and the
 // pool, unless HEARTH_ORG_CONCURRENCY (0: off), HEARTH_ORG_QUEUE or HEARTH_ORG_QUEUE_TIMEOUT say otherwise
 // (the fairness bench sets them).
@@ -22,7 +27,7 @@ const shares = loadConfig({ DATABASE_URL: databaseUrl, HEARTH_DB_POOL_MAX: '10',
 const app = await buildApp({
   db: store.db,
   config: { rateLimitMax: 1e9, orgRateLimitMax: 1e9, addressRateLimitMax: 1e9, rateLimitWindowSeconds: 60, householdsSunset: undefined, trustProxy: 0, logLevel: 'warn' },
-  rateLimitStore: new MemoryRateLimitStore(),
+  rateLimitStore,
   orgConcurrency: { perOrg: shares.orgConcurrency, queueLength: shares.orgQueueLength, waitMs: shares.orgQueueTimeoutSeconds * 1000 },
   publicUrl: 'http://127.0.0.1',
   // No chart case is measured; the embed origin is only named in tokens.
