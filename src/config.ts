@@ -66,7 +66,7 @@ export const ENVIRONMENT = {
   HEARTH_RATE_LIMIT_MAX: 'units per credential (API key or signed-in user) per window; a plain request is 1 unit (default 600)',
   HEARTH_RATE_LIMIT_WINDOW: 'rate-limit window in seconds, sliding (default 60)',
   HEARTH_ORG_RATE_LIMIT_MAX: 'units per organization per window, shared by all its keys and users (default 1800); hearth orgs limits overrides it per organization',
-  HEARTH_ADDRESS_RATE_LIMIT_MAX: 'units per client address per window on routes without credentials: sign-in (20 units), the web app, health, docs (default 600)',
+  HEARTH_ADDRESS_RATE_LIMIT_MAX: 'units per client address per window on routes without credentials: sign-in (20 units), the web app, docs; health and metrics have a budget of the same size of their own, counted by each instance in memory (default 600)',
   HEARTH_HOUSEHOLDS_SUNSET: 'YYYY-MM-DD sunset date of the legacy /api/v1/households paths (sends a Sunset header)',
   HEARTH_TRUST_PROXY: `behind proxies or a load balancer, who may name the client in X-Forwarded-For: the number of proxies in front (e.g. 1, at most ${MAX_PROXY_HOPS}; only when nothing reaches Hearth except through them), or their addresses and CIDR ranges (e.g. 10.0.0.0/8,192.168.1.5); the client is the rightmost hop that is not one of them (default 0: none)`,
   HEARTH_SHUTDOWN_TIMEOUT: 'seconds SIGTERM waits for in-flight requests before closing their connections (default 10)',

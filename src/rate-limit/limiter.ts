@@ -9,7 +9,7 @@ import type { BudgetState, Charge, RateLimitStore } from './store.ts'
 
 /** One budget a request is checked against. */
 export interface BudgetRule {
-  /** `default` (a key or a user), `org`, `address` (routes without credentials), `auth-failure`. */
+  /** `default` (a key or a user), `org`, `address` (routes without credentials), `auth-failure`, `health` (health and metrics, per instance). */
   policy: string
   /** Whose budget it is: a key id, a user id, an organization id, a client address. */
   key: string

@@ -9,6 +9,7 @@ import { startSignInApp, type SignInApp } from '../helpers/sign-in-app.ts'
 import { startFakeOidcProvider, type FakeOidcProvider } from '../helpers/fake-oidc-provider.ts'
 import { PENDING_PER_ADDRESS } from '../../src/store/sign-in-attempts.ts'
 import { SIGN_IN_COST } from '../../src/rate-limit/costs.ts'
+import { MemoryRateLimitStore } from '../../src/rate-limit/memory-store.ts'
 
 describe('limits on routes without credentials, sign-in and organizations', () => {
   let store: TestStore
@@ -77,18 +78,46 @@ describe('limits on routes without credentials, sign-in and organizations', () =
     expect(await pendingFrom('192.0.2.1')).toBe(0)
   })
 
-  it('limits health, the OpenAPI document and 404s per client address, with RateLimit headers', async () => {
-    const api = await startApp(store.db, { addressRateLimitMax: 4 })
+  it('limits the OpenAPI document and 404s per client address, with RateLimit headers', async () => {
+    const api = await startApp(store.db, { addressRateLimitMax: 3 })
     apps.push(api)
     const responses = []
-    for (const path of ['/healthz', '/readyz', '/api/v1/openapi.json', '/nothing-here', '/healthz', '/metrics']) responses.push(await fetch(`${api.url}${path}`))
-    expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 404, 429, 429])
-    for (const response of responses) expect(response.headers.get('ratelimit-policy')).toBe('"address";q=4;w=60')
-    expect(responses[3]?.headers.get('ratelimit')).toMatch(/^"address";r=0;t=\d+$/)
-    expect(await responses[4]?.json()).toMatchObject({ code: 'rate_limited', resetAt: expect.any(String), requestId: expect.any(String) })
+    for (const path of ['/api/v1/openapi.json', '/nothing-here', '/docs', '/nothing-here']) responses.push(await fetch(`${api.url}${path}`))
+    expect(responses.map((r) => r.status)).toEqual([200, 404, 200, 429])
+    for (const response of responses) expect(response.headers.get('ratelimit-policy')).toBe('"address";q=3;w=60')
+    expect(responses[2]?.headers.get('ratelimit')).toMatch(/^"address";r=0;t=\d+$/)
+    expect(await responses[3]?.json()).toMatchObject({ code: 'rate_limited', resetAt: expect.any(String), requestId: expect.any(String) })
     // A key's requests do not spend the address's budget: they have their own.
     const { key } = await createOrgWithKey(store.db)
     expect((await call(`${api.url}/api/v1/relationships`, key)).status).toBe(200)
+  })
+
+  it('limits health and metrics per client address in a budget of their own, counted per instance and never in the shared store', async () => {
+    const shared = new MemoryRateLimitStore()
+    const api = await startApp(store.db, { addressRateLimitMax: 4, rateLimitStore: shared })
+    apps.push(api)
+    // Probes spend nothing of the shared address budget...
+    for (let i = 0; i < 4; i++) expect((await fetch(`${api.url}/healthz`)).status).toBe(200)
+    expect((await fetch(`${api.url}/nothing-here`)).status).toBe(404)
+    // ...and an exhausted shared address budget does not refuse them.
+    for (let i = 0; i < 3; i++) await fetch(`${api.url}/nothing-here`)
+    expect((await fetch(`${api.url}/nothing-here`)).status).toBe(429)
+    // Their own budget (4) is spent by the four probes above: the fifth, of any of the three, is refused.
+    const probes = []
+    for (const path of ['/healthz', '/readyz', '/metrics']) probes.push(await fetch(`${api.url}${path}`))
+    expect(probes.map((r) => r.status)).toEqual([429, 429, 429])
+    expect(probes[0]?.headers.get('ratelimit-policy')).toBe('"health";q=4;w=60')
+    expect(await probes[0]?.json()).toMatchObject({ code: 'rate_limited', error: expect.stringMatching(/^Too many health or metrics requests from this address to this instance/) })
+  })
+
+  it('does not let health probes of other instances spend this one\'s: each instance counts its own', async () => {
+    const shared = new MemoryRateLimitStore()
+    const first = await startApp(store.db, { addressRateLimitMax: 2, rateLimitStore: shared })
+    const second = await startApp(store.db, { addressRateLimitMax: 2, rateLimitStore: shared })
+    apps.push(first, second)
+    for (let i = 0; i < 2; i++) expect((await fetch(`${first.url}/healthz`)).status).toBe(200)
+    expect((await fetch(`${first.url}/healthz`)).status).toBe(429)
+    expect((await fetch(`${second.url}/healthz`)).status).toBe(200)
   })
 
   it('shares one organization budget among all its keys; another organization is unaffected', async () => {

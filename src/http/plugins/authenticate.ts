@@ -5,7 +5,11 @@
 // Every request is rate limited (src/rate-limit/limiter.ts), charged its route's cost:
 //   - with a credential: the key's (or user's) own budget and its organization's, at once;
 //   - a failed authentication: its client address's failure budget, so credentials cannot be guessed fast;
-//   - every other route (sign-in, the web app, health, docs, 404s): its client address's budget.
+//   - every other route (sign-in, the web app, docs, 404s): its client address's budget;
+//   - health and metrics (routes marked `operational`): its client address's budget too, but counted
+//     by this instance alone (`healthLimiter`), never in the shared store: a load balancer probing
+//     ten instances, or a kubelet probing many pods, from one address would otherwise spend one
+//     shared budget, get 429s and take every instance out of service at once.
 //
 // One credential resolver with a rule per credential type:
 //   - an Authorization: Bearer header is an API key (never read from a cookie or the query);
@@ -66,6 +70,8 @@ const MISPLACED_HINT = ' API keys are read only from the Authorization header, n
 export interface AuthDependencies {
   db: Kysely<Database>
   limiter: RateLimiter
+  /** Counts health and metrics requests (`operational` routes) in this process only: see the top of this file. */
+  healthLimiter: RateLimiter
   usage: KeyUsageRecorder
   /** The app's public URL (scheme://host[:port]): the only origin cookie-authenticated writes may come from. */
   publicUrl: string
@@ -117,7 +123,7 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
 
   const windowSeconds = deps.limits.windowSeconds
   // Keyed by clientKey: an IPv6 client's whole /64 is one budget, not 2^64 of them.
-  const addressRule = (policy: 'address' | 'auth-failure', ip: string, limit: number, refusal: string): BudgetRule => ({
+  const addressRule = (policy: 'address' | 'auth-failure' | 'health', ip: string, limit: number, refusal: string): BudgetRule => ({
     policy,
     key: clientKey(ip),
     limit,
@@ -126,8 +132,14 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
   })
 
   /** Charges the rules; sets the headers; 429 when a budget has no room. */
-  async function charge(reply: FastifyReply, rules: BudgetRule[], cost: number, scope: (refusedBy: BudgetRule) => RateLimitScope): Promise<LimitDecision> {
-    const decision = await deps.limiter.consume(rules, cost)
+  async function charge(
+    reply: FastifyReply,
+    rules: BudgetRule[],
+    cost: number,
+    scope: (refusedBy: BudgetRule) => RateLimitScope,
+    limiter = deps.limiter,
+  ): Promise<LimitDecision> {
+    const decision = await limiter.consume(rules, cost)
     reply.headers(decision.headers)
     if (!decision.allowed) {
       const refusedBy = decision.refusedBy ?? rules[0]
@@ -148,8 +160,13 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
   }
 
   app.addHook('onRequest', async (request, reply) => {
-    const { permission: required, signedIn, rateLimitCost } = request.routeOptions.config
+    const { permission: required, signedIn, rateLimitCost, operational } = request.routeOptions.config
     const cost = rateLimitCost?.(request.query) ?? 1
+    if (operational) {
+      const probes = addressRule('health', request.ip, deps.limits.addressRequests, 'Too many health or metrics requests from this address to this instance.')
+      await charge(reply, [probes], cost, () => 'address', deps.healthLimiter)
+      return
+    }
     if (!required && !signedIn) {
       const address = addressRule('address', request.ip, deps.limits.addressRequests, 'Too many requests from this address.')
       await charge(reply, [address], cost, () => 'address')
