@@ -12,6 +12,7 @@ import { revokeApiKey } from '../../src/store/api-keys.ts'
 import { addSampleHouseholds } from '../../src/store/samples.ts'
 import { ALL_PERMISSIONS, call, createKey, createOrgWithKey, startApp, type TestApp } from '../helpers/app.ts'
 import { openTestStore, storeKinds, type TestStore } from '../helpers/stores.ts'
+import { NOT_MODIFIED_COST } from '../../src/rate-limit/costs.ts'
 
 const RELATIONSHIPS = '/api/v1/relationships'
 const HOUSEHOLDS = '/api/v1/households'
@@ -197,6 +198,17 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
         for (const method of METHODS) {
           expect(operation(path, method).security, `${method} ${path}`).toEqual(expect.arrayContaining([{ BearerAuth: [] }, { SessionAuth: [] }]))
         }
+      }
+    })
+
+    it('says what a 304 costs wherever it offers one: a fraction of a unit, never nothing', () => {
+      const offering = Object.entries(doc.paths).flatMap(([path, operations]) =>
+        Object.entries(operations).flatMap(([method, op]) => (op.description?.includes('304') ? [{ at: `${method} ${path}`, description: op.description }] : [])),
+      )
+      expect(offering.length).toBeGreaterThanOrEqual(4)
+      for (const { at, description } of offering) {
+        expect(description, at).toContain(`costs ${NOT_MODIFIED_COST} unit of rate-limit budget`)
+        expect(description, at).not.toMatch(/costs no rate-limit budget|costs nothing|is free/)
       }
     })
 

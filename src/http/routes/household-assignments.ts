@@ -19,6 +19,7 @@ import type { App } from '../types.ts'
 import { answeredNotModified, IfNoneMatchHeaders, NotModified } from '../conditional-get.ts'
 import { authErrors, householdOperationDocs, HOUSEHOLDS_PATH, RELATIONSHIPS_PATH } from './relationships.ts'
 import { HouseholdIdParams, householdIdOf, householdNotFound, IfMatchHeaders, refusedWrite } from './relationship-record.ts'
+import { NOT_MODIFIED_COST } from '../../rate-limit/costs.ts'
 
 /** The set as the store writes it (user ids lower-cased), or a 400 naming the first broken rule. */
 export function checkAssignments(body: SetAssignmentsBody): AssignmentWrite[] {
@@ -50,7 +51,7 @@ export function registerHouseholdAssignmentRoutes(app: App, db: Kysely<Database>
       schema: {
         operationId: name('listRelationshipAssignments', 'listHouseholdAssignments'),
         summary: legacy ? 'List a household\'s assignments' : 'List a relationship\'s assignments',
-        description: `${alias('GET')}The users assigned to the household with their roles, and the household's ETag (the same as GET of the household); If-None-Match with it answers 304, which costs no rate-limit budget. Needs relationships:read or households:read (relationships:write or households:write imply read).`,
+        description: `${alias('GET')}The users assigned to the household with their roles, and the household's ETag (the same as GET of the household); If-None-Match with it answers 304, which costs ${NOT_MODIFIED_COST} unit of rate-limit budget instead of 1 (If-None-Match: * is not a match on a GET). Needs relationships:read or households:read (relationships:write or households:write imply read).`,
         ...docs,
         params: HouseholdIdParams,
         headers: IfNoneMatchHeaders,

@@ -1,6 +1,6 @@
 // GET a household as chart payload v1 (DESIGN §4), ready to post into the embedded chart in a render
 // message, on both path prefixes. The ETag is the household's (its version moves with every change to
-// the household, its members and their relationships); If-None-Match → 304 costs no rate-limit budget.
+// the household, its members and their relationships); If-None-Match → 304 costs 0.1 unit of rate-limit budget.
 import type { Kysely } from 'kysely'
 import type { Database } from '../../store/tables.ts'
 import { Payload } from '../../../chart/payload.ts'
@@ -13,6 +13,7 @@ import type { App } from '../types.ts'
 import { answeredNotModified, IfNoneMatchHeaders, NotModified } from '../conditional-get.ts'
 import { authErrors, householdOperationDocs, HOUSEHOLDS_PATH, RELATIONSHIPS_PATH } from './relationships.ts'
 import { HouseholdIdParams, householdIdOf, householdNotFound } from './relationship-record.ts'
+import { NOT_MODIFIED_COST } from '../../rate-limit/costs.ts'
 
 const DESCRIPTION = [
   'The household as the chart payload v1 (the `payload` of the embed\'s render message; the same JSON Schema as payload.schema.json beside each pinned chart).',
@@ -22,7 +23,7 @@ const DESCRIPTION = [
   'joined as spouse to the primary client when there is one (unless a member already bears that name).',
   'entities and links are always empty: Hearth holds no trusts or other entities yet — add your own before posting.',
   'A household with no one to draw (no members and no deceased spouse) is 409 chart_needs_members: the payload needs at least one person.',
-  'The ETag is the household\'s; If-None-Match with it answers 304, which costs no rate-limit budget. Needs relationships:read or households:read (relationships:write or households:write imply read).',
+  `The ETag is the household's; If-None-Match with it answers 304, which costs ${NOT_MODIFIED_COST} unit of rate-limit budget instead of 1 (If-None-Match: * is not a match on a GET). Needs relationships:read or households:read (relationships:write or households:write imply read).`,
 ].join(' ')
 
 export function registerHouseholdChartRoutes(app: App, db: Kysely<Database>, legacy: boolean): void {

@@ -31,6 +31,7 @@ import { answeredNotModified, IfNoneMatchHeaders, NotModified } from '../conditi
 import { authErrors, householdOperationDocs, HOUSEHOLDS_PATH, RELATIONSHIPS_PATH } from './relationships.ts'
 import { HouseholdIdParams, householdIdOf, householdNotFound, IfMatchHeaders, refusedWrite } from './relationship-record.ts'
 import { isUuid } from '../../domain/ids.ts'
+import { NOT_MODIFIED_COST } from '../../rate-limit/costs.ts'
 
 /** As many people as one chart can draw (chart payload v1), so …/chart always answers. */
 const MEMBERS_MAX = PAYLOAD_LIMITS.people
@@ -99,7 +100,7 @@ export function registerHouseholdMemberRoutes(app: App, db: Kysely<Database>, le
       schema: {
         operationId: name('list'),
         summary: `List the members of a ${what}`,
-        description: `${alias('GET', 'members')}Every member with their relationships, and the household's ETag. ${etagNote} If-None-Match with the current ETag answers 304, which costs no rate-limit budget. Needs relationships:read or households:read (relationships:write or households:write imply read).`,
+        description: `${alias('GET', 'members')}Every member with their relationships, and the household's ETag. ${etagNote} If-None-Match with the current ETag answers 304, which costs ${NOT_MODIFIED_COST} unit of rate-limit budget instead of 1 (If-None-Match: * is not a match on a GET). Needs relationships:read or households:read (relationships:write or households:write imply read).`,
         ...docs,
         params: HouseholdIdParams,
         headers: IfNoneMatchHeaders,
@@ -172,7 +173,7 @@ export function registerHouseholdMemberRoutes(app: App, db: Kysely<Database>, le
       schema: {
         operationId: name('get'),
         summary: `Get a member of a ${what}`,
-        description: `${alias('GET', 'members/{memberId}')}One member with their relationships, and the household's ETag. ${etagNote} If-None-Match with the current ETag answers 304. Needs relationships:read or households:read (relationships:write or households:write imply read).`,
+        description: `${alias('GET', 'members/{memberId}')}One member with their relationships, and the household's ETag. ${etagNote} If-None-Match with the current ETag answers 304, which costs ${NOT_MODIFIED_COST} unit of rate-limit budget instead of 1 (If-None-Match: * is not a match on a GET). Needs relationships:read or households:read (relationships:write or households:write imply read).`,
         ...docs,
         params: MemberParams,
         headers: IfNoneMatchHeaders,

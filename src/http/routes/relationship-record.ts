@@ -1,4 +1,4 @@
-// One relationship: GET (ETag, If-None-Match → 304 that costs no rate-limit budget), PATCH (a JSON
+// One relationship: GET (ETag, If-None-Match → 304 that costs 0.1 unit of rate-limit budget), PATCH (a JSON
 // merge patch under If-Match) and DELETE (under If-Match), on both path prefixes. Another org's
 // id, an unknown one and a malformed one are the same 404: nothing says the household exists.
 import type { Kysely } from 'kysely'
@@ -17,6 +17,7 @@ import type { App } from '../types.ts'
 import { answeredNotModified, IfNoneMatchHeaders, NotModified } from '../conditional-get.ts'
 import { authErrors, householdOperationDocs, HOUSEHOLDS_PATH, RELATIONSHIPS_PATH } from './relationships.ts'
 import { isUuid } from '../../domain/ids.ts'
+import { NOT_MODIFIED_COST } from '../../rate-limit/costs.ts'
 
 
 export const HouseholdIdParams = Type.Object({ id: Type.String({ description: 'The household id (a UUID).' }) })
@@ -52,7 +53,7 @@ export function registerRelationshipRecordRoutes(app: App, db: Kysely<Database>,
       schema: {
         operationId: name('getRelationship', 'getHousehold'),
         summary: legacy ? 'Get a household' : 'Get a relationship',
-        description: `${alias('GET')}The household in full, with its ETag. If-None-Match with the current ETag answers 304, which costs no rate-limit budget. Needs relationships:read or households:read (relationships:write or households:write imply read).`,
+        description: `${alias('GET')}The household in full, with its ETag. If-None-Match with the current ETag answers 304, which costs ${NOT_MODIFIED_COST} unit of rate-limit budget instead of 1 (If-None-Match: * is not a match on a GET). Needs relationships:read or households:read (relationships:write or households:write imply read).`,
         ...docs,
         params: HouseholdIdParams,
         headers: IfNoneMatchHeaders,
