@@ -87,4 +87,19 @@ describe.each(storeKinds())('the rate limits admin API on %s', (kind) => {
     expect(cleared.body.perCredential, JSON.stringify(cleared.body)).toEqual(budget(600, 600, null, null))
     expect((await call(`${api.url}/api/v1/relationships`, key)).status).toBe(200)
   })
+
+  it('tells a signed-in user the per-user budget that ran out, not the organization\'s per-key one', async () => {
+    const small = await startApp(store.db, { rateLimitMax: 2, orgRateLimitMax: 1800 })
+    try {
+      const org = (await createOrg(store.db, 'Raised Keys')).id
+      await setOperatorRateLimits(store.db, org, { keyRequests: 50 })
+      const cookie = await signedIn(org, 'viewer')
+      const responses = []
+      for (let i = 0; i < 3; i++) responses.push(await call(`${small.url}/api/v1/relationships`, undefined, { headers: { cookie: `idp-session=${cookie}` } }))
+      expect(responses.map((r) => r.status)).toEqual([200, 200, 429])
+      expect(responses[2]?.body.error).toMatch(/^Your user used up its request budget \(2 units per 60 s\)/)
+    } finally {
+      await small.close()
+    }
+  })
 })

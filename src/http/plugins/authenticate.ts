@@ -188,14 +188,15 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
     // Keys are limited one by one, a user's sessions share the user's budget, and all of an
     // organization's keys and users share its budget too: five keys are not five budgets.
     const limits = effectiveLimits(principal.rateLimits, deps.limits)
+    // The organization's per-key override is for its API keys (integrations); a signed-in
+    // person keeps the instance's budget, so that an admin who lowers it cannot lock themselves out.
+    const ownLimit = principal.kind === 'apiKey' ? limits.key.limit : deps.limits.keyRequests
     const own: BudgetRule = {
       policy: 'default',
       key: principal.kind === 'apiKey' ? `credential:${principal.id}` : `user:${principal.id}`,
-      // The organization's per-key override is for its API keys (integrations); a signed-in
-      // person keeps the instance's budget, so that an admin who lowers it cannot lock themselves out.
-      limit: principal.kind === 'apiKey' ? limits.key.limit : deps.limits.keyRequests,
+      limit: ownLimit,
       windowSeconds,
-      refusal: `${principal.kind === 'apiKey' ? 'This API key' : 'Your user'} used up its request budget (${limits.key.limit} units per ${windowSeconds} s).`,
+      refusal: `${principal.kind === 'apiKey' ? 'This API key' : 'Your user'} used up its request budget (${ownLimit} units per ${windowSeconds} s).`,
     }
     const org: BudgetRule = {
       policy: 'org',
