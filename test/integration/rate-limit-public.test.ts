@@ -1,7 +1,8 @@
 // Every route has a limit, and budgets are shared where they should be: routes without credentials
 // (sign-in, health, the OpenAPI document, 404s) count per client address, sign-in at 20 units and
-// with its pending rows bounded per address; all keys of an organization share its budget; and a
-// burst on each side of a window boundary cannot pass twice the budget.
+// with its pending rows bounded per address; all keys of an organization share its budget. That a
+// burst on each side of a window boundary cannot pass twice the budget is proven with an injected
+// clock in test/unit/rate-limit.test.ts (memory and Redis stores), not here by racing the wall clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTestStore, type TestStore } from '../helpers/stores.ts'
 import { call, createKey, createOrgWithKey, startApp, type TestApp } from '../helpers/app.ts'
@@ -149,27 +150,5 @@ describe('limits on routes without credentials, sign-in and organizations', () =
     expect(blank.headers.get('ratelimit')).toMatch(/^"default";r=94;/)
     const deep = await call(`${api.url}/api/v1/relationships?page=201&pageSize=50`, key)
     expect(deep.headers.get('ratelimit')).toMatch(/^"default";r=89;/)
-  })
-
-  it('lets no more than the budget through across a window boundary (a fixed window let 2x through)', async () => {
-    const windowMs = 4000
-    const api = await startApp(store.db, { rateLimitMax: 5, rateLimitWindowSeconds: windowMs / 1000 })
-    apps.push(api)
-    const { key } = await createOrgWithKey(store.db)
-    // Start late in a window as a fixed window would count it, and burst again just after its end.
-    while (Date.now() % windowMs < 2500 || Date.now() % windowMs > 3000) await new Promise((resolve) => setTimeout(resolve, 20))
-    const firstSentAt = Date.now()
-    for (let i = 0; i < 5; i++) expect((await call(`${api.url}/api/v1/relationships`, key)).status).toBe(200)
-    await new Promise((resolve) => setTimeout(resolve, windowMs - (Date.now() % windowMs) + 100))
-    let checked = 0
-    for (let i = 0; i < 5; i++) {
-      const response = await call(`${api.url}/api/v1/relationships`, key)
-      // Only what surely fell within one window of the first burst is asserted (a slow machine may take longer).
-      if (Date.now() < firstSentAt + windowMs) {
-        expect(response.status).toBe(429)
-        checked++
-      }
-    }
-    expect(checked).toBeGreaterThan(0)
   })
 })
