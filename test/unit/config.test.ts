@@ -43,7 +43,39 @@ describe('configuration', () => {
 
     it('takes proxy addresses and CIDR ranges, IPv4 and IPv6, comma-separated', () => {
       expect(loadConfig({ HEARTH_TRUST_PROXY: '10.0.0.0/8,192.168.1.5' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.5'])
-      expect(loadConfig({ HEARTH_TRUST_PROXY: ' 10.1.2.3 , fd00::/8, ::1 ' }).trustProxy).toEqual(['10.1.2.3', 'fd00::/8', '::1'])
+      expect(loadConfig({ HEARTH_TRUST_PROXY: ' 10.1.2.3 , fd00::/32, ::1 ' }).trustProxy).toEqual(['10.1.2.3', 'fd00::/32', '::1'])
+    })
+
+    it('takes ranges down to a /8 of IPv4, a /32 of IPv6 and a /104 of IPv4-mapped IPv6', () => {
+      for (const value of ['10.0.0.0/8', '2001:db8::/32', '::ffff:10.0.0.0/104', '::ffff:a00:0/104', '::/100', '::1/128']) {
+        expect(loadConfig({ HEARTH_TRUST_PROXY: value }).trustProxy, value).toEqual([value])
+      }
+    })
+
+    it('refuses wider ranges, which trust most hops as /0 does, with a one-line ConfigError saying what to write', () => {
+      for (const [value, entry] of [
+        ['0.0.0.0/1,128.0.0.0/1', '0.0.0.0/1'],
+        ['10.0.0.0/7', '10.0.0.0/7'],
+        ['::ffff:0:0/96', '::ffff:0:0/96'],
+        ['::ffff:0.0.0.0/97', '::ffff:0.0.0.0/97'],
+        ['::ffff:10.0.0.0/103', '::ffff:10.0.0.0/103'],
+        ['::/32', '::/32'],
+        ['::/80', '::/80'],
+        ['2000::/3', '2000::/3'],
+        ['fd00::/8', 'fd00::/8'],
+        ['2001:db8::/31', '2001:db8::/31'],
+      ]) {
+        let message = ''
+        try {
+          loadConfig({ HEARTH_TRUST_PROXY: value })
+        } catch (error) {
+          expect(error, value).toBeInstanceOf(ConfigError)
+          message = (error as Error).message
+        }
+        expect(message.startsWith(`HEARTH_TRUST_PROXY=${value}: "${entry}" is wider than a /`), message).toBe(true)
+        expect(message, value).not.toContain('\n')
+        expect(message, value).toContain("list your proxies' own addresses or narrower ranges")
+      }
     })
 
     it('refuses "trust every hop" in every spelling, with a one-line ConfigError saying what to write', () => {
