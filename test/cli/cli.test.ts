@@ -13,6 +13,7 @@ const COMMANDS = [
   'serve',
   'migrate',
   'orgs create',
+  'orgs limits',
   'orgs list',
   'keys create',
   'keys list',
