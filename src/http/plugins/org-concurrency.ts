@@ -9,10 +9,9 @@
 // - A request weighs its rate-limit cost (src/rate-limit/costs.ts: a search with its exact total
 //   weighs 5, most requests 1), at most the whole share so that it can always run: an organization
 //   flooding expensive searches holds few of them at once, and its CPU on the database with them.
-// - Borrowing keeps the limit work-conserving: one busy organization alone gets the whole pool for
-//   its plain requests, as before, and loses nothing; as soon as another organization's request
-//   waits, only requests within their share start, so the newcomer waits for at most the requests
-//   already running. Expensive requests (more than one unit) never borrow: they run within the share.
+// - Borrowing keeps the limit work-conserving: one busy organization alone gets the whole pool, as
+//   before, and loses nothing; as soon as another organization's request waits, only requests
+//   within their share start, so the newcomer waits for at most the requests already running.
 // - Excess requests wait in their organization's own FIFO queue, never in front of another
 //   organization's; freed units go to the queues in turn. A queue is bounded in length and in waiting
 //   time; past either the request is answered 429 concurrency_limited with Retry-After and resetAt.
@@ -136,17 +135,11 @@ export class OrgSlots {
     })
   }
 
-  /**
-   * Within the organization's share; or, for a plain request (one unit), borrowing room left in the
-   * process while nobody else waits. Expensive requests never borrow: another organization's request
-   * that starts within its share would still share the database's cores with every borrowed search
-   * (measured: two searches at once made another organization's list p99 15-22× its quiet value, one
-   * at a time far less; bench/RESULTS.md).
-   */
+  /** Within the organization's share; or borrowing room left in the process while nobody else waits. */
   private fits(org: OrgState, weight: number): boolean {
     if (org.running + weight <= this.options.perOrg) return true
     const othersWaiting = this.waiting - org.waiting.length > 0
-    return weight === 1 && !othersWaiting && this.running + weight <= this.capacity
+    return !othersWaiting && this.running + weight <= this.capacity
   }
 
   private hold(orgId: string, org: OrgState, weight: number, response: ServerResponse): void {
