@@ -40,8 +40,8 @@ interface Setting {
 }
 // The default, a share of 2 (about the cores of this machine's database), and off.
 const SETTINGS: Setting[] = [
-  { label: 'on, default (5 per org, pool of 10)', orgConcurrency: undefined },
-  { label: 'on, HEARTH_ORG_CONCURRENCY=2', orgConcurrency: '2' },
+  { label: 'on, default (a share of 5 units, borrowing up to 10: the pool)', orgConcurrency: undefined },
+  { label: 'on, HEARTH_ORG_CONCURRENCY=2 (borrowing up to 4)', orgConcurrency: '2' },
   { label: 'off (HEARTH_ORG_CONCURRENCY=0)', orgConcurrency: '0' },
 ]
 
