@@ -3,23 +3,12 @@
 // vacuum or a stalled disk). Hearth's statement timeout (HEARTH_STATEMENT_TIMEOUT_MS, 1500 ms here)
 // must turn each blocked request into a 503 database_unavailable instead of holding it, while the
 // process stays up; once the lock goes, everything works and nothing acknowledged is missing.
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import pg from 'pg'
-import { openStore } from '../../src/store/db.ts'
-import { DATABASE_URL, requirePart } from '../helpers/environment.ts'
 import { freshPostgresDatabase } from '../helpers/stores.ts'
-import { createOrgWithKey } from '../helpers/app.ts'
-import { killAll } from '../helpers/cli.ts'
-import { databaseErrorsCounted, isDatabaseUnavailable, runChaosScenario } from '../helpers/chaos.ts'
+import { CHAOS_TIMEOUT, chaosFile, chaosStore, databaseErrorsCounted, isDatabaseUnavailable, runChaosScenario } from '../helpers/chaos.ts'
 
-const TIMEOUT = 90_000
-const cleanups: Array<() => Promise<void>> = []
-afterAll(async () => {
-  await killAll()
-  for (const cleanup of cleanups.reverse()) await cleanup()
-}, TIMEOUT)
-
-const hasPostgres = requirePart('PostgreSQL', DATABASE_URL !== undefined, 'set DATABASE_URL=postgres://… to run the chaos tests on PostgreSQL')
+const { cleanups, hasPostgres } = chaosFile()
 
 /** One request while the lock is held; aborted (and so failed) if it hangs for 10 s, far beyond the statement timeout. */
 async function duringPause(url: string, key: string, init: { method: string; body?: unknown }): Promise<{ status: number; text: string; headers: Headers }> {
@@ -38,9 +27,7 @@ describe.runIf(hasPostgres)('the database paused by a held lock, under read and 
     async () => {
       const database = await freshPostgresDatabase()
       cleanups.push(database.drop)
-      const store = await openStore({ databaseUrl: database.url, dataDir: '', poolMax: 2 })
-      cleanups.push(store.close)
-      const { orgId, key } = await createOrgWithKey(store.db)
+      const { store, orgId, key } = await chaosStore(database.url, cleanups)
 
       await runChaosScenario({
         label: 'Paused',
@@ -71,6 +58,6 @@ describe.runIf(hasPostgres)('the database paused by a held lock, under read and 
       const probes = await store.db.selectFrom('households').select('id').where('org_id', '=', orgId).where('name', '=', 'Paused probe').execute()
       expect(probes).toEqual([])
     },
-    TIMEOUT,
+    CHAOS_TIMEOUT,
   )
 })

@@ -1,22 +1,11 @@
 // Chaos: the PgBouncer in front of PostgreSQL is killed (SIGKILL: every client and server connection
 // ends at once) and started again on its port, twice, while clients read and write through Hearth.
-import { afterAll, describe, it } from 'vitest'
-import { openStore } from '../../src/store/db.ts'
-import { DATABASE_URL, requirePart } from '../helpers/environment.ts'
+import { describe, it } from 'vitest'
 import { freshPostgresDatabase } from '../helpers/stores.ts'
 import { pgbouncerAvailable, ThrowawayPgBouncer } from '../helpers/pgbouncer.ts'
-import { createOrgWithKey } from '../helpers/app.ts'
-import { killAll } from '../helpers/cli.ts'
-import { databaseOf, repeatFault, runChaosScenario } from '../helpers/chaos.ts'
+import { CHAOS_TIMEOUT, chaosFile, chaosStore, databaseOf, repeatFault, runChaosScenario } from '../helpers/chaos.ts'
 
-const TIMEOUT = 90_000
-const cleanups: Array<() => Promise<void>> = []
-afterAll(async () => {
-  await killAll()
-  for (const cleanup of cleanups.reverse()) await cleanup()
-}, TIMEOUT)
-
-const hasPostgres = requirePart('PostgreSQL', DATABASE_URL !== undefined, 'set DATABASE_URL=postgres://… to run the chaos tests on PostgreSQL')
+const { cleanups, hasPostgres } = chaosFile()
 const runnable = hasPostgres && pgbouncerAvailable()
 
 describe.runIf(runnable)('PgBouncer restarting under read and write load', () => {
@@ -25,9 +14,7 @@ describe.runIf(runnable)('PgBouncer restarting under read and write load', () =>
     async () => {
       const database = await freshPostgresDatabase()
       cleanups.push(database.drop)
-      const store = await openStore({ databaseUrl: database.url, dataDir: '', poolMax: 2 })
-      cleanups.push(store.close)
-      const { orgId, key } = await createOrgWithKey(store.db)
+      const { store, orgId, key } = await chaosStore(database.url, cleanups)
       const bouncer = await ThrowawayPgBouncer.start(database.url, 4)
       cleanups.push(() => bouncer.stop())
 
@@ -43,6 +30,6 @@ describe.runIf(runnable)('PgBouncer restarting under read and write load', () =>
         }),
       })
     },
-    TIMEOUT,
+    CHAOS_TIMEOUT,
   )
 })

@@ -2,24 +2,13 @@
 // every connection ends with 57P01) and as after a crash or failover (-m immediate: connections
 // drop without a word, and the server replays its WAL before it answers again). On a server of
 // the test's own (test/helpers/throwaway-postgres.ts), never the shared one.
-import { afterAll, describe, it } from 'vitest'
+import { describe, it } from 'vitest'
 import pg from 'pg'
-import { openStore } from '../../src/store/db.ts'
-import { DATABASE_URL, requirePart } from '../helpers/environment.ts'
 import { ThrowawayPostgres, throwawayPostgresAvailable } from '../helpers/throwaway-postgres.ts'
-import { createOrgWithKey } from '../helpers/app.ts'
-import { killAll } from '../helpers/cli.ts'
-import { runChaosScenario } from '../helpers/chaos.ts'
-
-const TIMEOUT = 90_000
-const cleanups: Array<() => Promise<void>> = []
-afterAll(async () => {
-  await killAll()
-  for (const cleanup of cleanups.reverse()) await cleanup()
-}, TIMEOUT)
+import { CHAOS_TIMEOUT, chaosFile, chaosStore, runChaosScenario } from '../helpers/chaos.ts'
 
 // CI has DATABASE_URL's server; the server binaries come with it.
-const hasPostgres = requirePart('PostgreSQL', DATABASE_URL !== undefined, 'set DATABASE_URL=postgres://… to run the chaos tests on PostgreSQL')
+const { cleanups, hasPostgres } = chaosFile()
 const runnable = hasPostgres && throwawayPostgresAvailable()
 
 describe.runIf(runnable)('PostgreSQL restarting under read and write load', () => {
@@ -33,9 +22,7 @@ describe.runIf(runnable)('PostgreSQL restarting under read and write load', () =
       await admin.query('CREATE DATABASE hearth')
       await admin.end()
       // The checks' own connections are ended by the restarts too: they reconnect like Hearth's.
-      const store = await openStore({ databaseUrl: server.url('hearth'), dataDir: '', poolMax: 2 })
-      cleanups.push(store.close)
-      const { orgId, key } = await createOrgWithKey(store.db)
+      const { store, orgId, key } = await chaosStore(server.url('hearth'), cleanups)
 
       await runChaosScenario({
         label: 'PostgreSQL restart',
@@ -50,6 +37,6 @@ describe.runIf(runnable)('PostgreSQL restarting under read and write load', () =
         },
       })
     },
-    TIMEOUT,
+    CHAOS_TIMEOUT,
   )
 })

@@ -2,15 +2,16 @@
 // or a network reset would) again and again while clients read and write, against one `hearth
 // serve` process and against `--workers 2`. Before the fix the first termination ended the process
 // (`Unhandled 'error' event … 57P01`: a connection checked out between statements had no listener).
-import { afterAll, describe, expect, it } from 'vitest'
-import { openStore } from '../../src/store/db.ts'
-import { DATABASE_URL, requirePart } from '../helpers/environment.ts'
+import { describe, expect, it } from 'vitest'
+import { DATABASE_URL } from '../helpers/environment.ts'
 import { freshPostgresDatabase } from '../helpers/stores.ts'
-import { createOrgWithKey } from '../helpers/app.ts'
-import { killAll, ServerProcess, workerPids } from '../helpers/cli.ts'
+import { ServerProcess, workerPids } from '../helpers/cli.ts'
 import { Targets } from '../helpers/crash-clients.ts'
 import {
   CHAOS_ENV,
+  CHAOS_TIMEOUT,
+  chaosFile,
+  chaosStore,
   checkNothingLost,
   databaseOf,
   expectStillUp,
@@ -20,14 +21,7 @@ import {
   terminateDuringKeyUsageFlush,
 } from '../helpers/chaos.ts'
 
-const TIMEOUT = 90_000
-const cleanups: Array<() => Promise<void>> = []
-afterAll(async () => {
-  await killAll()
-  for (const cleanup of cleanups.reverse()) await cleanup()
-}, TIMEOUT)
-
-const hasPostgres = requirePart('PostgreSQL', DATABASE_URL !== undefined, 'set DATABASE_URL=postgres://… to run the chaos tests on PostgreSQL')
+const { cleanups, hasPostgres } = chaosFile()
 
 describe.runIf(hasPostgres)('connections terminated by PostgreSQL under read and write load', () => {
   for (const workers of [1, 2]) {
@@ -37,9 +31,7 @@ describe.runIf(hasPostgres)('connections terminated by PostgreSQL under read and
         const adminUrl = DATABASE_URL ?? ''
         const database = await freshPostgresDatabase()
         cleanups.push(database.drop)
-        const store = await openStore({ databaseUrl: database.url, dataDir: '', poolMax: 2 })
-        cleanups.push(store.close)
-        const { orgId, key, keyId } = await createOrgWithKey(store.db)
+        const { store, orgId, key, keyId } = await chaosStore(database.url, cleanups)
 
         const server = new ServerProcess({ DATABASE_URL: database.url, ...CHAOS_ENV }, workers > 1 ? ['serve', '--workers', String(workers)] : ['serve'])
         const banner = await server.ready()
@@ -68,7 +60,7 @@ describe.runIf(hasPostgres)('connections terminated by PostgreSQL under read and
         )
         expect(await server.stop('SIGTERM')).toEqual({ code: 0, signal: null })
       },
-      TIMEOUT,
+      CHAOS_TIMEOUT,
     )
   }
 })

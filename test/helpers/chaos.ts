@@ -6,16 +6,43 @@
 // acknowledged write is in the database, no write is half-applied, and requests succeed again once
 // the database answers.
 import { setTimeout as sleep } from 'node:timers/promises'
-import { expect } from 'vitest'
+import { afterAll, expect } from 'vitest'
 import pg from 'pg'
 import { sql, type Kysely } from 'kysely'
 import type { Database } from '../../src/store/tables.ts'
 import type { DatabaseFault } from '../../src/store/database-faults.ts'
 import { checkDatabase, checkThroughApi, Ledger, startClients, Targets, type Clients } from './crash-clients.ts'
-import { ServerProcess } from './cli.ts'
+import { killAll, ServerProcess } from './cli.ts'
+import { DATABASE_URL, requirePart } from './environment.ts'
+import { createOrgWithKey } from './app.ts'
+import { openStore, type Store } from '../../src/store/db.ts'
 
 /** Settings of a hearth process under chaos: no demo, no rate limits in the way (per key and per organization), a short statement timeout. */
 export const CHAOS_ENV = { HEARTH_DEMO: '0', HEARTH_RATE_LIMIT_MAX: '1000000', HEARTH_ORG_RATE_LIMIT_MAX: '1000000', HEARTH_STATEMENT_TIMEOUT_MS: '1500' }
+
+/** How long one chaos test, and a file's cleanup, may take. */
+export const CHAOS_TIMEOUT = 90_000
+
+/**
+ * What every chaos file on PostgreSQL shares: the cleanups its tests push (run after them, newest first,
+ * once every hearth process is gone) and whether PostgreSQL is there (a skip fails under HEARTH_REQUIRE_ALL).
+ */
+export function chaosFile(): { cleanups: Array<() => Promise<void>>; hasPostgres: boolean } {
+  const cleanups: Array<() => Promise<void>> = []
+  afterAll(async () => {
+    await killAll()
+    for (const cleanup of cleanups.reverse()) await cleanup()
+  }, CHAOS_TIMEOUT)
+  const hasPostgres = requirePart('PostgreSQL', DATABASE_URL !== undefined, 'set DATABASE_URL=postgres://… to run the chaos tests on PostgreSQL')
+  return { cleanups, hasPostgres }
+}
+
+/** The test's own store on `databaseUrl` (a small pool: the checks' connections), and an org with a key; closed by `cleanups`. */
+export async function chaosStore(databaseUrl: string, cleanups: Array<() => Promise<void>>): Promise<{ store: Store } & Awaited<ReturnType<typeof createOrgWithKey>>> {
+  const store = await openStore({ databaseUrl, dataDir: '', poolMax: 2 })
+  cleanups.push(store.close)
+  return { store, ...(await createOrgWithKey(store.db)) }
+}
 
 /** An answer that breaks the contract, for the failure message. */
 interface Violation {
