@@ -81,8 +81,8 @@ describe.each(storeKinds())('health and metrics on %s', (kind) => {
     expect(ready.status).toBe(200)
     expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', redis: 'not configured' } })
     expect(ready.headers.get('cache-control')).toBe('no-store')
-    // Limited per client address like every route without a credential (a probe a second is far inside it).
-    expect(ready.headers.get('ratelimit')).toMatch(/^"address";r=\d+;t=\d+$/)
+    // Limited per client address, in a budget of this instance's own (a probe a second is far inside it).
+    expect(ready.headers.get('ratelimit')).toMatch(/^"health";r=\d+;t=\d+$/)
   })
 
   it('is not ready while a migration this code needs is not applied, and ready again once it is', async () => {
@@ -198,14 +198,15 @@ describe.each(storeKinds())('health and metrics on %s', (kind) => {
     expect(total(after, 'http_requests_total', { route: '/api/v1/relationships', status: '429' })).toBeGreaterThanOrEqual(2)
 
     // The same address, credential budgets spent: the operations endpoints answer every time, with
-    // or without a (spent, or bad) credential, which they ignore: they count against the address.
+    // or without a (spent, or bad) credential, which they ignore: they count against the address's
+    // health budget, which this instance keeps in memory.
     for (let i = 0; i < 5; i++) {
       for (const path of ['/healthz', '/readyz', '/metrics']) {
         for (const credential of [undefined, spender, generateApiKey().key]) {
           const response = await fetch(`${api.url}${path}`, { headers: credential ? { authorization: `Bearer ${credential}` } : {} })
           await response.arrayBuffer()
           expect(response.status, `${path} with ${credential ? 'a credential' : 'none'}`).toBe(200)
-          expect(response.headers.get('ratelimit')).toMatch(/^"address";r=\d+;t=\d+$/)
+          expect(response.headers.get('ratelimit')).toMatch(/^"health";r=\d+;t=\d+$/)
         }
       }
     }
