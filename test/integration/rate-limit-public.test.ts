@@ -24,7 +24,8 @@ describe('limits on routes without credentials, sign-in and organizations', () =
     for (const app of apps) await app.close()
     for (const fake of fakes) await fake.close()
     await store?.drop()
-  })
+    // Eight apps and their providers: more than the default hook timeout on a loaded machine.
+  }, 180_000)
 
   async function signInApp(addressRateLimitMax: number): Promise<SignInApp> {
     const app = await startSignInApp(
