@@ -23,6 +23,8 @@ declare module 'fastify' {
     principal: Principal | null
     /** Gives back the request's rate-limit charge but `keep` units (a 304 keeps 0.1); sets the new headers. */
     refundRateLimit: ((keep: number) => Promise<void>) | null
+    /** Units the request costs (its route's rateLimitCost of its query, 1 by default), set by the authentication hook. */
+    rateLimitCost: number
   }
 }
 

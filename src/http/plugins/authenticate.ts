@@ -91,6 +91,7 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
 
   app.decorateRequest('principal', null)
   app.decorateRequest('refundRateLimit', null)
+  app.decorateRequest('rateLimitCost', 1)
 
   app.addHook('onRoute', (route) => {
     const config = route.config ?? {}
@@ -162,6 +163,7 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
   app.addHook('onRequest', async (request, reply) => {
     const { permission: required, signedIn, rateLimitCost, operational } = request.routeOptions.config
     const cost = rateLimitCost?.(request.query) ?? 1
+    request.rateLimitCost = cost
     if (operational) {
       const probes = addressRule('health', request.ip, deps.limits.addressRequests, 'Too many health or metrics requests from this address to this instance.')
       await charge(reply, [probes], cost, () => 'address', deps.healthLimiter)

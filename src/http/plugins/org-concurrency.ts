@@ -198,7 +198,8 @@ export function registerOrgConcurrencyLimit(app: App, options: OrgConcurrencyOpt
   app.addHook('onRequest', async (request, reply) => {
     const orgId = request.principal?.orgId
     if (orgId === undefined) return
-    const cost = request.routeOptions.config.rateLimitCost?.(request.query) ?? 1
+    // The cost the authentication hook charged the budgets with (computed once per request).
+    const cost = request.rateLimitCost
     const resume = load.setAside(reply.raw)
     const outcome = await slots.acquire(orgId, slots.weightOf(cost), reply.raw)
     resume()
