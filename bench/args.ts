@@ -57,7 +57,8 @@ export const USAGE = `Usage: npm run bench -- [flags]
 export class UsageError extends Error {}
 
 function positiveInteger(flag: string, raw: string, min = 1): number {
-  if (!/^\d+$/.test(raw) || Number(raw) < min) throw new UsageError(`${flag} needs a whole number ≥ ${min}, got "${raw}"`)
+  if (!/^\d+$/.test(raw) || Number(raw) < min)
+    throw new UsageError(`${flag} needs a whole number ≥ ${min}, got "${raw}"`)
   return Number(raw)
 }
 
@@ -82,7 +83,9 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
     const arg = argv[i] ?? ''
     if (arg === '--help' || arg === '-h') return 'help'
     // Accept both "--flag value" and "--flag=value".
-    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined]
+    const [flag, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined]
     const value = (): string => {
       const next = inline ?? argv[++i]
       if (next === undefined) throw new UsageError(`${flag} needs a value`)
@@ -91,7 +94,8 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
     switch (flag) {
       case '--store': {
         const store = value()
-        if (store !== 'postgres' && store !== 'pglite') throw new UsageError(`--store must be postgres or pglite, got "${store}"`)
+        if (store !== 'postgres' && store !== 'pglite')
+          throw new UsageError(`--store must be postgres or pglite, got "${store}"`)
         options.store = store
         break
       }
@@ -108,10 +112,15 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
         options.connections = positiveInteger(flag, value())
         break
       case '--cases': {
-        const names = value().split(',').map((name) => name.trim()).filter(Boolean)
+        const names = value()
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean)
         const unknown = names.filter((name) => !(CASE_NAMES as readonly string[]).includes(name))
         if (unknown.length > 0 || names.length === 0) {
-          throw new UsageError(`--cases takes a comma-separated subset of ${CASE_NAMES.join(',')}; unknown: ${unknown.join(',') || '(empty)'}`)
+          throw new UsageError(
+            `--cases takes a comma-separated subset of ${CASE_NAMES.join(',')}; unknown: ${unknown.join(',') || '(empty)'}`,
+          )
         }
         // Keep the canonical order: create runs last because it adds households.
         cases = CASE_NAMES.filter((name) => names.includes(name))
@@ -135,7 +144,8 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
         const raw = value()
         const cores = Number(raw)
         // 0.1 cores is Linux's smallest quota (1 ms) in the 10 ms period cpu-limit.ts uses.
-        if (!/^\d+(\.\d+)?$/.test(raw) || cores < 0.1 || cores > 4) throw new UsageError(`--api-cpu needs a number of cores from 0.1 to 4, got "${raw}"`)
+        if (!/^\d+(\.\d+)?$/.test(raw) || cores < 0.1 || cores > 4)
+          throw new UsageError(`--api-cpu needs a number of cores from 0.1 to 4, got "${raw}"`)
         options.apiCpu = cores
         break
       }
@@ -146,10 +156,13 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
   const scale = options.households >= SCALE_HOUSEHOLDS
   options.orgs = orgs ?? (scale ? SCALE_ORGS : 1)
   options.instances = instances ?? (scale && options.store === 'postgres' ? SCALE_INSTANCES : 1)
-  if (cases?.includes('list-ref') && options.orgs === 1) throw new UsageError('list-ref needs --orgs 3 or more (it lists the reference org)')
+  if (cases?.includes('list-ref') && options.orgs === 1)
+    throw new UsageError('list-ref needs --orgs 3 or more (it lists the reference org)')
   options.cases = cases ?? CASE_NAMES.filter((name) => name !== 'list-ref' || options.orgs > 1)
   // A PGlite directory is opened by one process at a time.
-  if (options.instances > 1 && options.store === 'pglite') throw new UsageError('--instances above 1 needs --store postgres (a PGlite directory is opened by one process)')
-  if (options.connections < options.instances) throw new UsageError(`--connections (${options.connections}) must be at least --instances (${options.instances})`)
+  if (options.instances > 1 && options.store === 'pglite')
+    throw new UsageError('--instances above 1 needs --store postgres (a PGlite directory is opened by one process)')
+  if (options.connections < options.instances)
+    throw new UsageError(`--connections (${options.connections}) must be at least --instances (${options.instances})`)
   return options
 }

@@ -4,7 +4,18 @@
 import { fileURLToPath } from 'node:url'
 
 // Canonical order: the reads, then the writes (create last: it adds households).
-export const CASE_NAMES = ['list', 'list-ref', 'first', 'deep', 'deep-cursor', 'search', 'ids', 'get', 'patch', 'create'] as const
+export const CASE_NAMES = [
+  'list',
+  'list-ref',
+  'first',
+  'deep',
+  'deep-cursor',
+  'search',
+  'ids',
+  'get',
+  'patch',
+  'create',
+] as const
 export type CaseName = (typeof CASE_NAMES)[number]
 
 export const RELATIONSHIPS = '/api/v1/relationships'
@@ -68,7 +79,8 @@ export const CASES: Record<CaseName, BenchCase> = {
   // Page 1 sorted by name: the households_org_name_covering index plus the total read from the per-org counters.
   list: {
     name: 'list',
-    label: ({ reference, households }) => (reference ? `list page 1 by name, org of ${count(households)}` : 'list page 1 by name'),
+    label: ({ reference, households }) =>
+      reference ? `list page 1 by name, org of ${count(households)}` : 'list page 1 by name',
     target: 0.2,
     read: true,
     request: () => ({ method: 'GET', path: LIST_PAGE_1 }),
@@ -91,7 +103,10 @@ export const CASES: Record<CaseName, BenchCase> = {
     label: ({ deep }) => `page 1 of ${deep.pageSize} by createdAt`,
     target: undefined,
     read: true,
-    request: ({ deep }) => ({ method: 'GET', path: `${RELATIONSHIPS}?page=1&pageSize=${deep.pageSize}&sortBy=createdAt` }),
+    request: ({ deep }) => ({
+      method: 'GET',
+      path: `${RELATIONSHIPS}?page=1&pageSize=${deep.pageSize}&sortBy=createdAt`,
+    }),
   },
   // OFFSET (page - 1) × pageSize over the ids (an index-only scan), then the page's rows: the
   // database walks that many index entries before the page.
@@ -100,7 +115,10 @@ export const CASES: Record<CaseName, BenchCase> = {
     label: ({ deep }) => `deep page (${count(deep.page)} of ${deep.pageSize}) by createdAt`,
     target: 0.1,
     read: true,
-    request: ({ deep }) => ({ method: 'GET', path: `${RELATIONSHIPS}?page=${deep.page}&pageSize=${deep.pageSize}&sortBy=createdAt` }),
+    request: ({ deep }) => ({
+      method: 'GET',
+      path: `${RELATIONSHIPS}?page=${deep.page}&pageSize=${deep.pageSize}&sortBy=createdAt`,
+    }),
   },
   // The same page reached by the previous page's nextCursor: the database seeks to the cursor's
   // (created_at, id) in households_org_created instead of stepping over the offset.
@@ -163,7 +181,11 @@ export const CASES: Record<CaseName, BenchCase> = {
     label: () => 'create',
     target: 0.1,
     read: false,
-    request: () => ({ method: 'POST', path: RELATIONSHIPS, body: JSON.stringify({ name: 'Bench Household', dsueReceived: 1000 }) }),
+    request: () => ({
+      method: 'POST',
+      path: RELATIONSHIPS,
+      body: JSON.stringify({ name: 'Bench Household', dsueReceived: 1000 }),
+    }),
   },
 }
 

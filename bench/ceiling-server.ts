@@ -31,7 +31,10 @@ const server = http.createServer((request, response) => {
   // Read the request body (the create case posts JSON) before answering, as the API must.
   request.resume()
   request.once('end', () => {
-    response.writeHead(shape.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length })
+    response.writeHead(shape.status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': body.length,
+    })
     response.end(body)
   })
 })
@@ -48,7 +51,8 @@ process.on('message', (message) => {
 
 server.listen(0, '127.0.0.1', () => {
   const address = server.address()
-  if (address === null || typeof address === 'string') throw new Error('the ceiling server is not listening on a TCP port')
+  if (address === null || typeof address === 'string')
+    throw new Error('the ceiling server is not listening on a TCP port')
   const message: ListeningMessage = { type: 'listening', port: address.port }
   process.send?.(message)
 })

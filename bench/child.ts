@@ -57,7 +57,10 @@ export async function startChild(options: ChildOptions): Promise<Child> {
   onCleanup(`stop ${options.name} (pid ${pid})`, stop)
 
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${options.name} did not report a port within ${options.startTimeoutMs ?? 60_000} ms`)), options.startTimeoutMs ?? 60_000)
+    const timer = setTimeout(
+      () => reject(new Error(`${options.name} did not report a port within ${options.startTimeoutMs ?? 60_000} ms`)),
+      options.startTimeoutMs ?? 60_000,
+    )
     child.on('message', (message) => {
       if (isListeningMessage(message)) {
         clearTimeout(timer)

@@ -4,7 +4,7 @@
 
 type Undo = () => Promise<void> | void
 
-const undos: Array<{ what: string; undo: Undo }> = []
+const undos: { what: string; undo: Undo }[] = []
 let running: Promise<void> | undefined
 
 export function onCleanup(what: string, undo: Undo): void {
@@ -29,7 +29,11 @@ export function cleanup(): Promise<void> {
 
 /** Ctrl-C or a kill: clean up, then exit with the conventional 128 + signal code. */
 export function cleanupOnSignals(): void {
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const) {
     process.once(signal, () => {
       console.error(`\n${signal}: cleaning up…`)
       void cleanup().finally(() => process.exit(code))

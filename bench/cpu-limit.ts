@@ -14,7 +14,8 @@ const PERIOD_US = 10_000
 
 /** Why --api-cpu cannot work here, or undefined when it can. */
 export function cpuLimitUnavailable(): string | undefined {
-  if (!existsSync(path.join(CPU_CGROUP, 'cgroup.procs'))) return `--api-cpu needs the cgroup v1 cpu controller at ${CPU_CGROUP}`
+  if (!existsSync(path.join(CPU_CGROUP, 'cgroup.procs')))
+    return `--api-cpu needs the cgroup v1 cpu controller at ${CPU_CGROUP}`
   if (process.getuid?.() !== 0) return '--api-cpu needs root (it writes a CFS quota into a cgroup of its own)'
   return undefined
 }

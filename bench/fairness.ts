@@ -70,7 +70,8 @@ function options(argv: string[]) {
     },
   })
   const whole = (name: string, raw: string, min: number) => {
-    if (!/^\d+$/.test(raw) || Number(raw) < min) throw new Error(`--${name} needs a whole number ≥ ${min}, got "${raw}"\n\n${USAGE}`)
+    if (!/^\d+$/.test(raw) || Number(raw) < min)
+      throw new Error(`--${name} needs a whole number ≥ ${min}, got "${raw}"\n\n${USAGE}`)
     return Number(raw)
   }
   return {
@@ -82,11 +83,21 @@ function options(argv: string[]) {
   }
 }
 
-async function seedOrgs(database: BenchDatabase, households: number): Promise<SeedResult & { reference: NonNullable<SeedResult['reference']> }> {
-  log(`Seeding ${households.toLocaleString('en-US')} households across ${ORGS} orgs into PostgreSQL at ${database.where}…`)
-  const store = await openStore({ databaseUrl: database.databaseUrl, dataDir: '', poolMax: 2, statementTimeoutMs: 3_600_000 })
+async function seedOrgs(
+  database: BenchDatabase,
+  households: number,
+): Promise<SeedResult & { reference: NonNullable<SeedResult['reference']> }> {
+  log(
+    `Seeding ${households.toLocaleString('en-US')} households across ${ORGS} orgs into PostgreSQL at ${database.where}…`,
+  )
+  const store = await openStore({
+    databaseUrl: database.databaseUrl,
+    dataDir: '',
+    poolMax: 2,
+    statementTimeoutMs: 3_600_000,
+  })
   try {
-    const seeded = await seed(store, households, log, () => {}, ORGS)
+    const seeded = await seed(store, households, log, undefined, ORGS)
     const { reference } = seeded
     if (!reference) throw new Error('the seed made no second org')
     return { ...seeded, reference }
@@ -97,13 +108,28 @@ async function seedOrgs(database: BenchDatabase, households: number): Promise<Se
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` })
 
-async function measureSetting(setting: Setting, database: BenchDatabase, seeded: Awaited<ReturnType<typeof seedOrgs>>, run: ReturnType<typeof options>): Promise<Outcome> {
+async function measureSetting(
+  setting: Setting,
+  database: BenchDatabase,
+  seeded: Awaited<ReturnType<typeof seedOrgs>>,
+  run: ReturnType<typeof options>,
+): Promise<Outcome> {
   const env: Record<string, string> = { BENCH_DATABASE_URL: database.databaseUrl ?? '' }
   if (setting.orgConcurrency !== undefined) env.HEARTH_ORG_CONCURRENCY = setting.orgConcurrency
-  const api = await startChild({ name: `API server (limit ${setting.label})`, script: fileURLToPath(new URL('./server.ts', import.meta.url)), env })
+  const api = await startChild({
+    name: `API server (limit ${setting.label})`,
+    script: fileURLToPath(new URL('./server.ts', import.meta.url)),
+    env,
+  })
   try {
     const url = `http://127.0.0.1:${api.port}`
-    const quietSettings: LoadSettings = { connections: QUIET_CONNECTIONS, rate: QUIET_RATE, duration: run.duration, warmup: run.warmup, headers: bearer(seeded.reference.apiKey) }
+    const quietSettings: LoadSettings = {
+      connections: QUIET_CONNECTIONS,
+      rate: QUIET_RATE,
+      duration: run.duration,
+      warmup: run.warmup,
+      headers: bearer(seeded.reference.apiKey),
+    }
     const floodSettings: LoadSettings = {
       connections: run.floodConnections,
       // Running from before the quiet org's warm-up to after its measurement.
@@ -116,28 +142,40 @@ async function measureSetting(setting: Setting, database: BenchDatabase, seeded:
       [FLOOD, floodSettings.headers],
     ] as const) {
       const answer = await probe(url, request, headers)
-      if (answer.status !== 200) throw new Error(`${request.path}: the API answered ${answer.status}: ${answer.body.slice(0, 300)}`)
+      if (answer.status !== 200)
+        throw new Error(`${request.path}: the API answered ${answer.status}: ${answer.body.slice(0, 300)}`)
     }
 
     log(`limit ${setting.label}: quiet…`)
     await warmUp([url], LIST, quietSettings)
     const quiet = await measure([url], LIST, quietSettings)
-    log(`  quiet:   p50 ${quiet.p50Ms} ms, p99 ${quiet.p99Ms} ms (${quiet.requests} requests, ${quiet.non2xx} non-2xx, ${quiet.errors} errors)`)
+    log(
+      `  quiet:   p50 ${quiet.p50Ms} ms, p99 ${quiet.p99Ms} ms (${quiet.requests} requests, ${quiet.non2xx} non-2xx, ${quiet.errors} errors)`,
+    )
 
     log(`limit ${setting.label}: flooded (${run.floodConnections} connections searching "_")…`)
     const flooding = measure([url], FLOOD, floodSettings)
     await warmUp([url], LIST, quietSettings)
     const flooded = await measure([url], LIST, quietSettings)
     const flood = await flooding
-    log(`  flooded: p50 ${flooded.p50Ms} ms, p99 ${flooded.p99Ms} ms (${flooded.requests} requests, ${flooded.non2xx} non-2xx, ${flooded.errors} errors)`)
-    log(`  flood:   ${flood.requests} answers, ${flood.non2xx} non-2xx, ${flood.errors} errors; p50 ${flood.p50Ms} ms, p99 ${flood.p99Ms} ms`)
+    log(
+      `  flooded: p50 ${flooded.p50Ms} ms, p99 ${flooded.p99Ms} ms (${flooded.requests} requests, ${flooded.non2xx} non-2xx, ${flooded.errors} errors)`,
+    )
+    log(
+      `  flood:   ${flood.requests} answers, ${flood.non2xx} non-2xx, ${flood.errors} errors; p50 ${flood.p50Ms} ms, p99 ${flood.p99Ms} ms`,
+    )
     return { setting, quiet, flooded, flood }
   } finally {
     await api.stop()
   }
 }
 
-function report(outcomes: Outcome[], seeded: Awaited<ReturnType<typeof seedOrgs>>, run: ReturnType<typeof options>, command: string): string[] {
+function report(
+  outcomes: Outcome[],
+  seeded: Awaited<ReturnType<typeof seedOrgs>>,
+  run: ReturnType<typeof options>,
+  command: string,
+): string[] {
   const machine = describeMachine()
   const ms = (value: number) => `${value.toFixed(value < 10 ? 1 : 0)} ms`
   return [
@@ -172,7 +210,8 @@ async function main(): Promise<void> {
   try {
     const database = await provisionDatabase('postgres')
     // Its orgs would stay behind in a database we were given: this bench seeds only throw-away ones.
-    if (database.shared) throw new Error('npm run bench:fairness seeds a throw-away database: run it without DATABASE_URL')
+    if (database.shared)
+      throw new Error('npm run bench:fairness seeds a throw-away database: run it without DATABASE_URL')
     const seeded = await seedOrgs(database, run.households)
     const outcomes: Outcome[] = []
     for (const setting of SETTINGS) outcomes.push(await measureSetting(setting, database, seeded, run))

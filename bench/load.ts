@@ -35,7 +35,9 @@ function options(url: string, request: CaseRequest, settings: LoadSettings, dura
     body: request.body,
     // In worker mode autocannon takes the path of a module to require(), not a function (its
     // README, "workers"); the type definitions only know the function form.
-    ...(request.setupClient ? { setupClient: request.setupClient as unknown as autocannon.Options['setupClient'] } : {}),
+    ...(request.setupClient
+      ? { setupClient: request.setupClient as unknown as autocannon.Options['setupClient'] }
+      : {}),
     ...(request.initialContext ? { initialContext: request.initialContext } : {}),
     connections: settings.connections,
     ...(settings.rate !== undefined ? { overallRate: settings.rate } : {}),
@@ -54,10 +56,16 @@ function options(url: string, request: CaseRequest, settings: LoadSettings, dura
  * One autocannon run per URL, all at once, the connections split between them (10 over two
  * instances: 5 each), so several instances take the same offered load as one.
  */
-function runAll(baseUrls: readonly string[], request: CaseRequest, settings: LoadSettings, duration: number): Promise<autocannon.Result[]> {
+function runAll(
+  baseUrls: readonly string[],
+  request: CaseRequest,
+  settings: LoadSettings,
+  duration: number,
+): Promise<autocannon.Result[]> {
   return Promise.all(
     baseUrls.map((url, i) => {
-      const connections = Math.floor(settings.connections / baseUrls.length) + (i < settings.connections % baseUrls.length ? 1 : 0)
+      const connections =
+        Math.floor(settings.connections / baseUrls.length) + (i < settings.connections % baseUrls.length ? 1 : 0)
       return autocannon(options(url, request, { ...settings, connections }, duration))
     }),
   )
@@ -68,14 +76,21 @@ export async function warmUp(baseUrls: readonly string[], request: CaseRequest, 
   if (settings.warmup > 0) await runAll(baseUrls, request, settings, settings.warmup)
 }
 
-export async function measure(baseUrls: readonly string[], request: CaseRequest, settings: LoadSettings): Promise<LoadResult> {
+export async function measure(
+  baseUrls: readonly string[],
+  request: CaseRequest,
+  settings: LoadSettings,
+): Promise<LoadResult> {
   const results = await runAll(baseUrls, request, settings, settings.duration)
   const requests = results.reduce((sum, result) => sum + result.requests.total, 0)
   return {
     reqPerSec: results.reduce((sum, result) => sum + result.requests.average, 0),
     // autocannon gives percentiles, not its histogram, so several runs cannot be merged exactly:
     // their p50 is the request-weighted mean of theirs and their p99 the worst of theirs.
-    p50Ms: requests > 0 ? results.reduce((sum, result) => sum + result.latency.p50 * result.requests.total, 0) / requests : 0,
+    p50Ms:
+      requests > 0
+        ? results.reduce((sum, result) => sum + result.latency.p50 * result.requests.total, 0) / requests
+        : 0,
     p99Ms: Math.max(...results.map((result) => result.latency.p99)),
     requests,
     non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
@@ -93,7 +108,11 @@ export interface Probe {
 export async function probe(baseUrl: string, request: CaseRequest, headers: Record<string, string>): Promise<Probe> {
   const response = await fetch(baseUrl + request.path, {
     method: request.method,
-    headers: { ...headers, ...(request.body === undefined ? {} : { 'content-type': 'application/json' }), ...request.headers },
+    headers: {
+      ...headers,
+      ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...request.headers,
+    },
     body: request.body,
   })
   const bytes = Buffer.from(await response.arrayBuffer())

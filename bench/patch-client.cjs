@@ -25,7 +25,11 @@ module.exports = function setupClient(client) {
       setupRequest(request) {
         n += 1
         // A different amount each time, so that every PATCH really changes the row.
-        return { ...request, headers: { ...request.headers, 'if-match': etag }, body: JSON.stringify({ dsueReceived: 1000 + (n % 100000) / 100 }) }
+        return {
+          ...request,
+          headers: { ...request.headers, 'if-match': etag },
+          body: JSON.stringify({ dsueReceived: 1000 + (n % 100000) / 100 }),
+        }
       },
       onResponse(status, body, requestContext, headers) {
         for (const name of Object.keys(headers)) {

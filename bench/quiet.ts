@@ -51,7 +51,9 @@ export async function measureQuietly(
     const others = cpu?.others ?? 0
     if (!best || others < (best.cpu?.others ?? 0)) best = { result, cpu }
     if (others <= NOISY_CORES || attempts > retries) break
-    log(`    other processes used ${others.toFixed(2)} cores (${Math.round(result.reqPerSec)} req/s): waiting for quiet, then measuring again`)
+    log(
+      `    other processes used ${others.toFixed(2)} cores (${Math.round(result.reqPerSec)} req/s): waiting for quiet, then measuring again`,
+    )
     await waitForQuiet(serverPids, log)
     // A short warm-up again: the server sat idle while we waited.
     await warmUp(urls, request, { ...settings, warmup: Math.min(settings.warmup, 1) })

@@ -80,9 +80,14 @@ export function resultTable(outcomes: CaseOutcome[]): string[] {
   ]
   for (const { benchCase, label, api, ceiling, responseBytes, peakRssBytes } of outcomes) {
     const ratio = ceiling.reqPerSec > 0 ? api.reqPerSec / ceiling.reqPerSec : 0
-    const rss = peakRssBytes === undefined ? 'n/a' : `${fixed(peakRssBytes / MB)} ${peakRssBytes / MB <= RSS_TARGET_MB ? '✓' : '✗'}`
+    const rss =
+      peakRssBytes === undefined
+        ? 'n/a'
+        : `${fixed(peakRssBytes / MB)} ${peakRssBytes / MB <= RSS_TARGET_MB ? '✓' : '✗'}`
     const target =
-      benchCase.target === undefined ? '—' : `≥ ${percent(benchCase.target)} ${ratio >= benchCase.target ? '✓ met' : '✗ missed'}`
+      benchCase.target === undefined
+        ? '—'
+        : `≥ ${percent(benchCase.target)} ${ratio >= benchCase.target ? '✓ met' : '✗ missed'}`
     lines.push(
       `| ${label} (${fixed(responseBytes / 1024, 1)} KB) | ${fixed(api.reqPerSec)} | ${fixed(api.p50Ms)} | ${fixed(api.p99Ms)} | ${rss} | ${fixed(ceiling.reqPerSec)} | ${percent(ratio)} | ${target} |`,
     )
@@ -109,7 +114,7 @@ export function cpuTable(outcomes: CaseOutcome[]): string[] {
   return lines.length > 2
     ? [
         'Cores busy during the API measurement. PGlite runs inside the API process. "other processes" is the rest of the machine',
-        '(a neighbour\'s tests, possibly invisible in our PID namespace); a measurement where it exceeded 0.25 cores was repeated after waiting for quiet.',
+        "(a neighbour's tests, possibly invisible in our PID namespace); a measurement where it exceeded 0.25 cores was repeated after waiting for quiet.",
         '',
         ...lines,
       ]
@@ -120,10 +125,16 @@ export function cpuTable(outcomes: CaseOutcome[]): string[] {
 export function warnings(outcomes: CaseOutcome[]): string[] {
   const lines: string[] = []
   for (const { benchCase, api, ceiling, scaleOut } of outcomes) {
-    const runs = [['API', api], ['ceiling', ceiling], ...(scaleOut ? [[`${scaleOut.instances} APIs`, scaleOut.result] as const] : [])] as const
+    const runs = [
+      ['API', api],
+      ['ceiling', ceiling],
+      ...(scaleOut ? [[`${scaleOut.instances} APIs`, scaleOut.result] as const] : []),
+    ] as const
     for (const [who, result] of runs) {
       if (result.non2xx > 0 || result.errors > 0) {
-        lines.push(`- ${benchCase.name}: ${who} had ${result.non2xx} non-2xx responses and ${result.errors} errors of ${result.requests} requests`)
+        lines.push(
+          `- ${benchCase.name}: ${who} had ${result.non2xx} non-2xx responses and ${result.errors} errors of ${result.requests} requests`,
+        )
       }
     }
   }
@@ -146,7 +157,9 @@ export function instancesTable(outcomes: CaseOutcome[]): string[] {
     if (!scaleOut) continue
     const ratio = api.reqPerSec > 0 ? scaleOut.result.reqPerSec / api.reqPerSec : 0
     const cpu = scaleOut.cpu
-    const cores = cpu ? `${cpu.server.toFixed(2)} / ${cpu.postgres.toFixed(2)} / ${cpu.loadGenerator.toFixed(2)} / ${cpu.others?.toFixed(2) ?? 'n/a'}` : 'n/a'
+    const cores = cpu
+      ? `${cpu.server.toFixed(2)} / ${cpu.postgres.toFixed(2)} / ${cpu.loadGenerator.toFixed(2)} / ${cpu.others?.toFixed(2) ?? 'n/a'}`
+      : 'n/a'
     const met = ratio >= SCALE_TARGETS.instances ? '✓ met' : '✗ missed'
     lines.push(
       `| ${label} | ${fixed(api.reqPerSec)} | ${fixed(scaleOut.result.reqPerSec)} | ${fixed(ratio, 2)}× | ${fixed(api.p50Ms)} → ${fixed(scaleOut.result.p50Ms)} | ${fixed(api.p99Ms)} → ${fixed(scaleOut.result.p99Ms)} | ${cores} | ${scaleOut.attempts} | ≥ ${SCALE_TARGETS.instances}× ${met} |`,
@@ -192,6 +205,6 @@ export function footnotes(): string[] {
   return [
     `Peak server RSS: highest VmRSS of the API process sampled every 100 ms during the case (target ≤ ${RSS_TARGET_MB} MB).`,
     'Ceiling: a bare node:http server in its own process answering every request with a fixed body of the same size.',
-    'Latencies are the API\'s; the size after the case name is the real response body.',
+    "Latencies are the API's; the size after the case name is the real response body.",
   ]
 }

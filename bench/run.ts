@@ -16,7 +16,16 @@ import { measureCpu } from './cpu.ts'
 import { readRss, sampleRss } from './rss.ts'
 import { describeMachine } from './machine.ts'
 import { cpuLimitUnavailable, limitCpu } from './cpu-limit.ts'
-import { cpuTable, environmentLines, footnotes, instancesTable, resultTable, scaleTable, warnings, type CaseOutcome } from './report.ts'
+import {
+  cpuTable,
+  environmentLines,
+  footnotes,
+  instancesTable,
+  resultTable,
+  scaleTable,
+  warnings,
+  type CaseOutcome,
+} from './report.ts'
 
 const log = (line: string) => console.error(line)
 
@@ -27,7 +36,12 @@ async function seedDatabase(database: BenchDatabase, households: number, orgs: n
   log(`Seeding ${households.toLocaleString('en-US')} households${spread} into ${database.kind} at ${database.where}…`)
   // Opening the store applies the real migrations, exactly as the server does. Without the
   // production statement timeout: a batch on a busy machine, or VACUUM of a million rows, takes longer.
-  const store = await openStore({ databaseUrl: database.databaseUrl, dataDir: database.dataDir, poolMax: 2, statementTimeoutMs: SEED_STATEMENT_TIMEOUT_MS })
+  const store = await openStore({
+    databaseUrl: database.databaseUrl,
+    dataDir: database.dataDir,
+    poolMax: 2,
+    statementTimeoutMs: SEED_STATEMENT_TIMEOUT_MS,
+  })
   try {
     return await seed(
       store,
@@ -35,7 +49,8 @@ async function seedDatabase(database: BenchDatabase, households: number, orgs: n
       log,
       (orgId) => {
         // In a database we were given, remove only what we added (households, members and keys cascade).
-        if (database.shared && database.databaseUrl) onCleanup('delete a bench org', () => deleteOrg(database.databaseUrl ?? '', orgId))
+        if (database.shared && database.databaseUrl)
+          onCleanup('delete a bench org', () => deleteOrg(database.databaseUrl ?? '', orgId))
       },
       orgs,
     )
@@ -56,7 +71,9 @@ async function deleteOrg(databaseUrl: string, orgId: string): Promise<void> {
 }
 
 function startApi(database: BenchDatabase, options: BenchOptions, instance: number): Promise<Child> {
-  const env: Record<string, string> = database.databaseUrl ? { BENCH_DATABASE_URL: database.databaseUrl } : { BENCH_DATA_DIR: database.dataDir }
+  const env: Record<string, string> = database.databaseUrl
+    ? { BENCH_DATABASE_URL: database.databaseUrl }
+    : { BENCH_DATA_DIR: database.dataDir }
   const nodeFlags = options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] : []
   const name = instance === 0 ? 'API server' : `API server ${instance + 1}`
   return startChild({ name, script: fileURLToPath(new URL('./server.ts', import.meta.url)), env, nodeFlags })
@@ -65,9 +82,20 @@ function startApi(database: BenchDatabase, options: BenchOptions, instance: numb
 const urlOf = (child: Child) => `http://127.0.0.1:${child.port}`
 
 /** apis[0] is measured alone and against the ceiling; all of apis together for the read cases when there are several. */
-async function runCases(options: BenchOptions, apis: Child[], ceiling: Child, context: CaseContext, apiKey: string): Promise<CaseOutcome[]> {
+async function runCases(
+  options: BenchOptions,
+  apis: Child[],
+  ceiling: Child,
+  context: CaseContext,
+  apiKey: string,
+): Promise<CaseOutcome[]> {
   const headers = { authorization: `Bearer ${apiKey}` }
-  const settings: LoadSettings = { connections: options.connections, duration: options.duration, warmup: options.warmup, headers }
+  const settings: LoadSettings = {
+    connections: options.connections,
+    duration: options.duration,
+    warmup: options.warmup,
+    headers,
+  }
   const [api] = apis
   if (!api) throw new Error('no API server')
   const apiUrl = urlOf(api)
@@ -78,8 +106,11 @@ async function runCases(options: BenchOptions, apis: Child[], ceiling: Child, co
     const request = benchCase.request(context)
     // One real request first: it must succeed, and its size is what the ceiling will send.
     const real = await probe(apiUrl, request, headers)
-    if (real.status < 200 || real.status > 299) throw new Error(`${name}: the API answered ${real.status}: ${real.body.slice(0, 500)}`)
-    log(`${name}: ${request.method} ${request.path.slice(0, 80)}${request.path.length > 80 ? '…' : ''} → ${real.status}, ${real.bytes} bytes${describeBody(real.body)}`)
+    if (real.status < 200 || real.status > 299)
+      throw new Error(`${name}: the API answered ${real.status}: ${real.body.slice(0, 500)}`)
+    log(
+      `${name}: ${request.method} ${request.path.slice(0, 80)}${request.path.length > 80 ? '…' : ''} → ${real.status}, ${real.bytes} bytes${describeBody(real.body)}`,
+    )
 
     const sampler = sampleRss(api.pid)
     const apiRun = await measureQuietly([apiUrl], request, settings, [api.pid], options.retries, log)
@@ -87,12 +118,16 @@ async function runCases(options: BenchOptions, apis: Child[], ceiling: Child, co
     const { result: apiResult, cpu } = apiRun
     log(`  API:     ${Math.round(apiResult.reqPerSec)} req/s, p50 ${apiResult.p50Ms} ms, p99 ${apiResult.p99Ms} ms`)
     if (cpu) {
-      log(`           cores busy: API ${cpu.server.toFixed(2)}, postgres processes ${cpu.postgres.toFixed(2)}, autocannon ${cpu.loadGenerator.toFixed(2)}, other processes ${cpu.others?.toFixed(2) ?? 'n/a'}`)
+      log(
+        `           cores busy: API ${cpu.server.toFixed(2)}, postgres processes ${cpu.postgres.toFixed(2)}, autocannon ${cpu.loadGenerator.toFixed(2)}, other processes ${cpu.others?.toFixed(2) ?? 'n/a'}`,
+      )
     }
 
     await ceiling.ask({ size: real.bytes, status: real.status })
     const ceilingRun = await measureQuietly([ceilingUrl], request, settings, [ceiling.pid], options.retries, log)
-    const ceilingCpu = ceilingRun.cpu ? ` (cores busy: ceiling ${ceilingRun.cpu.server.toFixed(2)}, autocannon ${ceilingRun.cpu.loadGenerator.toFixed(2)}, other processes ${ceilingRun.cpu.others?.toFixed(2) ?? 'n/a'})` : ''
+    const ceilingCpu = ceilingRun.cpu
+      ? ` (cores busy: ceiling ${ceilingRun.cpu.server.toFixed(2)}, autocannon ${ceilingRun.cpu.loadGenerator.toFixed(2)}, other processes ${ceilingRun.cpu.others?.toFixed(2) ?? 'n/a'})`
+      : ''
     log(`  ceiling: ${Math.round(ceilingRun.result.reqPerSec)} req/s${ceilingCpu}`)
 
     let scaleOut: CaseOutcome['scaleOut']
@@ -101,12 +136,25 @@ async function runCases(options: BenchOptions, apis: Child[], ceiling: Child, co
       for (const other of apis.slice(1)) {
         const answer = await probe(urlOf(other), request, headers)
         if (answer.status !== real.status || answer.bytes !== real.bytes) {
-          throw new Error(`${name}: API server on port ${other.port} answered ${answer.status} with ${answer.bytes} bytes, the first ${real.status} with ${real.bytes}`)
+          throw new Error(
+            `${name}: API server on port ${other.port} answered ${answer.status} with ${answer.bytes} bytes, the first ${real.status} with ${real.bytes}`,
+          )
         }
       }
-      const run = await measureQuietly(apis.map(urlOf), request, settings, apis.map((child) => child.pid), options.retries, log)
-      const apisCpu = run.cpu ? ` (cores busy: API processes ${run.cpu.server.toFixed(2)}, postgres ${run.cpu.postgres.toFixed(2)}, other processes ${run.cpu.others?.toFixed(2) ?? 'n/a'})` : ''
-      log(`  ${apis.length} APIs: ${Math.round(run.result.reqPerSec)} req/s, p50 ${run.result.p50Ms.toFixed(1)} ms, p99 ${run.result.p99Ms} ms${apisCpu}`)
+      const run = await measureQuietly(
+        apis.map(urlOf),
+        request,
+        settings,
+        apis.map((child) => child.pid),
+        options.retries,
+        log,
+      )
+      const apisCpu = run.cpu
+        ? ` (cores busy: API processes ${run.cpu.server.toFixed(2)}, postgres ${run.cpu.postgres.toFixed(2)}, other processes ${run.cpu.others?.toFixed(2) ?? 'n/a'})`
+        : ''
+      log(
+        `  ${apis.length} APIs: ${Math.round(run.result.reqPerSec)} req/s, p50 ${run.result.p50Ms.toFixed(1)} ms, p99 ${run.result.p99Ms} ms${apisCpu}`,
+      )
       scaleOut = { instances: apis.length, ...run }
     }
     outcomes.push({
@@ -176,25 +224,37 @@ async function main(): Promise<void> {
     const where = seeded.reference
       ? `; measured org ${seeded.households.toLocaleString('en-US')} households, reference org ${seeded.reference.households.toLocaleString('en-US')}`
       : ''
-    log(`Seeded in ${seeded.seconds} s: ${seeded.members.toLocaleString('en-US')} members${where}, "smi" matches ${seeded.searchHits.toLocaleString('en-US')} households`)
+    log(
+      `Seeded in ${seeded.seconds} s: ${seeded.members.toLocaleString('en-US')} members${where}, "smi" matches ${seeded.searchHits.toLocaleString('en-US')} households`,
+    )
     const deep = deepPage(options.orgs)
     const deepPastEnd = options.cases.includes('deep') && (deep.page - 1) * deep.pageSize >= seeded.households
     const notes = deepPastEnd
-      ? [`the measured org has ${seeded.households.toLocaleString('en-US')} households, so the deep page (${deep.page} of ${deep.pageSize}) is past the end: an empty page`]
+      ? [
+          `the measured org has ${seeded.households.toLocaleString('en-US')} households, so the deep page (${deep.page} of ${deep.pageSize}) is past the end: an empty page`,
+        ]
       : []
     for (const note of notes) log(`note: ${note}`)
 
     const apis: Child[] = []
-    for (let instance = 0; instance < options.instances; instance++) apis.push(await startApi(database, options, instance))
+    for (let instance = 0; instance < options.instances; instance++)
+      apis.push(await startApi(database, options, instance))
     if (options.apiCpu !== undefined) {
       for (const child of apis) limitCpu(child.pid, options.apiCpu)
-      notes.push(`each API process capped at ${options.apiCpu} cores (CFS quota, --api-cpu): its ratio to the uncapped ceiling says nothing`)
+      notes.push(
+        `each API process capped at ${options.apiCpu} cores (CFS quota, --api-cpu): its ratio to the uncapped ceiling says nothing`,
+      )
       log(`note: ${notes.at(-1)}`)
     }
     const [api] = apis
     if (!api) throw new Error('no API server started')
-    const ceiling = await startChild({ name: 'ceiling server', script: fileURLToPath(new URL('./ceiling-server.ts', import.meta.url)) })
-    log(`API server pid${apis.length > 1 ? 's' : ''} ${apis.map((child) => `${child.pid} (port ${child.port})`).join(', ')}, ceiling server pid ${ceiling.pid} on port ${ceiling.port}`)
+    const ceiling = await startChild({
+      name: 'ceiling server',
+      script: fileURLToPath(new URL('./ceiling-server.ts', import.meta.url)),
+    })
+    log(
+      `API server pid${apis.length > 1 ? 's' : ''} ${apis.map((child) => `${child.pid} (port ${child.port})`).join(', ')}, ceiling server pid ${ceiling.pid} on port ${ceiling.port}`,
+    )
     const idleRss = readRss(api.pid)
     if (idleRss !== undefined) log(`API server RSS before load: ${Math.round(idleRss / 1024 / 1024)} MB`)
     // The numbers are only comparable on an otherwise idle machine: say so when it is not.
@@ -202,7 +262,9 @@ async function main(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 1000))
     const idle = idleSince()
     if (idle && idle.postgres + (idle.others ?? 0) > 0.25) {
-      log(`warning: before the first case, postgres used ${idle.postgres.toFixed(2)} and other processes ${(idle.others ?? 0).toFixed(2)} cores; expect noisy numbers`)
+      log(
+        `warning: before the first case, postgres used ${idle.postgres.toFixed(2)} and other processes ${(idle.others ?? 0).toFixed(2)} cores; expect noisy numbers`,
+      )
     }
 
     const reference = seeded.reference && { apiKey: seeded.reference.apiKey, households: seeded.reference.households }

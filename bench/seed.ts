@@ -129,7 +129,9 @@ export async function seed(
   store: Store,
   households: number,
   log: (line: string) => void,
-  created: (orgId: string) => void = () => {},
+  created: (orgId: string) => void = () => {
+    // Callers that clean up after the seed pass a callback; others need no word of each org.
+  },
   orgs = 1,
 ): Promise<SeedResult> {
   if (orgs === 2 || orgs < 1) throw new Error(`seed: orgs must be 1 or at least 3, got ${orgs}`)
@@ -144,7 +146,9 @@ export async function seed(
   for (let from = 1; from <= households; from += BATCH) {
     const to = Math.min(households, from + BATCH - 1)
     await insertBatch(db, orgIds, from, to)
-    log(`  seeded ${to.toLocaleString('en-US')} / ${households.toLocaleString('en-US')} households (${seconds(started)} s)`)
+    log(
+      `  seeded ${to.toLocaleString('en-US')} / ${households.toLocaleString('en-US')} households (${seconds(started)} s)`,
+    )
     // PGlite runs a statement synchronously and resolves through microtasks only, so without a
     // turn of the event loop here a Ctrl-C would wait for the whole seed.
     await nextTurn()
@@ -159,16 +163,31 @@ export async function seed(
   await sql`ANALYZE orgs`.execute(db)
   // Write the seed's dirty pages now, not in a checkpoint in the middle of a measurement.
   // Needs superuser or pg_checkpoint on PostgreSQL; without it the bench still runs.
-  await sql`CHECKPOINT`.execute(db).catch((error: Error) => log(`  (no CHECKPOINT: ${error.message})`))
+  await sql`CHECKPOINT`
+    .execute(db)
+    .catch((error: unknown) => log(`  (no CHECKPOINT: ${error instanceof Error ? error.message : String(error)})`))
 
   const measured = orgIds[0] ?? ''
   const reference = orgs > 1 ? orgIds[1] : undefined
   const keyFor = async (orgId: string) =>
-    (await issueApiKey(db, { orgId, name: 'bench', permissions: ['relationships:read', 'relationships:write'], expiresAt: null })).key
+    (
+      await issueApiKey(db, {
+        orgId,
+        name: 'bench',
+        permissions: ['relationships:read', 'relationships:write'],
+        expiresAt: null,
+      })
+    ).key
 
   // The triggers must have kept the derived columns: a list without members would be a
   // smaller response than production's and flatter the numbers.
-  const counts = await sql<{ households: number; members: number; counted: number; unsearchable: number; hits: number }>`
+  const counts = await sql<{
+    households: number
+    members: number
+    counted: number
+    unsearchable: number
+    hits: number
+  }>`
     SELECT (SELECT coalesce(sum(households), 0)::int FROM org_household_counts WHERE org_id = ANY(${orgIds}::uuid[])) AS households,
       (SELECT count(*)::int FROM members m JOIN households h ON h.id = m.household_id WHERE h.org_id = ANY(${orgIds}::uuid[])) AS members,
       (SELECT coalesce(sum(member_count), 0)::int FROM households WHERE org_id = ANY(${orgIds}::uuid[])) AS counted,
@@ -176,18 +195,32 @@ export async function seed(
       (SELECT count(*)::int FROM households WHERE org_id = ${measured} AND search_text LIKE '%smi%') AS hits
   `.execute(db)
   const row = counts.rows[0]
-  if (!row || row.households !== households) throw new Error(`seeding produced ${row?.households ?? 0} households, expected ${households}`)
-  if (row.counted !== row.members) throw new Error(`households.member_count adds up to ${row.counted}, but there are ${row.members} members: the triggers did not keep it`)
-  if (row.unsearchable > 0) throw new Error(`${row.unsearchable} households have no member names in search_text: the triggers did not keep it`)
+  if (row?.households !== households)
+    throw new Error(`seeding produced ${row?.households ?? 0} households, expected ${households}`)
+  if (row.counted !== row.members)
+    throw new Error(
+      `households.member_count adds up to ${row.counted}, but there are ${row.members} members: the triggers did not keep it`,
+    )
+  if (row.unsearchable > 0)
+    throw new Error(`${row.unsearchable} households have no member names in search_text: the triggers did not keep it`)
   const sizeOf = async (orgId: string) =>
-    (await sql<{ n: number }>`SELECT coalesce(sum(households), 0)::int AS n FROM org_household_counts WHERE org_id = ${orgId}`.execute(db)).rows[0]?.n ?? 0
-  const ids = await sql<{ id: string }>`SELECT id FROM households WHERE org_id = ${measured} ORDER BY random() LIMIT 50`.execute(db)
+    (
+      await sql<{
+        n: number
+      }>`SELECT coalesce(sum(households), 0)::int AS n FROM org_household_counts WHERE org_id = ${orgId}`.execute(db)
+    ).rows[0]?.n ?? 0
+  const ids = await sql<{
+    id: string
+  }>`SELECT id FROM households WHERE org_id = ${measured} ORDER BY random() LIMIT 50`.execute(db)
   const version = await sql<{ server_version: string }>`SHOW server_version`.execute(db)
   return {
     orgId: measured,
     apiKey: await keyFor(measured),
     households: await sizeOf(measured),
-    reference: reference === undefined ? undefined : { orgId: reference, apiKey: await keyFor(reference), households: await sizeOf(reference) },
+    reference:
+      reference === undefined
+        ? undefined
+        : { orgId: reference, apiKey: await keyFor(reference), households: await sizeOf(reference) },
     orgs,
     totalHouseholds: row.households,
     members: row.members,

@@ -18,17 +18,37 @@ const store = await openStore({ databaseUrl, dataDir, poolMax: 10 })
 // BENCH_REDIS_URL: count rate limits in Redis, as several instances do (one round trip per request),
 // under a prefix of this process's own so that nothing else's counts are touched.
 const redisUrl = process.env.BENCH_REDIS_URL || undefined
-const rateLimitStore = redisUrl ? await openSharedRateLimitStore(redisUrl, { prefix: `hearth:bench:${process.pid}:` }) : new MemoryRateLimitStore()
+const rateLimitStore = redisUrl
+  ? await openSharedRateLimitStore(redisUrl, { prefix: `hearth:bench:${process.pid}:` })
+  : new MemoryRateLimitStore()
 // Each organization's share of requests in progress as production derives it from the store and the
 // pool, unless HEARTH_ORG_CONCURRENCY (0: off), HEARTH_ORG_QUEUE or HEARTH_ORG_QUEUE_TIMEOUT say otherwise
 // (the fairness bench sets them).
 const { HEARTH_ORG_CONCURRENCY, HEARTH_ORG_QUEUE, HEARTH_ORG_QUEUE_TIMEOUT } = process.env
-const shares = loadConfig({ DATABASE_URL: databaseUrl, HEARTH_DB_POOL_MAX: '10', HEARTH_ORG_CONCURRENCY, HEARTH_ORG_QUEUE, HEARTH_ORG_QUEUE_TIMEOUT })
+const shares = loadConfig({
+  DATABASE_URL: databaseUrl,
+  HEARTH_DB_POOL_MAX: '10',
+  HEARTH_ORG_CONCURRENCY,
+  HEARTH_ORG_QUEUE,
+  HEARTH_ORG_QUEUE_TIMEOUT,
+})
 const app = await buildApp({
   db: store.db,
-  config: { rateLimitMax: 1e9, orgRateLimitMax: 1e9, addressRateLimitMax: 1e9, rateLimitWindowSeconds: 60, householdsSunset: undefined, trustProxy: 0, logLevel: 'warn' },
+  config: {
+    rateLimitMax: 1e9,
+    orgRateLimitMax: 1e9,
+    addressRateLimitMax: 1e9,
+    rateLimitWindowSeconds: 60,
+    householdsSunset: undefined,
+    trustProxy: 0,
+    logLevel: 'warn',
+  },
   rateLimitStore,
-  orgConcurrency: { perOrg: shares.orgConcurrency, queueLength: shares.orgQueueLength, waitMs: shares.orgQueueTimeoutSeconds * 1000 },
+  orgConcurrency: {
+    perOrg: shares.orgConcurrency,
+    queueLength: shares.orgQueueLength,
+    waitMs: shares.orgQueueTimeoutSeconds * 1000,
+  },
   publicUrl: 'http://127.0.0.1',
   // No chart case is measured; the embed origin is only named in tokens.
   chart: { issuer: 'http://127.0.0.1', embedOrigin: 'http://127.0.0.1:3001' },

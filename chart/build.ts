@@ -66,12 +66,19 @@ function payloadValidatorPlugin(schema: Record<string, unknown>): Plugin {
   return {
     name: 'payload-validator',
     setup(plugin) {
-      plugin.onResolve({ filter: /^virtual:payload-validator$/ }, () => ({ path: 'payload-validator', namespace: 'payload-validator' }))
+      plugin.onResolve({ filter: /^virtual:payload-validator$/ }, () => ({
+        path: 'payload-validator',
+        namespace: 'payload-validator',
+      }))
       plugin.onLoad({ filter: /.*/, namespace: 'payload-validator' }, () => {
         // First problem only (allErrors off): the chart reports one path, and stops early on huge input.
         const ajv = new Ajv2020({ code: { source: true, esm: true }, allErrors: false, strict: true })
         ajv.addSchema(schema, 'payload')
-        return { contents: standalone.default(ajv, { validatePayloadSchema: 'payload' }), loader: 'js', resolveDir: rootDir }
+        return {
+          contents: standalone.default(ajv, { validatePayloadSchema: 'payload' }),
+          loader: 'js',
+          resolveDir: rootDir,
+        }
       })
     },
   }
@@ -100,7 +107,12 @@ async function bundleSdk(version: string): Promise<{ script: Uint8Array; types: 
   const source = await readFile(entry, 'utf8')
   const declarations = ts.transpileDeclaration(source, {
     fileName: 'household-chart.ts',
-    compilerOptions: { allowImportingTsExtensions: true, isolatedDeclarations: true, declaration: true, target: ts.ScriptTarget.ES2022 },
+    compilerOptions: {
+      allowImportingTsExtensions: true,
+      isolatedDeclarations: true,
+      declaration: true,
+      target: ts.ScriptTarget.ES2022,
+    },
     reportDiagnostics: true,
   })
   if (declarations.diagnostics && declarations.diagnostics.length > 0) {

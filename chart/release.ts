@@ -61,7 +61,11 @@ export function differences(a: Release, b: Release): string[] {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     const outcome = await releaseChart(CHART_VERSION)
-    console.log(outcome === 'released' ? `Released chart v${CHART_VERSION} into dist/chart/v${CHART_VERSION}/` : `Chart v${CHART_VERSION} is already released with these bytes.`)
+    console.log(
+      outcome === 'released'
+        ? `Released chart v${CHART_VERSION} into dist/chart/v${CHART_VERSION}/`
+        : `Chart v${CHART_VERSION} is already released with these bytes.`,
+    )
   } catch (error) {
     if (!(error instanceof ReleaseConflictError)) throw error
     console.error(error.message)

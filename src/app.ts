@@ -22,18 +22,14 @@ import { registerAuthentication } from './http/plugins/authenticate.ts'
 import { registerOrgConcurrencyLimit, type OrgConcurrencyOptions } from './http/plugins/org-concurrency.ts'
 import { registerResponseHeaders } from './http/plugins/response-headers.ts'
 import { registerOpenApi } from './http/plugins/openapi.ts'
-import { registerRelationshipRoutes } from './http/routes/relationships.ts'
-import { registerRelationshipRecordRoutes } from './http/routes/relationship-record.ts'
-import { registerHouseholdAssignmentRoutes } from './http/routes/household-assignments.ts'
-import { registerHouseholdChartRoutes } from './http/routes/household-chart.ts'
-import { registerHouseholdMemberRoutes } from './http/routes/household-members.ts'
+import { householdRoutes } from './http/routes/household-routes.ts'
 import { registerChartSessionRoutes, type ChartSessionOptions } from './http/routes/chart-sessions.ts'
 import { registerSignOutRoutes } from './http/routes/sign-out.ts'
-import { registerAdminKeyRoutes } from './http/routes/admin-keys.ts'
-import { registerAdminOriginRoutes } from './http/routes/admin-origins.ts'
-import { registerAdminUserRoutes } from './http/routes/admin-users.ts'
-import { registerAdminUsageRoutes } from './http/routes/admin-usage.ts'
-import { registerAdminLimitRoutes } from './http/routes/admin-limits.ts'
+import { registerOrganizationKeyRoutes } from './http/routes/organization-keys.ts'
+import { registerOrganizationOriginRoutes } from './http/routes/organization-origins.ts'
+import { registerOrganizationUserRoutes } from './http/routes/organization-users.ts'
+import { registerOrganizationUsageRoutes } from './http/routes/organization-usage.ts'
+import { registerOrganizationLimitRoutes } from './http/routes/organization-limits.ts'
 import { registerSignInRoutes } from './http/routes/sign-in.ts'
 import { registerChooseOrganizationRoute } from './http/routes/choose-organization.ts'
 import { registerSwitchOrganizationRoute } from './http/routes/switch-organization.ts'
@@ -55,19 +51,28 @@ export interface RequestLimits {
   /** Requests worked on at once; more get 503 overloaded (plugins/concurrency-limit.ts). */
   maxConcurrentRequests: number
 }
-export const DEFAULT_LIMITS: RequestLimits = { requestTimeoutSeconds: 30, maxConcurrentRequests: 256 }
+const DEFAULT_LIMITS: RequestLimits = { requestTimeoutSeconds: 30, maxConcurrentRequests: 256 }
 /** The production defaults on PostgreSQL with a pool of 10 (config.ts, HEARTH_ORG_CONCURRENCY). */
-export const DEFAULT_ORG_CONCURRENCY: OrgConcurrencyOptions = { perOrg: 5, queueLength: 200, waitMs: 10_000 }
+const DEFAULT_ORG_CONCURRENCY: OrgConcurrencyOptions = { perOrg: 5, queueLength: 200, waitMs: 10_000 }
 
 function requestTimeoutMs(limits: RequestLimits = DEFAULT_LIMITS): number {
   return limits.requestTimeoutSeconds * 1000
 }
 /** Room for a query of 1000 ids (about 37 KB); Node's default is 16 KB. */
-export const MAX_HEADER_BYTES = 64 * 1024
+const MAX_HEADER_BYTES = 64 * 1024
 
 export interface AppDependencies {
   db: Kysely<Database>
-  config: Pick<Config, 'rateLimitMax' | 'rateLimitWindowSeconds' | 'orgRateLimitMax' | 'addressRateLimitMax' | 'householdsSunset' | 'trustProxy' | 'logLevel'>
+  config: Pick<
+    Config,
+    | 'rateLimitMax'
+    | 'rateLimitWindowSeconds'
+    | 'orgRateLimitMax'
+    | 'addressRateLimitMax'
+    | 'householdsSunset'
+    | 'trustProxy'
+    | 'logLevel'
+  >
   rateLimitStore: RateLimitStore
   /** The origin browsers reach the API (and web app) at: cookie-authenticated writes must come from it. */
   publicUrl: string
@@ -115,7 +120,11 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     // the documented 404 body instead of Fastify's own, before authentication (it reveals nothing).
     frameworkErrors: (error, request, reply) => {
       if (error.code !== 'FST_ERR_BAD_URL' && error.code !== 'FST_ERR_MAX_PARAM_LENGTH') throw error
-      const body = JSON.stringify({ error: 'There is nothing at this path: it is not a valid URL.', code: 'not_found', requestId: request.id })
+      const body = JSON.stringify({
+        error: 'There is nothing at this path: it is not a valid URL.',
+        code: 'not_found',
+        requestId: request.id,
+      })
       reply.raw.writeHead(404, {
         'Content-Type': 'application/json; charset=utf-8',
         'Content-Length': Buffer.byteLength(body),
@@ -148,8 +157,12 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   // Idempotency keys are replayed for 24 hours, sign-ins wait 10 minutes, ended sessions are kept
   // a day: forget older ones soon after start and hourly.
   const sweep = () =>
-    Promise.all([expireIdempotencyKeys(deps.db), expireSignInAttempts(deps.db, new Date()), deleteEndedSessions(deps.db, new Date())]).catch(
-      (error: unknown) => app.log.error({ err: error }, 'could not expire idempotency keys, sign-in attempts or sessions'),
+    Promise.all([
+      expireIdempotencyKeys(deps.db),
+      expireSignInAttempts(deps.db, new Date()),
+      deleteEndedSessions(deps.db, new Date()),
+    ]).catch((error: unknown) =>
+      app.log.error({ err: error }, 'could not expire idempotency keys, sign-in attempts or sessions'),
     )
   const firstSweep = setTimeout(() => void sweep(), 10_000).unref()
   const sweeper = setInterval(() => void sweep(), 3600_000).unref()
@@ -170,32 +183,36 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   // Parses the Cookie header (for the idp-session cookie only) and writes Set-Cookie. Unsigned:
   // the session value is itself a random secret, checked against its stored hash.
   await app.register(cookie, { hook: 'onRequest' })
-  registerAuthentication(app, { db: deps.db, limiter, healthLimiter, limits, usage, publicUrl: deps.publicUrl, metrics })
+  registerAuthentication(app, {
+    db: deps.db,
+    limiter,
+    healthLimiter,
+    limits,
+    usage,
+    publicUrl: deps.publicUrl,
+    metrics,
+  })
   // After authentication: it needs the principal's organization.
   registerOrgConcurrencyLimit(app, deps.orgConcurrency ?? DEFAULT_ORG_CONCURRENCY, metrics, loadShedding)
   await registerOpenApi(app)
-  registerRelationshipRoutes(app, deps.db, false)
-  registerRelationshipRoutes(app, deps.db, true)
-  registerRelationshipRecordRoutes(app, deps.db, false)
-  registerRelationshipRecordRoutes(app, deps.db, true)
-  registerHouseholdMemberRoutes(app, deps.db, false)
-  registerHouseholdMemberRoutes(app, deps.db, true)
-  for (const legacy of [false, true]) {
-    registerHouseholdAssignmentRoutes(app, deps.db, legacy)
-    registerHouseholdChartRoutes(app, deps.db, legacy)
-  }
+  await app.register(householdRoutes, { db: deps.db })
+  await app.register(householdRoutes, { db: deps.db, legacy: true })
   registerChartSessionRoutes(app, deps.db, deps.chart, metrics)
-  registerAdminKeyRoutes(app, deps.db)
-  registerAdminOriginRoutes(app, deps.db)
-  registerAdminUserRoutes(app, deps.db)
-  registerAdminUsageRoutes(app, deps.db)
-  registerAdminLimitRoutes(app, deps.db, limits)
+  registerOrganizationKeyRoutes(app, deps.db)
+  registerOrganizationOriginRoutes(app, deps.db)
+  registerOrganizationUserRoutes(app, deps.db)
+  registerOrganizationUsageRoutes(app, deps.db)
+  registerOrganizationLimitRoutes(app, deps.db, limits)
   registerSignOutRoutes(app, deps.db, deps.publicUrl)
   registerSignInRoutes(app, deps.db, { publicUrl: deps.publicUrl, oidc: deps.oidc })
   registerChooseOrganizationRoute(app, deps.db, deps.publicUrl)
   registerSwitchOrganizationRoute(app, deps.db, deps.publicUrl)
   registerMeRoute(app, deps.db)
-  registerHealthRoutes(app, { db: deps.db, metrics, checks: [...sharedLimitsCheck(deps.rateLimitStore), ...(deps.readinessChecks ?? [])] })
+  registerHealthRoutes(app, {
+    db: deps.db,
+    metrics,
+    checks: [...sharedLimitsCheck(deps.rateLimitStore), ...(deps.readinessChecks ?? [])],
+  })
   registerWebRoutes(app, { embedOrigin: deps.chart.embedOrigin })
   return app
 }
@@ -211,7 +228,9 @@ function sharedLimitsCheck(store: RateLimitStore): ReadinessCheck[] {
     {
       name: 'redis',
       check: async () =>
-        store.status() === 'ok' ? { ok: true, detail: 'ok' } : { ok: true, detail: 'unreachable: rate limits are counted per instance until it is back' },
+        store.status() === 'ok'
+          ? { ok: true, detail: 'ok' }
+          : { ok: true, detail: 'unreachable: rate limits are counted per instance until it is back' },
     },
   ]
 }

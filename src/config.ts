@@ -5,10 +5,9 @@ import { Value } from 'typebox/value'
 import path from 'node:path'
 import { StringEnum } from './schemas/common.ts'
 import { MAX_PROXY_HOPS, proxyEntryProblem, type ProxyTrust } from './net/trust-proxy.ts'
+import { MAX_WORKERS } from './cluster/worker-limit.ts'
 
 const Port = Type.Integer({ minimum: 0, maximum: 65535 })
-/** Each worker opens its own PostgreSQL pool (HEARTH_DB_POOL_MAX), so the count stays modest. */
-export const MAX_WORKERS = 64
 
 const ConfigSchema = Type.Object({
   host: Type.String({ minLength: 1 }),
@@ -29,7 +28,10 @@ const ConfigSchema = Type.Object({
   publicUrl: Type.Optional(Type.String({ pattern: '^https?://[^/]+$' })),
   embedUrl: Type.Optional(Type.String({ pattern: '^https?://[^/]+$' })),
   householdsSunset: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}' })),
-  trustProxy: Type.Union([Type.Integer({ minimum: 0, maximum: MAX_PROXY_HOPS }), Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })]),
+  trustProxy: Type.Union([
+    Type.Integer({ minimum: 0, maximum: MAX_PROXY_HOPS }),
+    Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
+  ]),
   oidcIssuer: Type.Optional(Type.String({ pattern: '^https?://' })),
   oidcClientId: Type.Optional(Type.String({ minLength: 1 })),
   oidcClientSecret: Type.Optional(Type.String({ minLength: 1 })),
@@ -46,37 +48,48 @@ const ConfigSchema = Type.Object({
 export type Config = Static<typeof ConfigSchema>
 
 /** Names of the environment variables, their meaning and default, for errors and the README. */
-export const ENVIRONMENT = {
+const ENVIRONMENT = {
   HOST: 'address both listeners bind to (default 127.0.0.1); the development sign-in and the demo need a loopback one (127.0.0.0/8, ::1, localhost)',
   PORT: 'API port (default 3000)',
   HEARTH_EMBED_PORT: 'embed origin port (default 3001)',
   HEARTH_DEMO_PORT: 'demo partner site port, with the demo on (default 3002)',
   HEARTH_IDP_PORT: 'development identity provider port, when no OIDC_ISSUER is set outside production (default 3003)',
-  OIDC_ISSUER: 'your OpenID Connect provider\'s issuer URL, e.g. https://login.example.com (with OIDC_CLIENT_ID and OIDC_CLIENT_SECRET)',
-  OIDC_CLIENT_ID: 'the client id Hearth is registered under at the provider (redirect URI: HEARTH_PUBLIC_URL/auth/callback)',
-  OIDC_CLIENT_SECRET: 'that client\'s secret (sent with HTTP Basic authentication to the token endpoint)',
+  OIDC_ISSUER:
+    "your OpenID Connect provider's issuer URL, e.g. https://login.example.com (with OIDC_CLIENT_ID and OIDC_CLIENT_SECRET)",
+  OIDC_CLIENT_ID:
+    'the client id Hearth is registered under at the provider (redirect URI: HEARTH_PUBLIC_URL/auth/callback)',
+  OIDC_CLIENT_SECRET: "that client's secret (sent with HTTP Basic authentication to the token endpoint)",
   HEARTH_DATA_DIR: 'embedded database directory (default ./data)',
-  HEARTH_PUBLIC_URL: 'origin the API is reached at, e.g. https://api.example.com (default http://HOST:PORT); chart tokens name it as issuer',
-  HEARTH_EMBED_URL: 'origin the embed server is reached at, e.g. https://embed.example.com (default http://HOST:HEARTH_EMBED_PORT)',
+  HEARTH_PUBLIC_URL:
+    'origin the API is reached at, e.g. https://api.example.com (default http://HOST:PORT); chart tokens name it as issuer',
+  HEARTH_EMBED_URL:
+    'origin the embed server is reached at, e.g. https://embed.example.com (default http://HOST:HEARTH_EMBED_PORT)',
   DATABASE_URL: 'postgres://… to use PostgreSQL instead of the embedded database',
   HEARTH_DB_POOL_MAX: 'PostgreSQL connections per process (default 10)',
-  REDIS_URL: 'redis://… or rediss://…: share rate limits across instances (while Redis is unreachable each instance limits on its own)',
+  REDIS_URL:
+    'redis://… or rediss://…: share rate limits across instances (while Redis is unreachable each instance limits on its own)',
   NODE_ENV: '"production" turns the demo off',
   HEARTH_DEMO: '0 turns the demo organization, key and partner site off (default on outside production)',
-  HEARTH_RATE_LIMIT_MAX: 'units per credential (API key or signed-in user) per window; a plain request is 1 unit (default 600)',
+  HEARTH_RATE_LIMIT_MAX:
+    'units per credential (API key or signed-in user) per window; a plain request is 1 unit (default 600)',
   HEARTH_RATE_LIMIT_WINDOW: 'rate-limit window in seconds, sliding (default 60)',
-  HEARTH_ORG_RATE_LIMIT_MAX: 'units per organization per window, shared by all its keys and users (default 1800); hearth orgs limits overrides it per organization',
-  HEARTH_ADDRESS_RATE_LIMIT_MAX: 'units per client address per window on routes without credentials: sign-in (20 units), the web app, docs; health and metrics have a budget of the same size of their own, counted by each instance in memory (default 600)',
+  HEARTH_ORG_RATE_LIMIT_MAX:
+    'units per organization per window, shared by all its keys and users (default 1800); hearth orgs limits overrides it per organization',
+  HEARTH_ADDRESS_RATE_LIMIT_MAX:
+    'units per client address per window on routes without credentials: sign-in (20 units), the web app, docs; health and metrics have a budget of the same size of their own, counted by each instance in memory (default 600)',
   HEARTH_HOUSEHOLDS_SUNSET: 'YYYY-MM-DD sunset date of the legacy /api/v1/households paths (sends a Sunset header)',
   HEARTH_TRUST_PROXY: `behind proxies or a load balancer, who may name the client in X-Forwarded-For: the number of proxies in front (e.g. 1, at most ${MAX_PROXY_HOPS}; only when nothing reaches Hearth except through them), or their addresses and CIDR ranges (e.g. 10.0.0.0/8,192.168.1.5); the client is the rightmost hop that is not one of them (default 0: none)`,
   HEARTH_SHUTDOWN_TIMEOUT: 'seconds SIGTERM waits for in-flight requests before closing their connections (default 10)',
-  HEARTH_STATEMENT_TIMEOUT_MS: 'PostgreSQL statement timeout per query in ms; a slower or blocked query fails with 503 (default 5000)',
+  HEARTH_STATEMENT_TIMEOUT_MS:
+    'PostgreSQL statement timeout per query in ms; a slower or blocked query fails with 503 (default 5000)',
   HEARTH_REQUEST_TIMEOUT: 'seconds a client has to send a whole request (default 30)',
   HEARTH_MAX_CONCURRENT_REQUESTS: 'requests one process works on at once; more get 503 with Retry-After (default 256)',
   HEARTH_ORG_CONCURRENCY:
-    'units of requests of one organization one process guarantees it at once (a request weighs its rate-limit cost, a search 5; it may borrow up to twice that while no other organization waits), so that one organization cannot hold every database connection; more wait in that organization\'s queue; 0 turns it off (default half of HEARTH_DB_POOL_MAX on PostgreSQL, at least 1; 2 on the embedded database)',
-  HEARTH_ORG_QUEUE: 'requests of one organization that may wait for a slot (HEARTH_ORG_CONCURRENCY); more get 429 concurrency_limited at once (default 200)',
-  HEARTH_ORG_QUEUE_TIMEOUT: 'seconds a request may wait for one of its organization\'s slots before it gets 429 concurrency_limited (default 10)',
+    "units of requests of one organization one process guarantees it at once (a request weighs its rate-limit cost, a search 5; it may borrow up to twice that while no other organization waits), so that one organization cannot hold every database connection; more wait in that organization's queue; 0 turns it off (default half of HEARTH_DB_POOL_MAX on PostgreSQL, at least 1; 2 on the embedded database)",
+  HEARTH_ORG_QUEUE:
+    'requests of one organization that may wait for a slot (HEARTH_ORG_CONCURRENCY); more get 429 concurrency_limited at once (default 200)',
+  HEARTH_ORG_QUEUE_TIMEOUT:
+    "seconds a request may wait for one of its organization's slots before it gets 429 concurrency_limited (default 10)",
   HEARTH_LOG_LEVEL: 'fatal|error|warn|info|debug|trace|silent (default info)',
   HEARTH_WORKERS: `API processes hearth serve runs on this machine, 1 to ${MAX_WORKERS} (default 1); more than 1 needs DATABASE_URL (hearth serve --workers wins)`,
 } as const
@@ -157,7 +170,10 @@ function proxyTrust(env: Env): ProxyTrust {
   // false/no/off were valid before, and still mean what they said.
   if (raw === '' || ['false', 'no', 'off'].includes(raw.toLowerCase())) return 0
   if (/^\d+$/.test(raw)) {
-    if (Number(raw) > MAX_PROXY_HOPS) throw new ConfigError(`HEARTH_TRUST_PROXY=${raw} is more proxies than ${MAX_PROXY_HOPS}: write the number of proxies really in front of Hearth, or their addresses`)
+    if (Number(raw) > MAX_PROXY_HOPS)
+      throw new ConfigError(
+        `HEARTH_TRUST_PROXY=${raw} is more proxies than ${MAX_PROXY_HOPS}: write the number of proxies really in front of Hearth, or their addresses`,
+      )
     return Number(raw)
   }
   if (TRUST_EVERY_HOP.includes(raw.toLowerCase())) {
@@ -168,7 +184,8 @@ function proxyTrust(env: Env): ProxyTrust {
   const entries = raw.split(',').map((entry) => entry.trim())
   for (const entry of entries) {
     const problem = proxyEntryProblem(entry)
-    if (problem) throw new ConfigError(`HEARTH_TRUST_PROXY=${raw}: ${problem}. It takes ${ENVIRONMENT.HEARTH_TRUST_PROXY}`)
+    if (problem)
+      throw new ConfigError(`HEARTH_TRUST_PROXY=${raw}: ${problem}. It takes ${ENVIRONMENT.HEARTH_TRUST_PROXY}`)
   }
   return entries
 }
@@ -213,14 +230,22 @@ export function loadConfig(env: Env = process.env): Config {
   if (!Value.Check(ConfigSchema, config)) {
     const first = [...Value.Errors(ConfigSchema, config)][0]
     const name = SOURCE[(first?.instancePath.slice(1) ?? 'host') as keyof Config]
-    throw new ConfigError(`${name}=${env[name] ?? ''} is not valid (${first?.message ?? 'unknown problem'}): ${ENVIRONMENT[name]}`)
+    throw new ConfigError(
+      `${name}=${env[name] ?? ''} is not valid (${first?.message ?? 'unknown problem'}): ${ENVIRONMENT[name]}`,
+    )
   }
   if (config.householdsSunset && Number.isNaN(Date.parse(config.householdsSunset))) {
-    throw new ConfigError(`HEARTH_HOUSEHOLDS_SUNSET=${config.householdsSunset} is not a date: ${ENVIRONMENT.HEARTH_HOUSEHOLDS_SUNSET}`)
+    throw new ConfigError(
+      `HEARTH_HOUSEHOLDS_SUNSET=${config.householdsSunset} is not a date: ${ENVIRONMENT.HEARTH_HOUSEHOLDS_SUNSET}`,
+    )
   }
-  const oidcSet = [config.oidcIssuer, config.oidcClientId, config.oidcClientSecret].filter((value) => value !== undefined).length
+  const oidcSet = [config.oidcIssuer, config.oidcClientId, config.oidcClientSecret].filter(
+    (value) => value !== undefined,
+  ).length
   if (oidcSet !== 0 && oidcSet !== 3) {
-    throw new ConfigError('OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together: set all three to sign in with your identity provider, or none')
+    throw new ConfigError(
+      'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together: set all three to sign in with your identity provider, or none',
+    )
   }
   return config
 }

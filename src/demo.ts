@@ -10,7 +10,7 @@ import { PERMISSIONS } from './domain/permissions.ts'
 import { DEMO_PEOPLE } from './domain/demo-people.ts'
 import { createUser } from './store/users.ts'
 
-export const DEMO_ORG_NAME = 'Demo Wealth Partners'
+const DEMO_ORG_NAME = 'Demo Wealth Partners'
 const DEMO_KEY_DAYS = 30
 
 export interface Demo {

@@ -11,15 +11,15 @@ import { loadChartReleases, releasedVersions } from './embed/releases.ts'
 import { MemoryRateLimitStore } from './rate-limit/memory-store.ts'
 import { openSharedRateLimitStore } from './rate-limit/fallback-store.ts'
 import { RateLimiter } from './rate-limit/limiter.ts'
-import { acquireDataDirLock, type DataDirLock } from './admin/data-dir-lock.ts'
-import { socketPathOf, startControlSocket, type ControlResponse } from './admin/control-socket.ts'
-import { runAdmin } from './admin/operations.ts'
-import { AdminError, isAdminRequest } from './admin/requests.ts'
+import { acquireDataDirLock, COMMAND_LOCK_WAIT_MS, type DataDirLock } from './operator/data-dir-lock.ts'
+import { socketPathOf, startControlSocket, type ControlResponse } from './operator/control-socket.ts'
+import { runOperation } from './operator/operations.ts'
+import { OperatorError, isOperatorRequest } from './operator/requests.ts'
 import { prepareDemo, type Demo } from './demo.ts'
 import { startDemoPartner } from './demo-partner/server.ts'
 import { OidcSignIn, CALLBACK_PATH, type OidcSettings } from './auth/oidc.ts'
 import { freePort } from './net/free-port.ts'
-import { assertDevelopmentServicesOnLoopback, usesDevelopmentSignIn } from './dev-idp/loopback-only.ts'
+import { assertDevelopmentServicesOnLoopback, usesDemo, usesDevelopmentSignIn } from './dev-idp/loopback-only.ts'
 
 export interface RunningService {
   store: Store
@@ -55,13 +55,14 @@ export interface RunningApi {
 /** Starts the API: in this process (the default), or in worker processes (src/cluster/primary.ts). */
 export type ApiStarter = (settings: ApiSettings) => Promise<RunningApi>
 
-/** How long a starting server waits for a hearth command that holds the embedded database. */
-const LOCK_WAIT_MS = 15_000
-
-export async function serve(config: Config, only?: Listener, startApi: ApiStarter = startApiHere): Promise<RunningService> {
+export async function serve(
+  config: Config,
+  only?: Listener,
+  startApi: ApiStarter = startApiHere,
+): Promise<RunningService> {
   // Before anything opens or listens: a refusal leaves nothing behind.
-  assertDevelopmentServicesOnLoopback(config, only !== 'embed')
-  const cleanups: Array<() => Promise<void> | void> = []
+  assertDevelopmentServicesOnLoopback(config, only)
+  const cleanups: (() => Promise<void> | void)[] = []
   // Every cleanup runs even when one fails (the database went away, say), so that ports, files and
   // worker processes are let go all the same; the first failure is thrown at the end.
   const close = async () => {
@@ -80,7 +81,7 @@ export async function serve(config: Config, only?: Listener, startApi: ApiStarte
     let lock: DataDirLock | undefined
     const socket = socketPathOf(config.dataDir)
     if (!config.databaseUrl) {
-      lock = await acquireDataDirLock(config.dataDir, 'server', { socket, waitMs: LOCK_WAIT_MS })
+      lock = await acquireDataDirLock(config.dataDir, 'server', { socket, waitMs: COMMAND_LOCK_WAIT_MS })
       const held = lock
       cleanups.push(() => held.release())
     }
@@ -96,7 +97,7 @@ export async function serve(config: Config, only?: Listener, startApi: ApiStarte
       cleanups.push(() => closeServer(control))
     }
     const service: RunningService = { store, close }
-    if (config.demo) {
+    if (usesDemo(config, only)) {
       const demo = await prepareDemo(store.db)
       if (demo) service.demo = demo
     }
@@ -110,13 +111,20 @@ export async function serve(config: Config, only?: Listener, startApi: ApiStarte
       chartVersions = releasedVersions(releases)
       const limiter = new RateLimiter(new MemoryRateLimitStore())
       const addressBudget = { limit: config.addressRateLimitMax, windowSeconds: config.rateLimitWindowSeconds }
-      const embed = buildEmbedApp({ db: store.db, releases, limiter, addressBudget, trustProxy: config.trustProxy, appOrigin: new URL(publicUrl).origin })
+      const embed = buildEmbedApp({
+        db: store.db,
+        releases,
+        limiter,
+        addressBudget,
+        trustProxy: config.trustProxy,
+        appOrigin: new URL(publicUrl).origin,
+      })
       cleanups.push(() => closeWithin(embed, config.shutdownTimeoutSeconds))
       service.embedUrl = await listen(embed, config.host, config.embedPort)
     }
     if (only !== 'embed') {
       const embedOrigin = config.embedUrl ?? service.embedUrl ?? `http://${config.host}:${config.embedPort}`
-      const oidc = await identityProvider(config, publicUrl, cleanups)
+      const oidc = await identityProvider(config, only, publicUrl, cleanups)
       if (oidc) service.signIn = { issuer: oidc.issuer, development: !config.oidcIssuer }
       const api = await startApi({ config, store, port, publicUrl, embedOrigin, oidc })
       cleanups.push(() => api.close())
@@ -139,8 +147,9 @@ export async function serve(config: Config, only?: Listener, startApi: ApiStarte
     }
     return service
   } catch (error) {
-    // The reason it could not start matters more than anything closing says.
-    await close().catch(() => {})
+    await close().catch(() => {
+      // The reason it could not start matters more than anything closing says.
+    })
     throw error
   }
 }
@@ -158,11 +167,18 @@ async function startApiHere({ config, store, port, publicUrl, embedOrigin, oidc 
   }
   try {
     api = await buildApp({
-      limits: { requestTimeoutSeconds: config.requestTimeoutSeconds, maxConcurrentRequests: config.maxConcurrentRequests },
-      orgConcurrency: { perOrg: config.orgConcurrency, queueLength: config.orgQueueLength, waitMs: config.orgQueueTimeoutSeconds * 1000 },
+      limits: {
+        requestTimeoutSeconds: config.requestTimeoutSeconds,
+        maxConcurrentRequests: config.maxConcurrentRequests,
+      },
+      orgConcurrency: {
+        perOrg: config.orgConcurrency,
+        queueLength: config.orgQueueLength,
+        waitMs: config.orgQueueTimeoutSeconds * 1000,
+      },
       oidc: oidc && new OidcSignIn(store.db, oidc, publicUrl),
       db: store.db,
-      poolStats: store.poolStats,
+      poolStats: () => store.poolStats(),
       config,
       rateLimitStore,
       publicUrl,
@@ -171,23 +187,35 @@ async function startApiHere({ config, store, port, publicUrl, embedOrigin, oidc 
     sharedLimits?.logTo(api.log)
     return { url: await listen(api, config.host, port), close }
   } catch (error) {
-    await close().catch(() => {})
+    await close().catch(() => {
+      // The reason it could not start matters more than anything closing says.
+    })
     throw error
   }
 }
 
 /**
- * The identity provider the web app signs in with: the configured one, or, outside production,
- * the development provider started here on HEARTH_IDP_PORT. None: sign-in is not set up.
+ * The identity provider the web app signs in with: the configured one, or, outside production and
+ * with the whole service here, the development provider started on HEARTH_IDP_PORT. None: sign-in
+ * is not set up.
  */
-async function identityProvider(config: Config, publicUrl: string, cleanups: Array<() => Promise<void> | void>): Promise<OidcSettings | undefined> {
+async function identityProvider(
+  config: Config,
+  only: Listener | undefined,
+  publicUrl: string,
+  cleanups: (() => Promise<void> | void)[],
+): Promise<OidcSettings | undefined> {
   if (config.oidcIssuer && config.oidcClientId && config.oidcClientSecret) {
     return { issuer: config.oidcIssuer, clientId: config.oidcClientId, clientSecret: config.oidcClientSecret }
   }
-  if (!usesDevelopmentSignIn(config, true)) return undefined
-  // Loaded only when used: oidc-provider prints its development-mode warnings when it loads.
+  if (!usesDevelopmentSignIn(config, only)) return undefined
+  // Loaded only when used: oidc-provider and its dependencies take a while to load.
   const { startDevIdentityProvider } = await import('./dev-idp/server.ts')
-  const provider = await startDevIdentityProvider({ host: config.host, port: config.idpPort, redirectUri: new URL(CALLBACK_PATH, publicUrl).href })
+  const provider = await startDevIdentityProvider({
+    host: config.host,
+    port: config.idpPort,
+    redirectUri: new URL(CALLBACK_PATH, publicUrl).href,
+  })
   cleanups.push(() => provider.close())
   return provider
 }
@@ -195,11 +223,13 @@ async function identityProvider(config: Config, publicUrl: string, cleanups: Arr
 /** The highest x.y.z (compared as numbers), or undefined when nothing is released. */
 function newestVersion(versions: string[]): string | undefined {
   const key = (version: string) => version.split('.').map(Number)
-  return [...versions].sort((a, b) => {
-    const [x, y] = [key(a), key(b)]
-    for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0)
-    return 0
-  }).at(-1)
+  return [...versions]
+    .sort((a, b) => {
+      const [x, y] = [key(a), key(b)]
+      for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0)
+      return 0
+    })
+    .at(-1)
 }
 
 /**
@@ -231,14 +261,18 @@ async function listen(app: FastifyInstance, host: string, port: number): Promise
 }
 
 async function handleControl(store: Store, request: unknown): Promise<ControlResponse> {
-  if (!isAdminRequest(request)) return { ok: false, error: 'not a valid admin request', exitCode: 2 }
+  if (!isOperatorRequest(request)) return { ok: false, error: 'not a valid admin request', exitCode: 2 }
   try {
     // The server applied any migrations when it started; nothing is left for this command.
     const migrations = { applied: [], current: store.migrations.current }
-    return { ok: true, result: await runAdmin(store.db, request, migrations) }
+    return { ok: true, result: await runOperation(store.db, request, migrations) }
   } catch (error) {
-    if (error instanceof AdminError) return { ok: false, error: error.message, exitCode: 2 }
-    return { ok: false, error: `the server could not carry out ${request.op}: ${(error as Error).message}`, exitCode: 1 }
+    if (error instanceof OperatorError) return { ok: false, error: error.message, exitCode: 2 }
+    return {
+      ok: false,
+      error: `the server could not carry out ${request.op}: ${(error as Error).message}`,
+      exitCode: 1,
+    }
   }
 }
 

@@ -16,7 +16,13 @@ function mulberry32(seed: number): () => number {
   }
 }
 
-interface Couple { a: string; b: string | null; gen: number; year: number; surname: string }
+interface Couple {
+  a: string
+  b: string | null
+  gen: number
+  year: number
+  surname: string
+}
 
 export function generateHousehold(people: number, entities: number, seed = 1): Payload {
   const rnd = mulberry32(seed)
@@ -46,7 +52,8 @@ export function generateHousehold(people: number, entities: number, seed = 1): P
     yearOf.set(id, year)
     return id
   }
-  const roleFor = (gen: number): Person['role'] => (gen === 1 ? 'child' : gen === 2 ? 'grandchild' : gen === 3 ? 'greatGrandchild' : 'other')
+  const roleFor = (gen: number): Person['role'] =>
+    gen === 1 ? 'child' : gen === 2 ? 'grandchild' : gen === 3 ? 'greatGrandchild' : 'other'
 
   const surname = pick(SURNAMES)
   const client = person(surname, 'primaryClient', 1950, 0)
@@ -60,7 +67,11 @@ export function generateHousehold(people: number, entities: number, seed = 1): P
   if (target >= 12) {
     const f = person(surname, 'parent', 1922, -1)
     const m = person(pick(SURNAMES), 'parent', 1925, -1)
-    rels.push({ from: f, to: m, type: 'spouse' }, { from: f, to: client, type: 'parent' }, { from: m, to: client, type: 'parent' })
+    rels.push(
+      { from: f, to: m, type: 'spouse' },
+      { from: f, to: client, type: 'parent' },
+      { from: m, to: client, type: 'parent' },
+    )
     const sib = person(surname, 'sibling', 1948, 0)
     rels.push({ from: f, to: sib, type: 'parent' }, { from: m, to: sib, type: 'parent' })
     const ex = person(pick(SURNAMES), 'spouse', 1949, 0)
@@ -106,10 +117,17 @@ export function generateHousehold(people: number, entities: number, seed = 1): P
       const il = inLaws[int(0, inLaws.length - 1)]!
       const g = genOf.get(il)! - 1
       const y = yearOf.get(il)! - 30
-      const s2 = ps.find((p) => p.id === il)!.name.split(' ').pop()!
+      const s2 = ps
+        .find((p) => p.id === il)!
+        .name.split(' ')
+        .pop()!
       const f = person(s2, 'other', y, g)
       const m = person(s2, 'other', y + 2, g)
-      rels.push({ from: f, to: m, type: 'spouse' }, { from: f, to: il, type: 'parent' }, { from: m, to: il, type: 'parent' })
+      rels.push(
+        { from: f, to: m, type: 'spouse' },
+        { from: f, to: il, type: 'parent' },
+        { from: m, to: il, type: 'parent' },
+      )
     }
   }
   while (!full()) person(pick(SURNAMES), 'other', int(1940, 2000), 0) // unrelated: not in the tree
@@ -120,7 +138,20 @@ export function generateHousehold(people: number, entities: number, seed = 1): P
   const adults = ps.filter((p) => (yearOf.get(p.id) ?? 2000) < 1995 && !p.deathDate).map((p) => p.id)
   const young = ps.filter((p) => (genOf.get(p.id) ?? 0) >= 1).map((p) => p.id)
   const grantors = ps.filter((p) => (genOf.get(p.id) ?? 0) <= 1 && !p.deathDate).map((p) => p.id)
-  const kinds: EntityKind[] = ['revocableTrust', 'ilit', 'slat', 'llc', 'grat', 'irrevocableTrust', 'flp', 'crt', 'foundation', 'daf', 'llc', 'other']
+  const kinds: EntityKind[] = [
+    'revocableTrust',
+    'ilit',
+    'slat',
+    'llc',
+    'grat',
+    'irrevocableTrust',
+    'flp',
+    'crt',
+    'foundation',
+    'daf',
+    'llc',
+    'other',
+  ]
   const trusts: string[] = []
   const max = Math.max(0, Math.min(200, entities))
   let corporate: string | null = null
@@ -128,11 +159,23 @@ export function generateHousehold(people: number, entities: number, seed = 1): P
     const kind = kinds[i % kinds.length]!
     const id = `e${i + 1}`
     const label: Record<EntityKind, string> = {
-      revocableTrust: 'Family Revocable Trust', irrevocableTrust: 'Dynasty Trust', ilit: 'Irrevocable Life Insurance Trust',
-      slat: 'Spousal Lifetime Access Trust', grat: 'Grantor Retained Annuity Trust', crt: 'Charitable Remainder Trust',
-      llc: 'Holdings LLC', flp: 'Family Limited Partnership', foundation: 'Family Foundation', daf: 'Donor Advised Fund', other: 'Trust Company',
+      revocableTrust: 'Family Revocable Trust',
+      irrevocableTrust: 'Dynasty Trust',
+      ilit: 'Irrevocable Life Insurance Trust',
+      slat: 'Spousal Lifetime Access Trust',
+      grat: 'Grantor Retained Annuity Trust',
+      crt: 'Charitable Remainder Trust',
+      llc: 'Holdings LLC',
+      flp: 'Family Limited Partnership',
+      foundation: 'Family Foundation',
+      daf: 'Donor Advised Fund',
+      other: 'Trust Company',
     }
-    const e: Entity = { id, name: `${i < kinds.length ? surname : pick(SURNAMES)} ${label[kind]}${i >= kinds.length ? ` ${Math.floor(i / kinds.length) + 1}` : ''}`, kind }
+    const e: Entity = {
+      id,
+      name: `${i < kinds.length ? surname : pick(SURNAMES)} ${label[kind]}${i >= kinds.length ? ` ${Math.floor(i / kinds.length) + 1}` : ''}`,
+      kind,
+    }
     if (kind !== 'other') e.value = Math.round(rnd() * 5e7 + 1e5)
     if (rnd() < 0.3) e.estate = rnd() < 0.5 ? 'in' : 'out'
     ents.push(e)
@@ -140,11 +183,15 @@ export function generateHousehold(people: number, entities: number, seed = 1): P
       corporate = id
       continue
     }
-    const add = (l: Link) => { if (links.length < 2000) links.push(l) }
+    const add = (l: Link) => {
+      if (links.length < 2000) links.push(l)
+    }
     if (kind === 'llc' || kind === 'flp') {
       const owners = trusts.length ? [pick(trusts), pick(trusts)] : [client]
       const uniq = [...new Set(owners)]
-      uniq.forEach((o, k) => add({ from: o, to: id, type: 'owner', share: uniq.length === 1 ? 100 : k === 0 ? 60 : 40 }))
+      uniq.forEach((o, k) =>
+        add({ from: o, to: id, type: 'owner', share: uniq.length === 1 ? 100 : k === 0 ? 60 : 40 }),
+      )
       continue
     }
     trusts.push(id)
@@ -153,8 +200,17 @@ export function generateHousehold(people: number, entities: number, seed = 1): P
     else add({ from: adults.length ? pick(adults) : client, to: id, type: 'trustee' })
     const nb = int(1, 4)
     const bens = [...new Set(Array.from({ length: nb }, () => (young.length ? pick(young) : client)))]
-    bens.forEach((b) => add({ from: b, to: id, type: 'beneficiary', share: Math.round((100 / bens.length) * 100) / 100 }))
+    bens.forEach((b) =>
+      add({ from: b, to: id, type: 'beneficiary', share: Math.round((100 / bens.length) * 100) / 100 }),
+    )
   }
 
-  return { household: { name: `${surname} Family` }, people: ps, relationships: rels, entities: ents, links, options: { theme: 'light' } }
+  return {
+    household: { name: `${surname} Family` },
+    people: ps,
+    relationships: rels,
+    entities: ents,
+    links,
+    options: { theme: 'light' },
+  }
 }

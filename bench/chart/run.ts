@@ -33,7 +33,10 @@ const RENDERS = 15
 
 const example = JSON.parse(readFileSync(new URL('../../chart/example.json', import.meta.url), 'utf8')) as Payload
 const large = generateHousehold(500, 100, 1)
-const single: Payload = { household: { name: 'Reference' }, people: [{ id: 'p', name: 'Ada Reference', role: 'primaryClient' }] }
+const single: Payload = {
+  household: { name: 'Reference' },
+  people: [{ id: 'p', name: 'Ada Reference', role: 'primaryClient' }],
+}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
@@ -67,13 +70,18 @@ async function bundleReport(): Promise<{ lines: string[]; releases: ChartRelease
     total += gzip
     lines.push(`| ${name} | ${kb(bytes.length)} | ${kb(gzip)} |`)
   }
-  lines.push(`| **what a page load transfers** | | **${kb(total)}** (target ≤ ${kb(TARGETS.bundleGzipBytes)}: ${((total / TARGETS.bundleGzipBytes) * 100).toFixed(0)} % of it) |`)
+  lines.push(
+    `| **what a page load transfers** | | **${kb(total)}** (target ≤ ${kb(TARGETS.bundleGzipBytes)}: ${((total / TARGETS.bundleGzipBytes) * 100).toFixed(0)} % of it) |`,
+  )
   return { lines, releases }
 }
 
 function layoutReport(): string[] {
   const lines = ['| household | layout (median) | structuredClone of it | ratio |', '|---|---:|---:|---:|']
-  for (const [name, payload, repetitions] of [['example (13 people, 5 entities)', example, 200], ['generated (500 people, 100 entities)', large, 40]] as const) {
+  for (const [name, payload, repetitions] of [
+    ['example (13 people, 5 entities)', example, 200],
+    ['generated (500 people, 100 entities)', large, 40],
+  ] as const) {
     const layout = timeMedian(() => layoutChart(payload), repetitions)
     const clone = timeMedian(() => structuredClone(payload), repetitions)
     lines.push(`| ${name} | ${ms(layout)} | ${ms(clone)} | ${(layout / clone).toFixed(1)}× |`)
@@ -106,8 +114,15 @@ function hostPage(chartUrl: string): string {
 async function browserReport(releases: ChartReleases): Promise<string[]> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-chart-'))
   const store = await openStore({ dataDir })
-  const embed = buildEmbedApp({ db: store.db, releases, limiter: new RateLimiter(new MemoryRateLimitStore()), addressBudget: { limit: 1_000_000, windowSeconds: 60 } })
-  const host = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page))
+  const embed = buildEmbedApp({
+    db: store.db,
+    releases,
+    limiter: new RateLimiter(new MemoryRateLimitStore()),
+    addressBudget: { limit: 1_000_000, windowSeconds: 60 },
+  })
+  const host = http.createServer((_request, response) =>
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page),
+  )
   let page = ''
   const browser = await launchChromium()
   try {
@@ -122,24 +137,55 @@ async function browserReport(releases: ChartReleases): Promise<string[]> {
     const tab = await browser.newPage({ viewport: { width: 1280, height: 900 } })
     await tab.goto(`${hostOrigin}/`)
     await tab.evaluate('window.chartReady')
-    const lines = ['| household | first render (fetches the keys) | render → rendered (median of ' + RENDERS + ') | ratio to one person | target |', '|---|---:|---:|---:|---:|']
+    const lines = [
+      '| household | first render (fetches the keys) | render → rendered (median of ' +
+        RENDERS +
+        ') | ratio to one person | target |',
+      '|---|---:|---:|---:|---:|',
+    ]
     let reference = NaN
-    for (const [name, payload, target] of [['one person (reference)', single, undefined], ['example (13 people, 5 entities)', example, TARGETS.exampleMs], ['generated (500 people, 100 entities)', large, TARGETS.largeMs]] as const) {
+    for (const [name, payload, target] of [
+      ['one person (reference)', single, undefined],
+      ['example (13 people, 5 entities)', example, TARGETS.exampleMs],
+      ['generated (500 people, 100 entities)', large, TARGETS.largeMs],
+    ] as const) {
       // A fresh token per household: its first render includes the one metered key request.
-      const { token, jti } = await mintChartToken(signer, { issuer: 'bench', audience: embedOrigin, orgId: org.id, frameOrigin: hostOrigin })
-      await recordChartMint(store.db, { jti, orgId: org.id, actorType: 'apiKey', actorId: randomUUID(), frameOrigin: hostOrigin })
+      const { token, jti } = await mintChartToken(signer, {
+        issuer: 'bench',
+        audience: embedOrigin,
+        orgId: org.id,
+        frameOrigin: hostOrigin,
+      })
+      await recordChartMint(store.db, {
+        jti,
+        orgId: org.id,
+        actorType: 'apiKey',
+        actorId: randomUUID(),
+        frameOrigin: hostOrigin,
+      })
       const samples: number[] = []
       let first = NaN
       for (let i = 0; i <= RENDERS; i++) {
-        const result = (await tab.evaluate(([t, p]) => (globalThis as unknown as { renderOnce(t: string, p: unknown): Promise<{ ms: number; type: string; code?: string }> }).renderOnce(t, p), [token, payload] as const))
-        if (result.type !== 'rendered') throw new Error(`${name}: the chart answered ${result.type} ${result.code ?? ''}`)
+        const result = await tab.evaluate(
+          ([t, p]) =>
+            (
+              globalThis as unknown as {
+                renderOnce(t: string, p: unknown): Promise<{ ms: number; type: string; code?: string }>
+              }
+            ).renderOnce(t, p),
+          [token, payload] as const,
+        )
+        if (result.type !== 'rendered')
+          throw new Error(`${name}: the chart answered ${result.type} ${result.code ?? ''}`)
         if (i === 0) first = result.ms
         else samples.push(result.ms)
       }
       const value = median(samples)
       if (target === undefined) reference = value
       log(`${name}: first ${ms(first)}, median ${ms(value)}`)
-      lines.push(`| ${name} | ${ms(first)} | ${ms(value)} | ${(value / reference).toFixed(1)}× | ${target === undefined ? '' : `≤ ${target} ms: ${Math.max(first, value) <= target ? 'met' : 'missed'} (both)`} |`)
+      lines.push(
+        `| ${name} | ${ms(first)} | ${ms(value)} | ${(value / reference).toFixed(1)}× | ${target === undefined ? '' : `≤ ${target} ms: ${Math.max(first, value) <= target ? 'met' : 'missed'} (both)`} |`,
+      )
     }
     return lines
   } finally {
@@ -151,7 +197,9 @@ async function browserReport(releases: ChartReleases): Promise<string[]> {
   }
 }
 
-log(`Chart v${CHART_VERSION} on ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`)
+log(
+  `Chart v${CHART_VERSION} on ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`,
+)
 const bundle = await bundleReport()
 const report = [
   `## Chart v${CHART_VERSION} (${new Date().toISOString().slice(0, 10)})`,

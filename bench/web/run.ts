@@ -43,10 +43,16 @@ async function timeToRows(context: BrowserContext, url: string, reload: boolean)
   if (reload) await page.reload({ waitUntil: 'commit' })
   else await page.goto(url, { waitUntil: 'commit' })
   // The page function runs in the browser; bench/ has Node's types only, hence the cast.
-  type BrowserGlobals = { document: { querySelectorAll(selector: string): { length: number } } }
-  await page.waitForFunction((rows) => (globalThis as unknown as BrowserGlobals).document.querySelectorAll('main table tbody tr').length >= rows, ROWS, {
-    polling: 'raf',
-  })
+  interface BrowserGlobals {
+    document: { querySelectorAll(selector: string): { length: number } }
+  }
+  await page.waitForFunction(
+    (rows) => (globalThis as unknown as BrowserGlobals).document.querySelectorAll('main table tbody tr').length >= rows,
+    ROWS,
+    {
+      polling: 'raf',
+    },
+  )
   return page.evaluate(() => performance.now())
 }
 
@@ -64,9 +70,14 @@ async function measure(browser: Browser, url: string, cookie: { name: string; va
 }
 
 function referenceServer(): Promise<http.Server> {
-  const rows = Array.from({ length: ROWS }, (_, i) => `<tr><td>Household ${i}</td><td>${i % 7}</td><td>2026-01-01</td></tr>`).join('')
+  const rows = Array.from(
+    { length: ROWS },
+    (_, i) => `<tr><td>Household ${i}</td><td>${i % 7}</td><td>2026-01-01</td></tr>`,
+  ).join('')
   const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Reference</title></head><body><main><table><tbody>${rows}</tbody></table></main></body></html>`
-  const server = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page))
+  const server = http.createServer((_request, response) =>
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page),
+  )
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)))
 }
 
@@ -79,7 +90,12 @@ async function main() {
   log(`Seeding ${households.toLocaleString('en-US')} households into ${database.where}…`)
   const seeded = await seed(store, households, log)
 
-  const user = await createUser(store.db, { orgId: seeded.orgId, email: 'bench@example.com', name: 'Bench Advisor', role: 'advisor' })
+  const user = await createUser(store.db, {
+    orgId: seeded.orgId,
+    email: 'bench@example.com',
+    name: 'Bench Advisor',
+    role: 'advisor',
+  })
   if (!user) throw new Error('could not create the bench user')
   const session = await createSession(store.db, { id: user.id, orgId: seeded.orgId })
 
@@ -88,7 +104,15 @@ async function main() {
   const url = `http://127.0.0.1:${port}`
   const app = await buildApp({
     db: store.db,
-    config: { rateLimitMax: 1_000_000, orgRateLimitMax: 1_000_000, addressRateLimitMax: 1_000_000, rateLimitWindowSeconds: 60, householdsSunset: undefined, trustProxy: 0, logLevel: 'silent' },
+    config: {
+      rateLimitMax: 1_000_000,
+      orgRateLimitMax: 1_000_000,
+      addressRateLimitMax: 1_000_000,
+      rateLimitWindowSeconds: 60,
+      householdsSunset: undefined,
+      trustProxy: 0,
+      logLevel: 'silent',
+    },
     rateLimitStore: new MemoryRateLimitStore(),
     publicUrl: url,
     chart: { issuer: url, embedOrigin: 'http://127.0.0.1:9' },
@@ -100,7 +124,11 @@ async function main() {
   const referenceUrl = `http://127.0.0.1:${(reference.address() as AddressInfo).port}/`
 
   const assets = await webAssets()
-  const sizes = [...assets.files.entries()].map(([name, asset]) => ({ name, raw: asset.body.length, gzip: asset.gzipped.length }))
+  const sizes = [...assets.files.entries()].map(([name, asset]) => ({
+    name,
+    raw: asset.body.length,
+    gzip: asset.gzipped.length,
+  }))
   const scriptGzip = sizes.filter((size) => size.name.endsWith('.js')).reduce((sum, size) => sum + size.gzip, 0)
 
   const browser = await launchChromium()

@@ -28,14 +28,23 @@ export const MAX_VIEW_H = 720
 const live = new WeakMap<HTMLElement, DrawnChart>()
 let serial = 0
 
-function s<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>, parent: Element): SVGElementTagNameMap[K] {
+function s<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number>,
+  parent: Element,
+): SVGElementTagNameMap[K] {
   const e = document.createElementNS(NS, tag)
   for (const k in attrs) e.setAttribute(k, String(attrs[k]))
   parent.append(e)
   return e
 }
 
-function h<K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, parent: Element, text?: string): HTMLElementTagNameMap[K] {
+function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  cls: string,
+  parent: Element,
+  text?: string,
+): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag)
   e.className = cls
   if (text !== undefined) e.textContent = text
@@ -55,6 +64,7 @@ export function drawChart(host: HTMLElement, payload: Payload, options: DrawOpti
   host.replaceChildren()
   const layout = layoutChart(payload)
   const ac = new AbortController()
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- each call names its handler's event type
   const on = <E extends Event>(t: EventTarget, type: string, fn: (e: E) => void, extra?: AddEventListenerOptions) =>
     t.addEventListener(type, fn as EventListener, { ...extra, signal: ac.signal })
   const id = `hc${++serial}`
@@ -81,7 +91,17 @@ export function drawChart(host: HTMLElement, payload: Payload, options: DrawOpti
 
   // ---- svg ----
   const frame = h('div', 'hc-frame', host)
-  const svg = s('svg', { class: 'hc-svg', tabindex: -1, role: 'group', 'aria-labelledby': id + 't', 'aria-roledescription': 'household chart' }, frame)
+  const svg = s(
+    'svg',
+    {
+      class: 'hc-svg',
+      tabindex: -1,
+      role: 'group',
+      'aria-labelledby': id + 't',
+      'aria-roledescription': 'household chart',
+    },
+    frame,
+  )
   const people = payload.people.length
   const entities = layout.boxes.length - people
   s('title', { id: id + 't' }, svg).textContent =
@@ -118,7 +138,11 @@ export function drawChart(host: HTMLElement, payload: Payload, options: DrawOpti
     s('path', { class: `hc-rule hc-hd-${hd.estate}`, d: `M${hd.x} ${hd.y + 7}H${hd.x + hd.w}` }, gLabels)
   }
   // Reading order for Tab: people row by row, then entities.
-  const boxes = layout.boxes.slice().sort((a, b) => (a.kind === b.kind ? (a.kind === 'person' ? a.row - b.row || a.x - b.x : a.y - b.y) : a.kind === 'person' ? -1 : 1))
+  const boxes = layout.boxes
+    .slice()
+    .sort((a, b) =>
+      a.kind === b.kind ? (a.kind === 'person' ? a.row - b.row || a.x - b.x : a.y - b.y) : a.kind === 'person' ? -1 : 1,
+    )
   const nodeOf = new Map<Element, NodeBox>()
   const elOf = new Map<string, SVGGElement>()
   for (const b of boxes) {
@@ -126,13 +150,27 @@ export function drawChart(host: HTMLElement, payload: Payload, options: DrawOpti
     if (b.deceased) cls.push('hc-deceased')
     if (b.client) cls.push('hc-client')
     if (b.estate) cls.push(`hc-${b.estate}`)
-    const g = s('g', { class: cls.join(' '), tabindex: 0, role: 'button', 'aria-label': b.label, transform: `translate(${r(b.x)} ${r(b.y)})` }, gNodes)
+    const g = s(
+      'g',
+      {
+        class: cls.join(' '),
+        tabindex: 0,
+        role: 'button',
+        'aria-label': b.label,
+        transform: `translate(${r(b.x)} ${r(b.y)})`,
+      },
+      gNodes,
+    )
     title(g, b.label)
     const rx = b.kind === 'entity' ? 14 : 6
     s('rect', { class: 'hc-ring', x: -4, y: -4, width: b.w + 8, height: b.h + 8, rx: rx + 4 }, g)
     s('rect', { class: 'hc-box', width: b.w, height: b.h, rx }, g)
     for (const line of b.lines) {
-      s('text', { class: `hc-${line.cls}`, x: r(line.x - b.x), y: r(line.y - b.y), 'text-anchor': 'middle' }, g).textContent = line.text
+      s(
+        'text',
+        { class: `hc-${line.cls}`, x: r(line.x - b.x), y: r(line.y - b.y), 'text-anchor': 'middle' },
+        g,
+      ).textContent = line.text
     }
     nodeOf.set(g, b)
     elOf.set(b.id, g)
@@ -190,7 +228,14 @@ export function drawChart(host: HTMLElement, payload: Payload, options: DrawOpti
     }
   })
   on<KeyboardEvent>(host, 'keydown', (e) => {
-    if (e.ctrlKey || e.metaKey || e.altKey || !(e.target instanceof Node) || !(frame.contains(e.target) || bar.contains(e.target))) return
+    if (
+      e.ctrlKey ||
+      e.metaKey ||
+      e.altKey ||
+      !(e.target instanceof Node) ||
+      !(frame.contains(e.target) || bar.contains(e.target))
+    )
+      return
     if (e.key === '+' || e.key === '=') zoom(1.25)
     else if (e.key === '-' || e.key === '_') zoom(1 / 1.25)
     else if (e.key === '0') fit()

@@ -5,7 +5,9 @@ import type { Entity, EntityKind, Person } from '../payload.ts'
 
 // Advance per ASCII character, in em.
 const ASCII = new Float32Array(128).fill(0.7)
-const set = (chars: string, w: number) => { for (let i = 0; i < chars.length; i++) ASCII[chars.charCodeAt(i)] = w }
+const set = (chars: string, w: number) => {
+  for (let i = 0; i < chars.length; i++) ASCII[chars.charCodeAt(i)] = w
+}
 for (let c = 97; c < 123; c++) ASCII[c] = 0.61 // a-z
 for (let c = 65; c < 91; c++) ASCII[c] = 0.74 // A-Z
 for (let c = 48; c < 58; c++) ASCII[c] = 0.64 // 0-9
@@ -20,8 +22,10 @@ export function textWidth(s: string, size: number, bold = false): number {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i)
     if (c < 128) w += ASCII[c]!
-    else if (c < 0x2000) w += 0.7 // other Latin, Greek, Cyrillic, punctuation
-    else if (c >= 0xdc00 && c < 0xe000) continue // low surrogate: counted with its pair
+    else if (c < 0x2000)
+      w += 0.7 // other Latin, Greek, Cyrillic, punctuation
+    else if (c >= 0xdc00 && c < 0xe000)
+      continue // low surrogate: counted with its pair
     else w += 1.05 // CJK, symbols, emoji
   }
   return w * size * (bold ? 1.08 : 1)
@@ -111,7 +115,12 @@ export function estateOf(e: Entity): 'in' | 'out' {
  */
 export function compactValue(v: number): string {
   if (!Number.isFinite(v) || v < 0) return ''
-  const units: [number, string][] = [[1e12, 'T'], [1e9, 'B'], [1e6, 'M'], [1e3, 'K']]
+  const units: [number, string][] = [
+    [1e12, 'T'],
+    [1e9, 'B'],
+    [1e6, 'M'],
+    [1e3, 'K'],
+  ]
   for (let i = 0; i < units.length; i++) {
     const [d, s] = units[i] as [number, string]
     if (v >= d * 0.9995 || (i === units.length - 1 && v >= 999.5)) {
@@ -149,7 +158,11 @@ export function lifeDates(p: Person): string {
 /** The words a screen reader or the text version uses for a person. */
 export function personDescription(p: Person): string {
   const dates = lifeDates(p)
-  return [p.name + (p.deathDate ? ' (deceased)' : ''), ROLE_LABEL[p.role], dates.replace('b. ', 'born ').replace('d. ', 'died ')]
+  return [
+    p.name + (p.deathDate ? ' (deceased)' : ''),
+    ROLE_LABEL[p.role],
+    dates.replace('b. ', 'born ').replace('d. ', 'died '),
+  ]
     .filter(Boolean)
     .join(', ')
 }

@@ -11,7 +11,19 @@
 // per person) and into the entity's left edge at their own slot; entity→entity links use a channel
 // right of the column. Gaps and channels never contain boxes, so lines never cross a box.
 import type { Entity, Payload, Person } from '../payload.ts'
-import { KIND_LABEL, ROLE_LABEL, compactValue, entityDescription, estateOf, fit, lifeDates, percent, personDescription, textWidth, wrap2 } from './format.ts'
+import {
+  KIND_LABEL,
+  ROLE_LABEL,
+  compactValue,
+  entityDescription,
+  estateOf,
+  fit,
+  lifeDates,
+  percent,
+  personDescription,
+  textWidth,
+  wrap2,
+} from './format.ts'
 
 export type Pt = [number, number]
 
@@ -114,7 +126,16 @@ function givenName(name: string): string {
 }
 
 const ROLE_RANK: Record<Person['role'], number> = {
-  primaryClient: 0, coClient: 1, child: 2, grandchild: 3, greatGrandchild: 4, sibling: 5, parent: 6, other: 7, spouse: 8, inLaw: 9,
+  primaryClient: 0,
+  coClient: 1,
+  child: 2,
+  grandchild: 3,
+  greatGrandchild: 4,
+  sibling: 5,
+  parent: 6,
+  other: 7,
+  spouse: 8,
+  inLaw: 9,
 }
 
 interface Family {
@@ -145,7 +166,9 @@ export function layoutChart(payload: Payload): ChartLayout {
   const people = payload.people ?? []
   const n = people.length
   const pIdx = new Map<string, number>()
-  people.forEach((p, i) => { if (!pIdx.has(p.id)) pIdx.set(p.id, i) })
+  people.forEach((p, i) => {
+    if (!pIdx.has(p.id)) pIdx.set(p.id, i)
+  })
   const ents: Entity[] = []
   const eIdx = new Map<string, number>()
   for (const e of payload.entities ?? []) {
@@ -237,7 +260,9 @@ export function layoutChart(payload: Payload): ChartLayout {
     for (const m of units[u]!) if (!side.has(m)) right.push(m)
     const order = [...left.reverse(), anchor, ...right]
     units[u] = order
-    order.forEach((m, k) => { pos[m] = k })
+    order.forEach((m, k) => {
+      pos[m] = k
+    })
   }
   function former(q: { o: number; ex: boolean }) {
     return q.ex || P(q.o).deathDate ? 1 : 0
@@ -278,6 +303,7 @@ export function layoutChart(payload: Payload): ChartLayout {
     for (const c of uKids[u]!) {
       if (done[c]) continue
       if (gen[u]! + 1 > gen[c]!) gen[c] = gen[u]! + 1
+      // eslint-disable-next-line @typescript-eslint/no-confusing-non-null-assertion -- the ! is indeg[c]'s, not the comparison's
       if (--indeg[c]! === 0) q.push(c)
     }
   }
@@ -330,7 +356,16 @@ export function layoutChart(payload: Payload): ChartLayout {
     const key = pu + ':' + parents.join('-')
     let f = famIndex.get(key)
     if (!f) {
-      f = { unit: pu, parents, kids: [], key: parents.length === 2 ? pos[parents[0]!]! + 0.5 : pos[parents[0]!]!, hangX: 0, hangY: 0, bar: 0, entries: [] }
+      f = {
+        unit: pu,
+        parents,
+        kids: [],
+        key: parents.length === 2 ? pos[parents[0]!]! + 0.5 : pos[parents[0]!]!,
+        hangX: 0,
+        hangY: 0,
+        bar: 0,
+        entries: [],
+      }
       famIndex.set(key, f)
       families.push(f)
       famOfUnit[pu]!.push(f)
@@ -354,7 +389,11 @@ export function layoutChart(payload: Payload): ChartLayout {
   // contours keep the gap at every common level.
   const byGen: number[][] = Array.from({ length: G + 1 }, () => [])
   for (let u = 0; u < U; u++) byGen[gen[u]!]!.push(u)
-  interface Contour { base: number; L: number[]; R: number[] }
+  interface Contour {
+    base: number
+    L: number[]
+    R: number[]
+  }
   const contour: (Contour | null)[] = new Array<Contour | null>(U).fill(null)
   const relX = new Float64Array(U) // unit's left edge relative to its primary parent's left edge
   const shiftOf = new Float64Array(U)
@@ -430,7 +469,11 @@ export function layoutChart(payload: Payload): ChartLayout {
       const b = shiftOf[last]! + memberC(last)
       const ux = (a + b) / 2 - w / 2
       for (const c of ks) relX[c] = shiftOf[c]! - ux
-      const own: Contour = { base: 2 * g, L: [0, Math.min(a - ux, PERSON_W / 2) - 4], R: [w, Math.max(b - ux, w - PERSON_W / 2) + 4] }
+      const own: Contour = {
+        base: 2 * g,
+        L: [0, Math.min(a - ux, PERSON_W / 2) - 4],
+        R: [w, Math.max(b - ux, w - PERSON_W / 2) + 4],
+      }
       merge(own, acc!, -ux)
       contour[u] = own
     }
@@ -499,7 +542,12 @@ export function layoutChart(payload: Payload): ChartLayout {
   const gB = new Int32Array(G + 2)
 
   // Non-adjacent partners are joined by a U-shaped line below their row.
-  interface PartnerLine { a: number; b: number; ex: boolean; track: number }
+  interface PartnerLine {
+    a: number
+    b: number
+    ex: boolean
+    track: number
+  }
   const partnerLines: PartnerLine[] = []
   const uPorts = new Int32Array(n)
   const uLineOf = new Map<string, PartnerLine>()
@@ -517,7 +565,9 @@ export function layoutChart(payload: Payload): ChartLayout {
     }
     perGap.forEach((ls, g) => {
       ls.sort((l, m) => pos[l.b]! - pos[l.a]! - (pos[m.b]! - pos[m.a]!) || pos[l.a]! - pos[m.a]!)
-      ls.forEach((l, k) => { l.track = k })
+      ls.forEach((l, k) => {
+        l.track = k
+      })
       gU[g] = ls.length
     })
   }
@@ -563,7 +613,15 @@ export function layoutChart(payload: Payload): ChartLayout {
   }
 
   // Secondary parent lines (every parent edge not drawn by a family line).
-  interface Secondary { p: number; c: number; port: number; entry: number; t1: number; t2: number; lane: number }
+  interface Secondary {
+    p: number
+    c: number
+    port: number
+    entry: number
+    t1: number
+    t2: number
+    lane: number
+  }
   const secondaries: Secondary[] = []
   const secPorts = new Int32Array(n)
   const secEntries = new Int32Array(n)
@@ -574,7 +632,8 @@ export function layoutChart(payload: Payload): ChartLayout {
       const shifted = entryShift(c)
       const k = secEntries[c]!++ % 5
       const s: Secondary = {
-        p, c,
+        p,
+        c,
         port: cx(p) + 16 + 8 * (secPorts[p]!++ % 6),
         entry: cx(c) + (shifted > 0 ? -1 : 1) * (18 + 8 * k),
         t1: gS[rowOf(p) + 1]!++,
@@ -600,7 +659,10 @@ export function layoutChart(payload: Payload): ChartLayout {
   }
 
   // Person → entity links, grouped per (person, entity) and bundled per person.
-  interface Pair { types: string[]; title: string[] }
+  interface Pair {
+    types: string[]
+    title: string[]
+  }
   const personLinks = new Map<number, Map<number, Pair>>()
   const entityLinks = new Map<number, Map<number, Pair>>()
   const ORDER = ['grantor', 'trustee', 'beneficiary', 'owner']
@@ -613,11 +675,12 @@ export function layoutChart(payload: Payload): ChartLayout {
     if (src === undefined || (fp === undefined && fe === t)) continue
     const map = fp !== undefined ? personLinks : entityLinks
     let m = map.get(src)
-    if (!m) map.set(src, (m = new Map()))
+    if (!m) map.set(src, (m = new Map<number, Pair>()))
     let pr = m.get(t)
     if (!pr) m.set(t, (pr = { types: [], title: [] }))
     if (pr.types.some((x) => x.startsWith(l.type))) continue
-    const share = l.share !== undefined && (l.type === 'beneficiary' || l.type === 'owner') ? ' ' + percent(l.share) : ''
+    const share =
+      l.share !== undefined && (l.type === 'beneficiary' || l.type === 'owner') ? ' ' + percent(l.share) : ''
     pr.types.push(l.type + share)
     pr.types.sort((a, b) => ORDER.indexOf(a.split(' ')[0]!) - ORDER.indexOf(b.split(' ')[0]!))
   }
@@ -628,7 +691,9 @@ export function layoutChart(payload: Payload): ChartLayout {
     for (const p of personTrunkOrder) perRow[rowOf(p)]!.push(p)
     perRow.forEach((ps, r) => {
       ps.sort((a, b) => px[b]! - px[a]!) // rightmost person on the highest track: no crossings in the gap
-      ps.forEach((p, k) => { trunkTrack[p] = k })
+      ps.forEach((p, k) => {
+        trunkTrack[p] = k
+      })
       gT[r + 1] = ps.length
     })
   }
@@ -638,9 +703,12 @@ export function layoutChart(payload: Payload): ChartLayout {
   gapH[0] = gS[0]! ? 10 + gS[0]! * STEP + 10 : 0
   for (let g = 1; g <= G + 1; g++) {
     const tracks = gU[g]! + gT[g]! + gS[g]!
-    gapH[g] = g === G + 1
-      ? (tracks ? 14 + tracks * STEP + 6 : 0)
-      : Math.max(76, 14 + tracks * STEP + (tracks ? 14 : 0) + Math.max(1, gB[g]!) * BAR_STEP + 22)
+    gapH[g] =
+      g === G + 1
+        ? tracks
+          ? 14 + tracks * STEP + 6
+          : 0
+        : Math.max(76, 14 + tracks * STEP + (tracks ? 14 : 0) + Math.max(1, gB[g]!) * BAR_STEP + 22)
   }
   const rowY = new Float64Array(G + 1)
   let yAcc = TOP + gapH[0]!
@@ -652,7 +720,8 @@ export function layoutChart(payload: Payload): ChartLayout {
   const gapTop = (g: number) => (g === 0 ? TOP : rowY[g - 1]! + PERSON_H)
   const uTrackY = (g: number, k: number) => gapTop(g) + 14 + k * STEP
   const tTrackY = (g: number, k: number) => gapTop(g) + 14 + (gU[g]! + k) * STEP
-  const sTrackY = (g: number, k: number) => (g === 0 ? TOP + 10 + k * STEP : gapTop(g) + 14 + (gU[g]! + gT[g]! + k) * STEP)
+  const sTrackY = (g: number, k: number) =>
+    g === 0 ? TOP + 10 + k * STEP : gapTop(g) + 14 + (gU[g]! + gT[g]! + k) * STEP
   const barY = (g: number, j: number) => rowY[g]! - 22 - j * BAR_STEP
 
   // ---- horizontal frame --------------------------------------------------------------------
@@ -662,12 +731,15 @@ export function layoutChart(payload: Payload): ChartLayout {
   const ownedLinks = [...entityLinks.keys()]
   const LABEL_MAX = 220
   const whoP = (i: number) => fit(givenName(P(i).name), WHO_MAX, LABEL_SIZE, true)
-  const whoE = (i: number) => fit(ents[i]!.kind === 'other' ? ents[i]!.name : KIND_LABEL[ents[i]!.kind], WHO_MAX + 20, LABEL_SIZE, true)
+  const whoE = (i: number) =>
+    fit(ents[i]!.kind === 'other' ? ents[i]!.name : KIND_LABEL[ents[i]!.kind], WHO_MAX + 20, LABEL_SIZE, true)
   const labelW = (who: string, text: string) => textWidth(who, LABEL_SIZE, true) + textWidth(' ' + text, LABEL_SIZE)
   let leftLabelW = 0
   let rightLabelW = 0
-  for (const [p, m] of personLinks) for (const pr of m.values()) leftLabelW = Math.max(leftLabelW, labelW(whoP(p), pr.types.join(' · ')))
-  for (const [e, m] of entityLinks) for (const pr of m.values()) rightLabelW = Math.max(rightLabelW, labelW(whoE(e), pr.types.join(' · ')))
+  for (const [p, m] of personLinks)
+    for (const pr of m.values()) leftLabelW = Math.max(leftLabelW, labelW(whoP(p), pr.types.join(' · ')))
+  for (const [e, m] of entityLinks)
+    for (const pr of m.values()) rightLabelW = Math.max(rightLabelW, labelW(whoE(e), pr.types.join(' · ')))
   leftLabelW = Math.min(LABEL_MAX, Math.ceil(leftLabelW))
   rightLabelW = Math.min(LABEL_MAX, Math.ceil(rightLabelW))
   const L = personTrunkOrder.length
@@ -689,23 +761,62 @@ export function layoutChart(payload: Payload): ChartLayout {
   for (const est of ['in', 'out'] as const) {
     const group = ents.map((e, i) => i).filter((i) => estateOf(ents[i]!) === est)
     if (!group.length) continue
-    headings.push({ x: entityX, y: ey + 14, w: ENTITY_W, text: est === 'in' ? 'In estate' : 'Out of estate', estate: est })
+    headings.push({
+      x: entityX,
+      y: ey + 14,
+      w: ENTITY_W,
+      text: est === 'in' ? 'In estate' : 'Out of estate',
+      estate: est,
+    })
     ey += 32
     for (const i of group) {
       const e = ents[i]!
       const nameLines = wrap2(e.name, ENTITY_W - 2 * PAD, NAME_SIZE, true)
-      const meta = fit([KIND_LABEL[e.kind], e.value !== undefined ? compactValue(e.value) : ''].filter(Boolean).join(' · '), ENTITY_W - 2 * PAD, SUB_SIZE)
+      const meta = fit(
+        [KIND_LABEL[e.kind], e.value !== undefined ? compactValue(e.value) : ''].filter(Boolean).join(' · '),
+        ENTITY_W - 2 * PAD,
+        SUB_SIZE,
+      )
       const slots = Math.max(inSlots[i]!.length, rIn[i]!.length + (entityLinks.has(i) ? 1 : 0))
       const textH = nameLines.length * 16 + 18
       const h = Math.max(textH + 22, slots * SLOT + 14)
       let ty = ey + (h - textH) / 2 + 12
       const lines: TextLine[] = nameLines.map((t) => {
-        const line: TextLine = { text: t, x: entityX + ENTITY_W / 2, y: ty, size: NAME_SIZE, bold: true, max: ENTITY_W - 2 * PAD, cls: 'nm' }
+        const line: TextLine = {
+          text: t,
+          x: entityX + ENTITY_W / 2,
+          y: ty,
+          size: NAME_SIZE,
+          bold: true,
+          max: ENTITY_W - 2 * PAD,
+          cls: 'nm',
+        }
         ty += 16
         return line
       })
-      lines.push({ text: meta, x: entityX + ENTITY_W / 2, y: ty + 3, size: SUB_SIZE, bold: false, max: ENTITY_W - 2 * PAD, cls: 'sub' })
-      const box: NodeBox = { id: e.id, kind: 'entity', x: entityX, y: ey, w: ENTITY_W, h, lines, label: entityDescription(e), deceased: false, client: false, estate: est, row: -1 }
+      lines.push({
+        text: meta,
+        x: entityX + ENTITY_W / 2,
+        y: ty + 3,
+        size: SUB_SIZE,
+        bold: false,
+        max: ENTITY_W - 2 * PAD,
+        cls: 'sub',
+      })
+      const box: NodeBox = {
+        id: e.id,
+        kind: 'entity',
+        x: entityX,
+        y: ey,
+        w: ENTITY_W,
+        h,
+        lines,
+        label: entityDescription(e),
+        deceased: false,
+        client: false,
+        estate: est,
+        row: -1,
+      }
       eBox[i] = box
       ey += h + 16
     }
@@ -723,7 +834,12 @@ export function layoutChart(payload: Payload): ChartLayout {
     const name = fit((dead ? '† ' : '') + p.name, PERSON_W - 2 * PAD, NAME_SIZE, true)
     const sub = fit([ROLE_LABEL[p.role], lifeDates(p)].filter(Boolean).join(' · '), PERSON_W - 2 * PAD, SUB_SIZE)
     pBox[i] = {
-      id: p.id, kind: 'person', x, y, w: PERSON_W, h: PERSON_H,
+      id: p.id,
+      kind: 'person',
+      x,
+      y,
+      w: PERSON_W,
+      h: PERSON_H,
       lines: [
         { text: name, x: x + PERSON_W / 2, y: y + 23, size: NAME_SIZE, bold: true, max: PERSON_W - 2 * PAD, cls: 'nm' },
         { text: sub, x: x + PERSON_W / 2, y: y + 41, size: SUB_SIZE, bold: false, max: PERSON_W - 2 * PAD, cls: 'sub' },
@@ -754,15 +870,33 @@ export function layoutChart(payload: Payload): ChartLayout {
       const x1 = X(px[l.a]! + PERSON_W)
       const x2 = X(px[l.b]!)
       my = y + PERSON_H / 2
-      path = [[x1, my], [x2, my]]
+      path = [
+        [x1, my],
+        [x2, my],
+      ]
       mx = x1 + 9
     } else {
       const [xa, xb] = uPortX.get(l.a + '-' + l.b)!
       my = uTrackY(rowOf(l.a) + 1, l.track)
-      path = [[X(xa), y + PERSON_H], [X(xa), my], [X(xb), my], [X(xb), y + PERSON_H]]
+      path = [
+        [X(xa), y + PERSON_H],
+        [X(xa), my],
+        [X(xb), my],
+        [X(xb), y + PERSON_H],
+      ]
       mx = X(xa) + 12
     }
-    if (l.ex) strokes.push([[mx - 3, my + 5], [mx + 1, my - 5]], [[mx + 2, my + 5], [mx + 6, my - 5]])
+    if (l.ex)
+      strokes.push(
+        [
+          [mx - 3, my + 5],
+          [mx + 1, my - 5],
+        ],
+        [
+          [mx + 2, my + 5],
+          [mx + 6, my - 5],
+        ],
+      )
     edges.push({
       kind: l.ex ? 'ex' : 'partner',
       ids: [P(l.a).id, P(l.b).id],
@@ -774,20 +908,34 @@ export function layoutChart(payload: Payload): ChartLayout {
   for (const f of families) {
     const r = gen[f.unit]!
     const top = rowY[r]!
-    const hangY = f.parents.length === 2
-      ? (uLineOf.get(f.parents[0]! + '-' + f.parents[1]!)?.track ?? -1) >= 0
-        ? uTrackY(r + 1, uLineOf.get(f.parents[0]! + '-' + f.parents[1]!)!.track)
-        : top + PERSON_H / 2
-      : top + PERSON_H
+    const hangY =
+      f.parents.length === 2
+        ? (uLineOf.get(f.parents[0]! + '-' + f.parents[1]!)?.track ?? -1) >= 0
+          ? uTrackY(r + 1, uLineOf.get(f.parents[0]! + '-' + f.parents[1]!)!.track)
+          : top + PERSON_H / 2
+        : top + PERSON_H
     const by = barY(r + 1, f.bar)
     const hx = X(f.hangX)
     const es = f.entries.map(X)
     const lo = Math.min(hx, ...es)
     const hi = Math.max(hx, ...es)
-    const paths: Pt[][] = [[[hx, hangY], [hx, by]]]
-    if (hi - lo > 0.5) paths.push([[lo, by], [hi, by]])
+    const paths: Pt[][] = [
+      [
+        [hx, hangY],
+        [hx, by],
+      ],
+    ]
+    if (hi - lo > 0.5)
+      paths.push([
+        [lo, by],
+        [hi, by],
+      ])
     const childTop = rowY[r + 1]!
-    for (const e of es) paths.push([[e, by], [e, childTop]])
+    for (const e of es)
+      paths.push([
+        [e, by],
+        [e, childTop],
+      ])
     const kids = f.kids.map((u) => linkMember[u]!)
     edges.push({
       kind: 'family',
@@ -802,13 +950,31 @@ export function layoutChart(payload: Payload): ChartLayout {
     const top = rowY[rowOf(s.p)]! + PERSON_H
     const ct = rowY[rowOf(s.c)]!
     let path: Pt[]
-    if (s.lane < 0) path = [[X(s.port), top], [X(s.port), y1], [X(s.entry), y1], [X(s.entry), ct]]
+    if (s.lane < 0)
+      path = [
+        [X(s.port), top],
+        [X(s.port), y1],
+        [X(s.entry), y1],
+        [X(s.entry), ct],
+      ]
     else {
       const mx = leftW - 16 - s.lane * STEP
       const y2 = sTrackY(rowOf(s.c), s.t2)
-      path = [[X(s.port), top], [X(s.port), y1], [mx, y1], [mx, y2], [X(s.entry), y2], [X(s.entry), ct]]
+      path = [
+        [X(s.port), top],
+        [X(s.port), y1],
+        [mx, y1],
+        [mx, y2],
+        [X(s.entry), y2],
+        [X(s.entry), ct],
+      ]
     }
-    edges.push({ kind: 'parent', ids: [P(s.p).id, P(s.c).id], paths: [path], title: `${name(s.p)} — parent of — ${name(s.c)}` })
+    edges.push({
+      kind: 'parent',
+      ids: [P(s.p).id, P(s.c).id],
+      paths: [path],
+      title: `${name(s.p)} — parent of — ${name(s.c)}`,
+    })
   }
 
   // Left channel: one trunk per person with links.
@@ -835,7 +1001,10 @@ export function layoutChart(payload: Payload): ChartLayout {
       targets,
       labels: targets.map((t) => m.get(t)!.types.join(' · ')),
       titles: targets.map((t) => `${P(p).name} — ${m.get(t)!.types.join(', ')} of — ${ents[t]!.name}`),
-      start: [[port, rowY[rowOf(p)]! + PERSON_H], [port, y0]],
+      start: [
+        [port, rowY[rowOf(p)]! + PERSON_H],
+        [port, y0],
+      ],
     }
   })
   routeTrunks(leftTrunks, laneL, 'end')
@@ -895,7 +1064,11 @@ export function layoutChart(payload: Payload): ChartLayout {
           paths: [[...tr.start, [lx, tr.y0], [lx, y], [tr.xEnd, y]]],
           title: tr.titles[k]!,
         })
-        const text = fit(tr.labels[k]!, labelMax - textWidth(tr.who, LABEL_SIZE, true) - textWidth(' ', LABEL_SIZE), LABEL_SIZE)
+        const text = fit(
+          tr.labels[k]!,
+          labelMax - textWidth(tr.who, LABEL_SIZE, true) - textWidth(' ', LABEL_SIZE),
+          LABEL_SIZE,
+        )
         labels.push({
           x: anchor === 'end' ? tr.xEnd - 6 : tr.xEnd + 6,
           y: y - 4,
@@ -911,7 +1084,9 @@ export function layoutChart(payload: Payload): ChartLayout {
     })
   }
 
-  const width = Math.ceil(Math.max(treeR, ents.length ? entityR + (R ? 16 + rightLabelW + (R - 1) * STEP : 0) : 0) + MARGIN)
+  const width = Math.ceil(
+    Math.max(treeR, ents.length ? entityR + (R ? 16 + rightLabelW + (R - 1) * STEP : 0) : 0) + MARGIN,
+  )
   const height = Math.ceil(Math.max(treeBottom, ents.length ? entBottom - 20 : 0) + MARGIN)
   return {
     width,
@@ -944,7 +1119,9 @@ export function layoutChart(payload: Payload): ChartLayout {
         bestPerm = perm
       }
     }
-    fs.forEach((f, i) => { f.bar = bestPerm[i]! })
+    fs.forEach((f, i) => {
+      f.bar = bestPerm[i]!
+    })
   }
 }
 
@@ -1026,7 +1203,9 @@ function chooseLanes(trunks: Trunk[], lane: (k: number) => number): number[] {
   let bestScore = Infinity
   for (const order of candidates) {
     const lanes = new Array<number>(T)
-    order.forEach((t, k) => { lanes[t] = k })
+    order.forEach((t, k) => {
+      lanes[t] = k
+    })
     const score = T > 400 ? 0 : crossings(trunks, lanes, lane)
     if (score < bestScore) {
       bestScore = score

@@ -7,7 +7,15 @@ import './styles.css'
 import type { Payload, Theme } from '../payload.ts'
 import { PROTOCOL_VERSION } from '../version.ts'
 import { drawChart } from './draw.ts'
-import { errorMessage, isTheme, readHostRequest, readyMessage, type ChartMessage, type ErrorMessage, type RenderRequest } from './protocol.ts'
+import {
+  errorMessage,
+  isTheme,
+  readHostRequest,
+  readyMessage,
+  type ChartMessage,
+  type ErrorMessage,
+  type RenderRequest,
+} from './protocol.ts'
 import { validatePayload } from './validate.ts'
 import { createTokenVerifier, fetchChartKeys } from './verify.ts'
 
@@ -42,9 +50,15 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 window.parent.postMessage(readyMessage(), '*')
 
 async function handleRender(request: RenderRequest, source: MessageEventSource | null, origin: string): Promise<void> {
-  if (source !== window.parent) return refuse(errorMessage('origin_mismatch', 'Render messages are accepted from the parent window only.'))
+  if (source !== window.parent)
+    return refuse(errorMessage('origin_mismatch', 'Render messages are accepted from the parent window only.'))
   if (request.v !== PROTOCOL_VERSION) {
-    return refuse(errorMessage('version_unsupported', `This chart speaks protocol version ${PROTOCOL_VERSION}; send v: ${PROTOCOL_VERSION}.`))
+    return refuse(
+      errorMessage(
+        'version_unsupported',
+        `This chart speaks protocol version ${PROTOCOL_VERSION}; send v: ${PROTOCOL_VERSION}.`,
+      ),
+    )
   }
   const token = await verifier.verify(request.token, origin)
   if (!token.ok) return refuse(errorMessage(token.code, token.message))

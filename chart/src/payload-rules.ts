@@ -40,7 +40,8 @@ export function checkPayloadRules(payload: Payload): PayloadProblem | null {
   }
   for (let i = 0; i < entities.length; i++) {
     const id = (entities[i] as NonNullable<Payload['entities']>[number]).id
-    if (personIndex.has(id)) return problem(`/entities/${i}/id`, 'repeats the id of a person (people and entities share ids)')
+    if (personIndex.has(id))
+      return problem(`/entities/${i}/id`, 'repeats the id of a person (people and entities share ids)')
     if (entityIds.has(id)) return problem(`/entities/${i}/id`, 'repeats the id of an earlier entity')
     entityIds.add(id)
   }
@@ -62,11 +63,16 @@ export function checkPayloadRules(payload: Payload): PayloadProblem | null {
   // Links go from a person or an entity to another entity.
   for (let i = 0; i < links.length; i++) {
     const link = links[i] as NonNullable<Payload['links']>[number]
-    if (!personIndex.has(link.from) && !entityIds.has(link.from)) return problem(`/links/${i}/from`, 'names no person or entity of the payload')
+    if (!personIndex.has(link.from) && !entityIds.has(link.from))
+      return problem(`/links/${i}/from`, 'names no person or entity of the payload')
     if (!entityIds.has(link.to)) {
-      return problem(`/links/${i}/to`, personIndex.has(link.to) ? 'names a person; a link goes to an entity' : 'names no entity of the payload')
+      return problem(
+        `/links/${i}/to`,
+        personIndex.has(link.to) ? 'names a person; a link goes to an entity' : 'names no entity of the payload',
+      )
     }
-    if (link.from === link.to) return problem(`/links/${i}/to`, 'is the same entity as from; an entity cannot link to itself')
+    if (link.from === link.to)
+      return problem(`/links/${i}/to`, 'is the same entity as from; an entity cannot link to itself')
   }
 
   // The parent graph in compressed rows: the children edges of person p are
@@ -112,7 +118,11 @@ export function checkPayloadRules(payload: Payload): PayloadProblem | null {
         cursor[p] = next + 1
         const edge = edgeOf[next] as number
         const child = to[edge] as number
-        if (state[child] === ON_PATH) return problem(`/relationships/${edge}`, 'makes a person their own ancestor (a cycle of parent relationships)')
+        if (state[child] === ON_PATH)
+          return problem(
+            `/relationships/${edge}`,
+            'makes a person their own ancestor (a cycle of parent relationships)',
+          )
         if (state[child] === WHITE) {
           state[child] = ON_PATH
           stack[depth++] = child
@@ -128,7 +138,8 @@ export function checkPayloadRules(payload: Payload): PayloadProblem | null {
   // Partners may not be each other's ancestor and descendant.
   const partnerEdges: number[] = []
   for (let i = 0; i < relationships.length; i++) {
-    if (PARTNER_TYPES.has((relationships[i] as NonNullable<Payload['relationships']>[number]).type)) partnerEdges.push(i)
+    if (PARTNER_TYPES.has((relationships[i] as NonNullable<Payload['relationships']>[number]).type))
+      partnerEdges.push(i)
   }
   if (partnerEdges.length === 0 || parentEdges === 0) return null
   const words = (n + 31) >>> 5
@@ -139,15 +150,18 @@ export function checkPayloadRules(payload: Payload): PayloadProblem | null {
       const child = to[edgeOf[e] as number] as number
       const childRow = child * words
       const parentRow = p * words
-      for (let w = 0; w < words; w++) ancestors[childRow + w] = (ancestors[childRow + w] as number) | (ancestors[parentRow + w] as number)
+      for (let w = 0; w < words; w++)
+        ancestors[childRow + w] = (ancestors[childRow + w] as number) | (ancestors[parentRow + w] as number)
       ancestors[childRow + (p >>> 5)] = (ancestors[childRow + (p >>> 5)] as number) | (1 << (p & 31))
     }
   }
-  const isAncestor = (ancestor: number, of: number): boolean => (((ancestors[of * words + (ancestor >>> 5)] as number) >>> (ancestor & 31)) & 1) === 1
+  const isAncestor = (ancestor: number, of: number): boolean =>
+    (((ancestors[of * words + (ancestor >>> 5)] as number) >>> (ancestor & 31)) & 1) === 1
   for (const i of partnerEdges) {
     const a = from[i] as number
     const b = to[i] as number
-    if (isAncestor(a, b) || isAncestor(b, a)) return problem(`/relationships/${i}`, 'joins as partners a person and their own ancestor or descendant')
+    if (isAncestor(a, b) || isAncestor(b, a))
+      return problem(`/relationships/${i}`, 'joins as partners a person and their own ancestor or descendant')
   }
   return null
 }

@@ -5,7 +5,8 @@ import type { Theme } from '../payload.ts'
 export const PROTOCOLS = [1] as const
 export const CAPABILITIES = ['rendered', 'resize', 'select', 'error', 'theme'] as const
 
-export type ErrorCode = 'token_invalid' | 'token_expired' | 'origin_mismatch' | 'version_unsupported' | 'payload_invalid'
+export type ErrorCode =
+  'token_invalid' | 'token_expired' | 'origin_mismatch' | 'version_unsupported' | 'payload_invalid'
 
 // iframe → host
 export interface ReadyMessage {

@@ -2,7 +2,12 @@
 import type { Payload } from '../payload.ts'
 import { compactValue, entityDescription, personDescription } from './format.ts'
 
-const REL: Record<string, string> = { spouse: 'spouse of', partner: 'partner of', exSpouse: 'former spouse of', parent: 'parent of' }
+const REL: Record<string, string> = {
+  spouse: 'spouse of',
+  partner: 'partner of',
+  exSpouse: 'former spouse of',
+  parent: 'parent of',
+}
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, parent: Element, text?: string): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag)
@@ -35,7 +40,9 @@ export function textAlternative(payload: Payload): HTMLDetailsElement {
   section(
     body,
     `Entities (${ents.length})`,
-    ents.map((e) => entityDescription(e).replace(`value ${compactValue(e.value ?? 0)}`, `value ${exact.format(e.value ?? 0)}`)),
+    ents.map((e) =>
+      entityDescription(e).replace(`value ${compactValue(e.value ?? 0)}`, `value ${exact.format(e.value ?? 0)}`),
+    ),
   )
   section(
     body,
@@ -45,7 +52,10 @@ export function textAlternative(payload: Payload): HTMLDetailsElement {
   section(
     body,
     'Roles in entities',
-    (payload.links ?? []).map((l) => `${nameOf(l.from)} — ${l.type}${l.share !== undefined ? ` (${+l.share.toFixed(2)}%)` : ''} of — ${nameOf(l.to)}`),
+    (payload.links ?? []).map(
+      (l) =>
+        `${nameOf(l.from)} — ${l.type}${l.share !== undefined ? ` (${+l.share.toFixed(2)}%)` : ''} of — ${nameOf(l.to)}`,
+    ),
   )
   return details
 }

@@ -12,7 +12,11 @@ export function validatePayload(data: unknown): PayloadCheck {
     const first = validatePayloadSchema.errors?.[0]
     const path = first?.instancePath ?? ''
     // The root's pointer is the empty string; the message still says where.
-    return { ok: false, path, message: `${path === '' ? 'payload' : path}: ${first?.message ?? 'does not match the payload schema'}` }
+    return {
+      ok: false,
+      path,
+      message: `${path === '' ? 'payload' : path}: ${first?.message ?? 'does not match the payload schema'}`,
+    }
   }
   // The schema just checked this shape.
   const payload = data as Payload

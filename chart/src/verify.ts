@@ -19,7 +19,7 @@ export interface TokenVerifierOptions {
   /** The embed origin: the token's `aud`. */
   audience: string
   /** The JWKS for a render of this token id. */
-  fetchKeys(jti: string): Promise<unknown>
+  fetchKeys: (jti: string) => Promise<unknown>
 }
 
 export interface TokenVerifier {
@@ -49,7 +49,8 @@ export function createTokenVerifier({ audience, fetchKeys }: TokenVerifierOption
 
   return {
     async verify(token, eventOrigin) {
-      if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH) return refuse('token_invalid', 'The token is not a chart token (a signed JWT string).')
+      if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH)
+        return refuse('token_invalid', 'The token is not a chart token (a signed JWT string).')
       let claims: Record<string, unknown>
       try {
         claims = decodeJwt(token)
@@ -60,19 +61,27 @@ export function createTokenVerifier({ audience, fetchKeys }: TokenVerifierOption
       if (typeof jti !== 'string' || jti === '' || typeof exp !== 'number' || typeof frameOrigin !== 'string') {
         return refuse('token_invalid', 'The token lacks the jti, exp or frameOrigin claim of a chart token.')
       }
-      if (exp <= Date.now() / 1000 - CLOCK_TOLERANCE_SECONDS) return refuse('token_expired', 'The token has expired; mint a new one.')
-      if (frameOrigin !== eventOrigin) return refuse('origin_mismatch', 'The token was minted for another frame origin than the page that sent it.')
+      if (exp <= Date.now() / 1000 - CLOCK_TOLERANCE_SECONDS)
+        return refuse('token_expired', 'The token has expired; mint a new one.')
+      if (frameOrigin !== eventOrigin) return originMismatch(frameOrigin, eventOrigin)
 
       const keys = await keysFor(jti)
-      if (!keys) return refuse('token_invalid', 'The chart’s signing keys could not be fetched, so the token could not be checked.')
+      if (!keys)
+        return refuse(
+          'token_invalid',
+          'The chart’s signing keys could not be fetched, so the token could not be checked.',
+        )
       let verified: Record<string, unknown>
       try {
-        verified = (await jwtVerify(token, keys, { algorithms: ['ES256'], audience, clockTolerance: CLOCK_TOLERANCE_SECONDS })).payload
+        verified = (
+          await jwtVerify(token, keys, { algorithms: ['ES256'], audience, clockTolerance: CLOCK_TOLERANCE_SECONDS })
+        ).payload
       } catch (error) {
-        if (isRecord(error) && error.code === 'ERR_JWT_EXPIRED') return refuse('token_expired', 'The token has expired; mint a new one.')
+        if (isRecord(error) && error.code === 'ERR_JWT_EXPIRED')
+          return refuse('token_expired', 'The token has expired; mint a new one.')
         return refuse('token_invalid', 'The token’s signature, key or audience does not check out.')
       }
-      if (verified.frameOrigin !== eventOrigin) return refuse('origin_mismatch', 'The token was minted for another frame origin than the page that sent it.')
+      if (verified.frameOrigin !== eventOrigin) return originMismatch(String(verified.frameOrigin), eventOrigin)
       return { ok: true, jti }
     },
   }
@@ -88,6 +97,17 @@ export async function fetchChartKeys(jti: string): Promise<unknown> {
   })
   if (!response.ok) throw new Error(`the key set answered ${response.status}`)
   return response.json()
+}
+
+/**
+ * Names both origins, so that whoever embeds the chart sees at once which one to change (the
+ * token's claim is no secret from the page: it holds the token).
+ */
+function originMismatch(tokenOrigin: string, senderOrigin: string): TokenCheck {
+  return refuse(
+    'origin_mismatch',
+    `The token was minted for the frame origin ${tokenOrigin}, but the render message came from ${senderOrigin}: mint the token with frameOrigin ${senderOrigin}, or render from ${tokenOrigin}.`,
+  )
 }
 
 function refuse(code: ErrorCode, message: string): TokenCheck {

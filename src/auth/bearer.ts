@@ -22,5 +22,14 @@ export async function resolveBearer(
   if (!key) return { ok: false, failure: 'unknown' }
   if (key.revokedAt) return { ok: false, failure: 'revoked' }
   if (key.expiresAt && key.expiresAt <= now) return { ok: false, failure: 'expired' }
-  return { ok: true, principal: { kind: 'apiKey', id: key.id, orgId: key.orgId, permissions: key.permissions, rateLimits: key.rateLimits } }
+  return {
+    ok: true,
+    principal: {
+      kind: 'apiKey',
+      id: key.id,
+      orgId: key.orgId,
+      permissions: key.permissions,
+      rateLimits: key.rateLimits,
+    },
+  }
 }

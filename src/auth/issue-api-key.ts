@@ -12,7 +12,10 @@ export interface KeyRequest {
   expiresAt: Date | null
 }
 
-export async function issueApiKey(db: Kysely<Database>, request: KeyRequest): Promise<{ record: ApiKeyRecord; key: string }> {
+export async function issueApiKey(
+  db: Kysely<Database>,
+  request: KeyRequest,
+): Promise<{ record: ApiKeyRecord; key: string }> {
   const generated = generateApiKey()
   const record = await insertApiKey(db, { ...request, prefix: generated.prefix, hash: generated.hash })
   return { record, key: generated.key }

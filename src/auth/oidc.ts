@@ -68,7 +68,9 @@ export class OidcSignIn {
         // for a provider on this machine (the development one).
         {
           execute: isLoopbackHttp(this.settings.issuer)
-            ? [client.allowInsecureRequests, client.enableNonRepudiationChecks]
+            ? // openid-client marks it deprecated only so that it stands out; the loopback provider needs it.
+              // eslint-disable-next-line @typescript-eslint/no-deprecated
+              [client.allowInsecureRequests, client.enableNonRepudiationChecks]
             : [client.enableNonRepudiationChecks],
         },
       )
@@ -84,7 +86,11 @@ export class OidcSignIn {
    * is stored under the client's address, which keeps only its newest few (sign-in-attempts.ts);
    * an IPv6 client's whole /64 counts as one address (clientKey), or it could keep 2^64 times as many.
    */
-  async start(returnTo: string, clientAddress: string, now = new Date()): Promise<{ ok: true; redirectTo: string; state: string } | { ok: false; failure: SignInFailure }> {
+  async start(
+    returnTo: string,
+    clientAddress: string,
+    now = new Date(),
+  ): Promise<{ ok: true; redirectTo: string; state: string } | { ok: false; failure: SignInFailure }> {
     let configuration: client.Configuration
     try {
       configuration = await this.discover()
@@ -94,7 +100,13 @@ export class OidcSignIn {
     const state = client.randomState()
     const nonce = client.randomNonce()
     const codeVerifier = client.randomPKCECodeVerifier()
-    await insertSignInAttempt(this.db, hashState(state), { codeVerifier, nonce, returnTo, clientAddress: clientKey(clientAddress) }, now, new Date(now.getTime() + ATTEMPT_LIFETIME_MS))
+    await insertSignInAttempt(
+      this.db,
+      hashState(state),
+      { codeVerifier, nonce, returnTo, clientAddress: clientKey(clientAddress) },
+      now,
+      new Date(now.getTime() + ATTEMPT_LIFETIME_MS),
+    )
     const url = client.buildAuthorizationUrl(configuration, {
       redirect_uri: this.callbackUrl(),
       scope: SCOPE,
@@ -116,7 +128,10 @@ export class OidcSignIn {
     const providerError = callbackUrl.searchParams.get('error')
     if (providerError) {
       const description = callbackUrl.searchParams.get('error_description')
-      return { ok: false, failure: { reason: 'provider_error', detail: description ? `${providerError}: ${description}` : providerError } }
+      return {
+        ok: false,
+        failure: { reason: 'provider_error', detail: description ? `${providerError}: ${description}` : providerError },
+      }
     }
 
     let configuration: client.Configuration

@@ -21,9 +21,20 @@ function hashToken(token: string): string {
 }
 
 /** Keeps the identity until the person picks an organization; answers the token for the cookie. */
-export async function offerOrganizationChoice(db: Kysely<Database>, identity: Identity, returnTo: string, now = new Date()): Promise<string> {
+export async function offerOrganizationChoice(
+  db: Kysely<Database>,
+  identity: Identity,
+  returnTo: string,
+  now = new Date(),
+): Promise<string> {
   const token = randomBytes(32).toString('base64url')
-  await insertSignInChoice(db, hashToken(token), { ...identity, returnTo }, now, new Date(now.getTime() + CHOICE_LIFETIME_MS))
+  await insertSignInChoice(
+    db,
+    hashToken(token),
+    { ...identity, returnTo },
+    now,
+    new Date(now.getTime() + CHOICE_LIFETIME_MS),
+  )
   return token
 }
 
@@ -36,5 +47,8 @@ export async function takeOrganizationChoice(
   if (token === undefined || !TOKEN_PATTERN.test(token)) return undefined
   const pending = await takeSignInChoice(db, hashToken(token), now)
   if (!pending) return undefined
-  return { identity: { issuer: pending.issuer, subject: pending.subject, verifiedEmail: pending.verifiedEmail }, returnTo: pending.returnTo }
+  return {
+    identity: { issuer: pending.issuer, subject: pending.subject, verifiedEmail: pending.verifiedEmail },
+    returnTo: pending.returnTo,
+  }
 }

@@ -1,4 +1,5 @@
 import type { OrgRateLimits } from '../rate-limit/org-limits.ts'
+import type { UserRole } from '../domain/user-roles.ts'
 
 /** Who is calling: an API key (Authorization header) or a signed-in user (idp-session cookie). */
 export type Principal = ApiKeyPrincipal | UserPrincipal
@@ -20,7 +21,7 @@ export interface UserPrincipal {
   orgId: string
   /** What the user's role allows (ROLE_PERMISSIONS). */
   permissions: readonly string[]
-  role: 'admin' | 'advisor' | 'viewer'
+  role: UserRole
   /** The session the request came with: sign-out ends it. */
   sessionId: string
   /** The organization's rate-limit overrides, read with the session. */

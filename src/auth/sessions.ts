@@ -13,14 +13,21 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Database } from '../store/tables.ts'
-import { findSessionByHash, insertSession, revokeSession, revokeUserSessions, touchSession, type SessionRecord } from '../store/sessions.ts'
+import {
+  findSessionByHash,
+  insertSession,
+  revokeSession,
+  revokeUserSessions,
+  touchSession,
+  type SessionRecord,
+} from '../store/sessions.ts'
 import { ROLE_PERMISSIONS } from '../domain/permissions.ts'
 import type { UserPrincipal } from './principal.ts'
 
 export const SESSION_COOKIE = 'idp-session'
 export const SESSION_IDLE_TIMEOUT_MS = 12 * 3600_000
-export const SESSION_ABSOLUTE_LIFETIME_MS = 7 * 24 * 3600_000
-export const SESSION_TOUCH_INTERVAL_MS = 60_000
+const SESSION_ABSOLUTE_LIFETIME_MS = 7 * 24 * 3600_000
+const SESSION_TOUCH_INTERVAL_MS = 60_000
 
 const VALUE_BYTES = 32
 const VALUE_PATTERN = /^[A-Za-z0-9_-]{43}$/
@@ -34,7 +41,10 @@ export interface SessionLifetime {
   absoluteLifetimeMs: number
 }
 
-const DEFAULT_LIFETIME: SessionLifetime = { idleTimeoutMs: SESSION_IDLE_TIMEOUT_MS, absoluteLifetimeMs: SESSION_ABSOLUTE_LIFETIME_MS }
+const DEFAULT_LIFETIME: SessionLifetime = {
+  idleTimeoutMs: SESSION_IDLE_TIMEOUT_MS,
+  absoluteLifetimeMs: SESSION_ABSOLUTE_LIFETIME_MS,
+}
 
 /** Starts a session for a user (after sign-in). The value is for the cookie and is not kept. */
 export async function createSession(

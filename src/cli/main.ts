@@ -1,11 +1,15 @@
-// `hearth`: the admin CLI. Each command turns its arguments into an admin request (exit 2 with a
-// one-line explanation when they are wrong), runs it (see run-admin.ts), and prints the result
+// `hearth`: the operator's CLI. Each command turns its arguments into an operator request (exit 2 with a
+// one-line explanation when they are wrong), runs it (see run-operator-request.ts), and prints the result
 // for people, or with --json as exactly one JSON object on the last line of standard output.
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { ConfigError, loadConfig, MAX_WORKERS } from '../config.ts'
+// Only light modules are imported here: `hearth --help` and argument errors answer without loading
+// typebox, the servers or the database; each command loads what it runs when it runs (below).
+import { MAX_WORKERS } from '../cluster/worker-limit.ts'
 import { PERMISSIONS } from '../domain/permissions.ts'
 import { ORIGIN_RULE } from '../domain/origins.ts'
-import { AdminError, AUDIT_LIMIT, DEFAULT_USER_ROLE, MAX_KEY_DAYS, USER_ROLE_NAMES, validateAdminRequest, type AdminRequest } from '../admin/requests.ts'
+import { AUDIT_LIMIT, MAX_KEY_DAYS } from '../operator/request-bounds.ts'
+import { DEFAULT_USER_ROLE, USER_ROLES } from '../domain/user-roles.ts'
+import type { OperatorRequest } from '../operator/requests.ts'
 import { CliError } from './cli-error.ts'
 import type { ChartUsageRow } from '../store/chart-mints.ts'
 import type { AuditRow } from '../store/audit.ts'
@@ -22,8 +26,8 @@ interface Command {
   usage: string
   options: Options
   positionals?: string[]
-  /** Admin commands build a request; serve runs itself. */
-  request?: (values: Values, positionals: string[]) => AdminRequest
+  /** Operator commands build a request; serve runs itself. */
+  request?: (values: Values, positionals: string[]) => OperatorRequest
   print?: (result: never) => string
   run?: (values: Values) => Promise<number>
 }
@@ -51,13 +55,21 @@ function orgId(values: Values): string {
 function units(values: Values, name: string): number | undefined {
   const value = values[name]
   if (value === undefined) return undefined
-  if (typeof value !== 'string' || !/^\d{1,10}$/.test(value.trim())) usageError(`--${name} must be a whole number of units per window, got "${String(value)}"`)
+  if (typeof value !== 'string' || !/^\d{1,10}$/.test(value.trim()))
+    usageError(`--${name} must be a whole number of units per window, got "${String(value)}"`)
   return Number(value.trim())
 }
 
 const table = (rows: string[][]): string => {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length))) ?? []
-  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n')
+  return rows
+    .map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')
 }
 const when = (value: unknown): string => (value ? new Date(value as string).toISOString().replace('.000Z', 'Z') : '-')
 
@@ -69,13 +81,22 @@ const COMMANDS: Command[] = [
     options: { only: { type: 'string' }, workers: { type: 'string' } },
     run: (values) => {
       const only = values.only
-      if (only !== undefined && only !== 'api' && only !== 'embed') usageError(`--only must be api or embed, got "${String(only)}"`)
+      if (only !== undefined && only !== 'api' && only !== 'embed')
+        usageError(`--only must be api or embed, got "${String(only)}"`)
       const workers = values.workers
-      if (workers !== undefined && (typeof workers !== 'string' || !/^\d{1,3}$/.test(workers) || Number(workers) < 1 || Number(workers) > MAX_WORKERS)) {
+      if (
+        workers !== undefined &&
+        (typeof workers !== 'string' ||
+          !/^\d{1,3}$/.test(workers) ||
+          Number(workers) < 1 ||
+          Number(workers) > MAX_WORKERS)
+      ) {
         usageError(`--workers must be a whole number from 1 to ${MAX_WORKERS}, got "${String(workers)}"`)
       }
       // Loaded only when serving, so that --help and argument errors answer at once.
-      return import('./serve-command.ts').then(({ serveCommand }) => serveCommand(only, workers === undefined ? undefined : Number(workers)))
+      return import('./serve-command.ts').then(({ serveCommand }) =>
+        serveCommand(only, workers === undefined ? undefined : Number(workers)),
+      )
     },
   },
   {
@@ -85,23 +106,25 @@ const COMMANDS: Command[] = [
     options: {},
     request: () => ({ op: 'migrate' }),
     print: (result: { applied: string[]; current: number }) =>
-      result.applied.length ? `Applied ${result.applied.join(', ')}; the schema is at version ${result.current}.` : `Nothing to apply; the schema is at version ${result.current}.`,
+      result.applied.length
+        ? `Applied ${result.applied.join(', ')}; the schema is at version ${result.current}.`
+        : `Nothing to apply; the schema is at version ${result.current}.`,
   },
   {
     words: ['orgs', 'create'],
     summary: 'create an organization',
     usage: 'hearth orgs create --name <name>',
     options: { name: { type: 'string' } },
-    request: (values) => ({ op: 'orgs.create', name: required(values, 'name', 'the organization\'s name') }),
+    request: (values) => ({ op: 'orgs.create', name: required(values, 'name', "the organization's name") }),
     print: (result: { id: string; name: string }) => `Created organization "${result.name}" with id ${result.id}`,
   },
   {
     words: ['orgs', 'limits'],
-    summary: 'show or set an organization\'s rate limits (units per window)',
+    summary: "show or set an organization's rate limits (units per window)",
     usage:
       'hearth orgs limits --org <orgId> [--requests <n>] [--key-requests <n>] [--reset]\n' +
-      '  requests: the organization\'s budget, shared by all its keys and users (default HEARTH_ORG_RATE_LIMIT_MAX)\n' +
-      '  key-requests: each API key\'s own budget (default HEARTH_RATE_LIMIT_MAX; signed-in users keep that default)\n' +
+      "  requests: the organization's budget, shared by all its keys and users (default HEARTH_ORG_RATE_LIMIT_MAX)\n" +
+      "  key-requests: each API key's own budget (default HEARTH_RATE_LIMIT_MAX; signed-in users keep that default)\n" +
       '  reset: back to the instance defaults. Without options: show the limits in force.',
     options: { ...org, requests: { type: 'string' }, 'key-requests': { type: 'string' }, reset: { type: 'boolean' } },
     request: (values) => ({
@@ -112,17 +135,20 @@ const COMMANDS: Command[] = [
       reset: values.reset === true ? true : undefined,
     }),
     print: (result: LimitsView & { orgId: string }) => {
-      const describe = (budget: BudgetView) =>
+      const describe = (budget: BudgetView) => [
+        String(budget.limit),
+        budget.operatorOverride === null
+          ? `${budget.ceiling} (default)`
+          : `${budget.ceiling} (set for this organization)`,
+        budget.adminLowered === null ? '-' : String(budget.adminLowered),
+      ]
+      return `Rate limits of ${result.orgId}, in units per ${result.windowSeconds} s (a plain request is 1 unit):\n\n${table(
         [
-          String(budget.limit),
-          budget.operatorOverride === null ? `${budget.ceiling} (default)` : `${budget.ceiling} (set for this organization)`,
-          budget.adminLowered === null ? '-' : String(budget.adminLowered),
-        ]
-      return `Rate limits of ${result.orgId}, in units per ${result.windowSeconds} s (a plain request is 1 unit):\n\n${table([
-        ['BUDGET', 'IN FORCE', 'OPERATOR ALLOWS', 'LOWERED BY ITS ADMINS'],
-        ['organization', ...describe(result.organization)],
-        ['each API key', ...describe(result.perCredential)],
-      ])}`
+          ['BUDGET', 'IN FORCE', 'OPERATOR ALLOWS', 'LOWERED BY ITS ADMINS'],
+          ['organization', ...describe(result.organization)],
+          ['each API key', ...describe(result.perCredential)],
+        ],
+      )}`
     },
   },
   {
@@ -131,14 +157,21 @@ const COMMANDS: Command[] = [
     usage: 'hearth orgs list',
     options: {},
     request: () => ({ op: 'orgs.list' }),
-    print: (result: { orgs: Array<{ id: string; name: string; households: number }> }) =>
-      result.orgs.length ? table([['ID', 'NAME', 'HOUSEHOLDS'], ...result.orgs.map((o) => [o.id, o.name, String(o.households)])]) : 'No organizations yet: hearth orgs create --name <name>',
+    print: (result: { orgs: { id: string; name: string; households: number }[] }) =>
+      result.orgs.length
+        ? table([['ID', 'NAME', 'HOUSEHOLDS'], ...result.orgs.map((o) => [o.id, o.name, String(o.households)])])
+        : 'No organizations yet: hearth orgs create --name <name>',
   },
   {
     words: ['keys', 'create'],
     summary: 'create an API key (shown once)',
     usage: `hearth keys create --org <orgId> --permissions <p1,p2,…> [--name <label>] [--expires-in-days <n>]\n  permissions: ${PERMISSIONS.join(', ')}`,
-    options: { ...org, permissions: { type: 'string' }, name: { type: 'string' }, 'expires-in-days': { type: 'string' } },
+    options: {
+      ...org,
+      permissions: { type: 'string' },
+      name: { type: 'string' },
+      'expires-in-days': { type: 'string' },
+    },
     request: (values) => {
       const permissions = required(values, 'permissions', `a comma-separated list of ${PERMISSIONS.join(', ')}`)
         .split(',')
@@ -162,15 +195,23 @@ const COMMANDS: Command[] = [
   },
   {
     words: ['keys', 'list'],
-    summary: 'list an organization\'s API keys (never the keys themselves)',
+    summary: "list an organization's API keys (never the keys themselves)",
     usage: 'hearth keys list --org <orgId>',
     options: { ...org },
     request: (values) => ({ op: 'keys.list', orgId: orgId(values) }),
-    print: (result: { keys: Array<Record<string, unknown>> }) =>
+    print: (result: { keys: Record<string, unknown>[] }) =>
       result.keys.length
         ? table([
             ['ID', 'PREFIX', 'NAME', 'PERMISSIONS', 'LAST USED', 'EXPIRES', 'REVOKED'],
-            ...result.keys.map((k) => [String(k.id), `${String(k.prefix)}…`, String(k.name), (k.permissions as string[]).join(','), when(k.lastUsedAt), when(k.expiresAt), when(k.revokedAt)]),
+            ...result.keys.map((k) => [
+              String(k.id),
+              `${String(k.prefix)}…`,
+              String(k.name),
+              (k.permissions as string[]).join(','),
+              when(k.lastUsedAt),
+              when(k.expiresAt),
+              when(k.revokedAt),
+            ]),
           ])
         : 'No API keys yet: hearth keys create --org <orgId> --permissions relationships:read',
   },
@@ -193,15 +234,21 @@ const COMMANDS: Command[] = [
     usage: `hearth origins add --org <orgId> --origin <origin>\n  origin: ${ORIGIN_RULE}`,
     options: { ...org, ...origin },
     request: (values) => ({ op: 'origins.add', orgId: orgId(values), origin: required(values, 'origin', ORIGIN_RULE) }),
-    print: (result: { origin: string; added: boolean }) => (result.added ? `Added frame origin ${result.origin}` : `${result.origin} was already registered`),
+    print: (result: { origin: string; added: boolean }) =>
+      result.added ? `Added frame origin ${result.origin}` : `${result.origin} was already registered`,
   },
   {
     words: ['origins', 'remove'],
     summary: 'stop an origin from framing the embedded chart',
     usage: 'hearth origins remove --org <orgId> --origin <origin>',
     options: { ...org, ...origin },
-    request: (values) => ({ op: 'origins.remove', orgId: orgId(values), origin: required(values, 'origin', ORIGIN_RULE) }),
-    print: (result: { origin: string; removed: boolean }) => (result.removed ? `Removed frame origin ${result.origin}` : `${result.origin} was not registered`),
+    request: (values) => ({
+      op: 'origins.remove',
+      orgId: orgId(values),
+      origin: required(values, 'origin', ORIGIN_RULE),
+    }),
+    print: (result: { origin: string; removed: boolean }) =>
+      result.removed ? `Removed frame origin ${result.origin}` : `${result.origin} was not registered`,
   },
   {
     words: ['origins', 'list'],
@@ -209,7 +256,10 @@ const COMMANDS: Command[] = [
     usage: 'hearth origins list --org <orgId>',
     options: { ...org },
     request: (values) => ({ op: 'origins.list', orgId: orgId(values) }),
-    print: (result: { origins: string[] }) => (result.origins.length ? result.origins.join('\n') : 'No frame origins yet: hearth origins add --org <orgId> --origin <origin>'),
+    print: (result: { origins: string[] }) =>
+      result.origins.length
+        ? result.origins.join('\n')
+        : 'No frame origins yet: hearth origins add --org <orgId> --origin <origin>',
   },
   {
     words: ['samples', 'add'],
@@ -217,17 +267,22 @@ const COMMANDS: Command[] = [
     usage: 'hearth samples add --org <orgId>',
     options: { ...org },
     request: (values) => ({ op: 'samples.add', orgId: orgId(values) }),
-    print: (result: { added: number; skipped: number }) => `Added ${result.added} sample households (${result.skipped} were already there)`,
+    print: (result: { added: number; skipped: number }) =>
+      `Added ${result.added} sample households (${result.skipped} were already there)`,
   },
   {
     words: ['usage'],
     summary: 'chart tokens minted and charts rendered, per frame origin per day',
-    usage: 'hearth usage --org <orgId> [--since <YYYY-MM-DD>]\n  since: the first UTC day to report (default: 30 days ago)',
+    usage:
+      'hearth usage --org <orgId> [--since <YYYY-MM-DD>]\n  since: the first UTC day to report (default: 30 days ago)',
     options: { ...org, since: { type: 'string' } },
     request: (values) => ({
       op: 'usage',
       orgId: orgId(values),
-      since: typeof values.since === 'string' ? values.since.trim() : new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10),
+      since:
+        typeof values.since === 'string'
+          ? values.since.trim()
+          : new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10),
     }),
     print: (result: { since: string; days: ChartUsageRow[] }) => {
       if (result.days.length === 0) return `No chart tokens minted since ${result.since}.`
@@ -242,12 +297,12 @@ const COMMANDS: Command[] = [
   {
     words: ['users', 'add'],
     summary: 'invite a user to the web app (and to be assigned to households)',
-    usage: `hearth users add --org <orgId> --email <email> [--name <name>] [--role <role>]\n  role: ${USER_ROLE_NAMES.join(', ')} (default ${DEFAULT_USER_ROLE}); name: the part of the email before @ unless given.\n  The user signs in to the web app at the identity provider with this email.`,
+    usage: `hearth users add --org <orgId> --email <email> [--name <name>] [--role <role>]\n  role: ${USER_ROLES.join(', ')} (default ${DEFAULT_USER_ROLE}); name: the part of the email before @ unless given.\n  The user signs in to the web app at the identity provider with this email.`,
     options: { ...org, email: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' } },
     request: (values) => ({
       op: 'users.add',
       orgId: orgId(values),
-      email: required(values, 'email', 'the user\'s email address'),
+      email: required(values, 'email', "the user's email address"),
       ...(typeof values.name === 'string' ? { name: values.name } : {}),
       ...(typeof values.role === 'string' ? { role: values.role.trim() } : {}),
     }),
@@ -255,18 +310,21 @@ const COMMANDS: Command[] = [
   },
   {
     words: ['users', 'list'],
-    summary: 'list an organization\'s users',
+    summary: "list an organization's users",
     usage: 'hearth users list --org <orgId>',
     options: { ...org },
     request: (values) => ({ op: 'users.list', orgId: orgId(values) }),
     print: (result: { users: User[] }) =>
       result.users.length
-        ? table([['ID', 'NAME', 'EMAIL', 'ROLE', 'CREATED'], ...result.users.map((u) => [u.id, u.name, u.email, u.role, when(u.createdAt)])])
+        ? table([
+            ['ID', 'NAME', 'EMAIL', 'ROLE', 'CREATED'],
+            ...result.users.map((u) => [u.id, u.name, u.email, u.role, when(u.createdAt)]),
+          ])
         : 'No users yet: hearth users add --org <orgId> --email <email> --name <name>',
   },
   {
     words: ['audit'],
-    summary: 'the audit log: who changed which household, when, and which fields',
+    summary: 'the audit log: who changed which household (its members, entities, links), when, and which fields',
     usage: `hearth audit --org <orgId> [--household <householdId>] [--limit <n>]\n  limit: the newest n entries, shown oldest first (default ${AUDIT_LIMIT.default}, at most ${AUDIT_LIMIT.max})`,
     options: { ...org, household: { type: 'string' }, limit: { type: 'string' } },
     request: (values) => {
@@ -288,12 +346,27 @@ const COMMANDS: Command[] = [
     print: (result: { entries: AuditRow[] }) =>
       result.entries.length
         ? table([
-            ['TIME', 'ACTOR', 'ACTION', 'HOUSEHOLD', 'MEMBER', 'CHANGED'],
-            ...result.entries.map((e) => [e.at, `${e.actorType} ${e.actorId}`, e.action, e.householdId ?? '-', e.memberId ?? '-', e.changed.length ? e.changed.join(',') : '-']),
+            ['TIME', 'ACTOR', 'ACTION', 'HOUSEHOLD', 'SUBJECT', 'CHANGED'],
+            ...result.entries.map((e) => [
+              e.at,
+              `${e.actorType} ${e.actorId}`,
+              e.action,
+              e.householdId ?? '-',
+              auditSubject(e),
+              e.changed.length ? e.changed.join(',') : '-',
+            ]),
           ])
         : 'No audit entries.',
   },
 ]
+
+/** What within the household an entry concerned: a member, an entity or a link; '-' for the household itself. */
+function auditSubject(entry: AuditRow): string {
+  if (entry.memberId !== null) return `member ${entry.memberId}`
+  if (entry.entityId !== null) return `entity ${entry.entityId}`
+  if (entry.linkId !== null) return `link ${entry.linkId}`
+  return '-'
+}
 
 const COMMON: Options = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }
 
@@ -335,7 +408,7 @@ function findCommand(args: string[]): { command?: Command; rest: string[]; group
 function attachDashValues(args: string[], options: Options): string[] {
   const out: string[] = []
   for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string
+    const arg = args[i]!
     const next = args[i + 1]
     const option = arg.startsWith('--') ? options[arg.slice(2)] : undefined
     if (option?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
@@ -346,6 +419,16 @@ function attachDashValues(args: string[], options: Options): string[] {
     }
   }
   return out
+}
+
+/** The error when it is a ConfigError or an OperatorError: something the person can fix (exit 2). */
+async function refusal(error: unknown): Promise<Error | undefined> {
+  // Whatever threw one of these has loaded its module, so these imports cost nothing then.
+  const [{ ConfigError }, { OperatorError }] = await Promise.all([
+    import('../config.ts'),
+    import('../operator/requests.ts'),
+  ])
+  return error instanceof ConfigError || error instanceof OperatorError ? error : undefined
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -367,10 +450,14 @@ export async function main(argv: string[]): Promise<number> {
         console.log(`hearth ${group} commands:\n${lines}`)
         return 0
       }
-      console.error(`hearth: unknown command "${group} ${rest[0]}"; the ${group} commands are: ${subs.map((c) => c.words[1]).join(', ')}`)
+      console.error(
+        `hearth: unknown command "${group} ${rest[0]}"; the ${group} commands are: ${subs.map((c) => c.words[1]).join(', ')}`,
+      )
       return 2
     }
-    console.error(`hearth: unknown command "${argv[0]}"; the commands are: ${[...new Set(COMMANDS.map((c) => c.words[0]))].join(', ')} (hearth --help)`)
+    console.error(
+      `hearth: unknown command "${argv[0]}"; the commands are: ${[...new Set(COMMANDS.map((c) => c.words[0]))].join(', ')} (hearth --help)`,
+    )
     return 2
   }
 
@@ -391,7 +478,9 @@ export async function main(argv: string[]): Promise<number> {
     return 0
   }
   if (positionals.length > (command.positionals?.length ?? 0)) {
-    console.error(`${name}: unexpected argument "${positionals[command.positionals?.length ?? 0]}"; usage: ${command.usage.split('\n')[0]}`)
+    console.error(
+      `${name}: unexpected argument "${positionals[command.positionals?.length ?? 0]}"; usage: ${command.usage.split('\n')[0]}`,
+    )
     return 2
   }
 
@@ -399,10 +488,14 @@ export async function main(argv: string[]): Promise<number> {
     if (command.run) return await command.run(values)
     const request = command.request?.(values, positionals)
     if (!request) throw new Error(`${name} has nothing to run`)
-    validateAdminRequest(request)
+    const [{ validateOperatorRequest }, { loadConfig }] = await Promise.all([
+      import('../operator/requests.ts'),
+      import('../config.ts'),
+    ])
+    validateOperatorRequest(request)
     const config = loadConfig()
-    const { runAdminRequest } = await import('./run-admin.ts')
-    const result = await runAdminRequest(config, request)
+    const { runOperatorRequest } = await import('./run-operator-request.ts')
+    const result = await runOperatorRequest(config, request)
     if (values.json) console.log(JSON.stringify(result))
     else console.log(command.print ? command.print(result as never) : JSON.stringify(result, null, 2))
     return 0
@@ -411,8 +504,9 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`${name}: ${error.message}`)
       return error.exitCode
     }
-    if (error instanceof ConfigError || error instanceof AdminError) {
-      console.error(`${name}: ${error.message}`)
+    const refused = await refusal(error)
+    if (refused) {
+      console.error(`${name}: ${refused.message}`)
       return 2
     }
     console.error(`${name} failed: ${(error as Error).message}`)

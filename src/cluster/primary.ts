@@ -26,7 +26,7 @@ export class WorkerPool {
   private env: Record<string, string> = {}
   private shutdownTimeoutSeconds = 10
   private shortLivesInARow = 0
-  private giveUp: (reason: string) => void = () => {}
+  private giveUp!: (reason: string) => void
   /** Settles, with the reason, if the pool gives up replacing workers. */
   readonly gaveUp = new Promise<string>((resolve) => (this.giveUp = resolve))
 
@@ -84,7 +84,12 @@ export class WorkerPool {
     })
   }
 
-  private ended(worker: Worker, state: { listeningAt?: number }, code: number | null, signal: NodeJS.Signals | null): void {
+  private ended(
+    worker: Worker,
+    state: { listeningAt?: number },
+    code: number | null,
+    signal: NodeJS.Signals | null,
+  ): void {
     this.workers.delete(worker)
     if (this.phase !== 'running') return
     const pid = String(worker.process.pid)
@@ -93,18 +98,21 @@ export class WorkerPool {
     this.shortLivesInARow = short ? this.shortLivesInARow + 1 : 0
     if (this.shortLivesInARow >= SHORT_LIVES_TO_GIVE_UP) {
       this.phase = 'stopping'
-      this.giveUp(`workers keep ending right after they start (${this.shortLivesInARow} in a row; the last, ${pid}, ${how}): stopping instead of starting more`)
+      this.giveUp(
+        `workers keep ending right after they start (${this.shortLivesInARow} in a row; the last, ${pid}, ${how}): stopping instead of starting more`,
+      )
       return
     }
     const replacement = this.fork()
     const next = String(replacement.process.pid)
     process.stderr.write(`worker ${pid} ${how}; starting worker ${next} in its place\n`)
-    // A replacement that fails is counted when it ends; its own output says why.
     this.listening(replacement).then(
       () => {
         if (this.phase === 'running') process.stderr.write(`worker ${next} is listening (in place of ${pid})\n`)
       },
-      () => {},
+      () => {
+        // A replacement that fails is counted when it ends; its own output says why.
+      },
     )
   }
 
@@ -112,15 +120,22 @@ export class WorkerPool {
   private async stop(): Promise<void> {
     this.phase = 'stopping'
     const workers = [...this.workers.keys()]
-    const ended = workers.map((worker) => new Promise<void>((resolve) => (worker.isDead() ? resolve() : worker.once('exit', () => resolve()))))
+    const ended = workers.map(
+      (worker) => new Promise<void>((resolve) => (worker.isDead() ? resolve() : worker.once('exit', () => resolve()))),
+    )
     // Not worker.kill(): it waits for every keep-alive connection to close, without a bound.
     for (const worker of workers) worker.process.kill('SIGTERM')
-    const backstop = setTimeout(() => {
-      for (const worker of workers.filter((w) => !w.isDead())) {
-        process.stderr.write(`worker ${String(worker.process.pid)} did not stop within ${this.shutdownTimeoutSeconds + STOP_GRACE_SECONDS} s: killing it\n`)
-        worker.process.kill('SIGKILL')
-      }
-    }, (this.shutdownTimeoutSeconds + STOP_GRACE_SECONDS) * 1000)
+    const backstop = setTimeout(
+      () => {
+        for (const worker of workers.filter((w) => !w.isDead())) {
+          process.stderr.write(
+            `worker ${String(worker.process.pid)} did not stop within ${this.shutdownTimeoutSeconds + STOP_GRACE_SECONDS} s: killing it\n`,
+          )
+          worker.process.kill('SIGKILL')
+        }
+      },
+      (this.shutdownTimeoutSeconds + STOP_GRACE_SECONDS) * 1000,
+    )
     try {
       await Promise.all(ended)
     } finally {

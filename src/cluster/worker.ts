@@ -9,7 +9,9 @@ export async function runWorker(): Promise<number> {
   // Ctrl-C reaches every process of the terminal's group: the primary alone decides, and stops
   // the workers with SIGTERM. A repeated SIGTERM (say from a supervisor that signals the whole
   // group, and from the primary) does not cut the drain short; the primary kills a worker that hangs.
-  process.on('SIGINT', () => {})
+  process.on('SIGINT', () => {
+    // Ignored: see above.
+  })
   const stopRequested = new Promise<void>((resolve) => process.on('SIGTERM', () => resolve()))
   try {
     const service = await serve(loadConfig(), 'api')

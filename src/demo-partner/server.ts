@@ -13,6 +13,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../store/tables.ts'
 import { addFrameOrigin, removeFrameOrigin } from '../store/origins.ts'
 import { parseFrameOrigin } from '../domain/origins.ts'
+import { projectPath } from '../project-files.ts'
 
 export interface DemoPartnerOptions {
   db: Kysely<Database>
@@ -38,7 +39,6 @@ export interface DemoPartner {
   close(): Promise<void>
 }
 
-const PUBLIC_DIR = new URL('./public/', import.meta.url)
 const VERSION = /^\d+\.\d+\.\d+$/
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]', ''])
 const MAX_BODY_BYTES = 4096
@@ -51,14 +51,17 @@ interface Asset {
 
 export async function startDemoPartner(options: DemoPartnerOptions): Promise<DemoPartner> {
   const { embedOrigin, chartVersion } = options
-  if (new URL(embedOrigin).origin !== embedOrigin) throw new Error(`the embed origin ${embedOrigin} is not a bare origin`)
-  if (chartVersion !== undefined && !VERSION.test(chartVersion)) throw new Error(`${chartVersion} is not a chart version`)
+  if (new URL(embedOrigin).origin !== embedOrigin)
+    throw new Error(`the embed origin ${embedOrigin} is not a bare origin`)
+  if (chartVersion !== undefined && !VERSION.test(chartVersion))
+    throw new Error(`${chartVersion} is not a chart version`)
 
   const assets = await loadAssets(embedOrigin, chartVersion)
   let allowedOrigins = new Set<string>()
   const server = http.createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) sendJson(response, 500, { error: `the demo partner failed: ${(error as Error).message}` })
+      if (!response.headersSent)
+        sendJson(response, 500, { error: `the demo partner failed: ${(error as Error).message}` })
       else response.destroy()
     })
   })
@@ -66,12 +69,23 @@ export async function startDemoPartner(options: DemoPartnerOptions): Promise<Dem
   async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const path = (request.url ?? '/').split('?')[0] ?? '/'
     if (path === '/chart-token') {
-      if (request.method !== 'POST') return sendJson(response, 405, { error: 'POST /chart-token' }, { allow: 'POST' })
+      if (request.method !== 'POST') {
+        sendJson(response, 405, { error: 'POST /chart-token' }, { allow: 'POST' })
+        return
+      }
       return mintForPage(request, response)
     }
     const asset = request.method === 'GET' || request.method === 'HEAD' ? assets.get(path) : undefined
-    if (!asset) return sendJson(response, 404, { error: `nothing at ${request.method ?? 'GET'} ${path}` })
-    response.writeHead(200, { 'content-type': asset.type, 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff', ...asset.headers })
+    if (!asset) {
+      sendJson(response, 404, { error: `nothing at ${request.method ?? 'GET'} ${path}` })
+      return
+    }
+    response.writeHead(200, {
+      'content-type': asset.type,
+      'cache-control': 'no-cache',
+      'x-content-type-options': 'nosniff',
+      ...asset.headers,
+    })
     response.end(request.method === 'HEAD' ? undefined : asset.body)
   }
 
@@ -84,11 +98,17 @@ export async function startDemoPartner(options: DemoPartnerOptions): Promise<Dem
     await drain(request)
     const frameOrigin = `http://${request.headers.host ?? ''}`
     if (!allowedOrigins.has(frameOrigin)) {
-      return sendJson(response, 400, { error: `this demo mints tokens only for ${[...allowedOrigins].join(' and ')}, not for Host ${request.headers.host ?? '(none)'}` })
+      sendJson(response, 400, {
+        error: `this demo mints tokens only for ${[...allowedOrigins].join(' and ')}, not for Host ${request.headers.host ?? '(none)'}`,
+      })
+      return
     }
     // A page on another origin may not spend the demo's tokens (browsers send Origin on every POST).
     const origin = request.headers.origin
-    if (origin !== undefined && origin !== frameOrigin) return sendJson(response, 403, { error: `cross-origin requests from ${origin} are refused` })
+    if (origin !== undefined && origin !== frameOrigin) {
+      sendJson(response, 403, { error: `cross-origin requests from ${origin} are refused` })
+      return
+    }
 
     const answer = await fetch(`${options.apiUrl}/api/v1/embed/chart-sessions`, {
       method: 'POST',
@@ -98,10 +118,13 @@ export async function startDemoPartner(options: DemoPartnerOptions): Promise<Dem
     })
     const body = (await answer.json().catch(() => ({}))) as { token?: unknown; expiresAt?: unknown; error?: unknown }
     if (answer.status !== 201 || typeof body.token !== 'string' || typeof body.expiresAt !== 'string') {
-      return sendJson(response, 502, { error: `the Hearth API answered ${answer.status}: ${typeof body.error === 'string' ? body.error : 'no token'}` })
+      sendJson(response, 502, {
+        error: `the Hearth API answered ${answer.status}: ${typeof body.error === 'string' ? body.error : 'no token'}`,
+      })
+      return
     }
     // Only what the page needs: never the key, and nothing else of the API's answer.
-    return sendJson(response, 200, { token: body.token, expiresAt: body.expiresAt }, { 'cache-control': 'no-store' })
+    sendJson(response, 200, { token: body.token, expiresAt: body.expiresAt }, { 'cache-control': 'no-store' })
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -139,8 +162,9 @@ export async function startDemoPartner(options: DemoPartnerOptions): Promise<Dem
 
 /** The page, its script and stylesheet, with the embed origin and the pinned version filled in. */
 async function loadAssets(embedOrigin: string, chartVersion: string | undefined): Promise<Map<string, Asset>> {
-  const read = (name: string) => readFile(new URL(name, PUBLIC_DIR), 'utf8')
-  const fill = (text: string) => text.replaceAll('%EMBED_ORIGIN%', embedOrigin).replaceAll('%CHART_VERSION%', chartVersion ?? '')
+  const read = (name: string) => readFile(projectPath('src', 'demo-partner', 'public', name), 'utf8')
+  const fill = (text: string) =>
+    text.replaceAll('%EMBED_ORIGIN%', embedOrigin).replaceAll('%CHART_VERSION%', chartVersion ?? '')
   const [page, script, noRelease, stylesheet, icon] = await Promise.all([
     read('index.html'),
     read('app.js'),
@@ -169,8 +193,15 @@ function pageHeaders(embedOrigin: string): Record<string, string> {
   }
 }
 
-function sendJson(response: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers }).end(JSON.stringify(body))
+function sendJson(
+  response: http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  response
+    .writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers })
+    .end(JSON.stringify(body))
 }
 
 /** Reads and discards the request body (the token endpoint takes none), refusing a large one. */

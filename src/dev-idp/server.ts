@@ -5,11 +5,13 @@
 import http from 'node:http'
 import { randomBytes } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
-import Provider, { type Configuration } from 'oidc-provider'
+import type Provider from 'oidc-provider'
+import type { Configuration } from 'oidc-provider'
 import { exportJWK, generateKeyPair } from 'jose'
 import { DEMO_PEOPLE } from '../domain/demo-people.ts'
 import { identityOf, signInPage } from './sign-in-page.ts'
 import { isLoopbackHost } from '../net/loopback.ts'
+import { createQuietProvider } from './quiet-provider.ts'
 
 export interface DevIdentityProvider {
   issuer: string
@@ -29,7 +31,10 @@ const CLIENT_ID = 'hearth-dev'
 
 export async function startDevIdentityProvider(options: DevIdentityProviderOptions): Promise<DevIdentityProvider> {
   // hearth serve refuses earlier with the variables to set (loopback-only.ts); this holds for any caller.
-  if (!isLoopbackHost(options.host)) throw new Error(`the development identity provider signs anyone in without a password: it listens on a loopback address only, not ${options.host}`)
+  if (!isLoopbackHost(options.host))
+    throw new Error(
+      `the development identity provider signs anyone in without a password: it listens on a loopback address only, not ${options.host}`,
+    )
   // The issuer names the port, so listen first and hand requests to the provider once it exists.
   let handle: http.RequestListener = (_request, response) => response.writeHead(503).end()
   const server = http.createServer((request, response) => handle(request, response))
@@ -60,7 +65,14 @@ export async function startDevIdentityProvider(options: DevIdentityProviderOptio
     features: { devInteractions: { enabled: false } },
     pkce: { required: () => true },
     // Seconds. Short, as a real provider's: a sign-in takes a minute, a provider session a working day.
-    ttl: { AuthorizationCode: 60, AccessToken: 600, IdToken: 600, Interaction: 600, Session: 8 * 3600, Grant: 8 * 3600 },
+    ttl: {
+      AuthorizationCode: 60,
+      AccessToken: 600,
+      IdToken: 600,
+      Interaction: 600,
+      Session: 8 * 3600,
+      Grant: 8 * 3600,
+    },
     findAccount: (_ctx, subject) => {
       const identity = identityOf(subject)
       if (!identity) return undefined
@@ -81,7 +93,7 @@ export async function startDevIdentityProvider(options: DevIdentityProviderOptio
       return grant
     },
   }
-  const provider = new Provider(issuer, configuration)
+  const provider = await createQuietProvider(issuer, configuration)
   const providerCallback = provider.callback()
 
   handle = (request, response) => {
@@ -121,12 +133,18 @@ async function answerInteraction(
   }
   if (request.method !== 'POST') return void response.writeHead(405).end()
   const form = new URLSearchParams(await readBody(request))
-  const subject = form.get('subject') || (form.get('email') ? `email:${(form.get('email') ?? '').trim().toLowerCase()}` : '')
+  const subject =
+    form.get('subject') || (form.get('email') ? `email:${(form.get('email') ?? '').trim().toLowerCase()}` : '')
   if (!identityOf(subject)) {
     response.writeHead(303, { Location: `/interaction/${details.uid}` })
     return void response.end()
   }
-  await provider.interactionFinished(request, response, { login: { accountId: subject } }, { mergeWithLastSubmission: false })
+  await provider.interactionFinished(
+    request,
+    response,
+    { login: { accountId: subject } },
+    { mergeWithLastSubmission: false },
+  )
 }
 
 async function readBody(request: http.IncomingMessage): Promise<string> {

@@ -22,7 +22,9 @@ export function signInPage(uid: string, people: readonly DemoPerson[]): string {
   const action = `/interaction/${encodeURIComponent(uid)}/login`
   const buttons = people
     .map(
-      (person) => `<li><form method="post" action="${action}"><input type="hidden" name="subject" value="${escapeHtml(person.subject)}">
+      (
+        person,
+      ) => `<li><form method="post" action="${action}"><input type="hidden" name="subject" value="${escapeHtml(person.subject)}">
 <button type="submit"><strong>${escapeHtml(person.name)}</strong> <span>${escapeHtml(person.email)} · ${person.role ?? 'not invited'}</span></button></form></li>`,
     )
     .join('\n')

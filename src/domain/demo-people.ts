@@ -2,13 +2,15 @@
 // nobody invited. The development identity provider offers them on its sign-in page; the demo
 // organization gives the first three their roles. Jordan Avery is also an advisor of the sample
 // households (sample-households.ts).
+import type { UserRole } from './user-roles.ts'
+
 export interface DemoPerson {
   /** The subject the development identity provider gives this person. */
   subject: string
   email: string
   name: string
   /** Their role in the demo organization, or null when they were never invited. */
-  role: 'admin' | 'advisor' | 'viewer' | null
+  role: UserRole | null
 }
 
 export const DEMO_PEOPLE: readonly DemoPerson[] = [

@@ -35,7 +35,9 @@ function queryFingerprint(listing: Listing): string {
 }
 
 export function encodeCursor(listing: Listing, page: number, after: CursorAfter): string {
-  return Buffer.from(JSON.stringify([VERSION, queryFingerprint(listing), page, after.key, after.id])).toString('base64url')
+  return Buffer.from(JSON.stringify([VERSION, queryFingerprint(listing), page, after.key, after.id])).toString(
+    'base64url',
+  )
 }
 
 // createdAt keys are written by the store as UTC with microseconds (finer than the column keeps).
@@ -81,7 +83,8 @@ export function decodeCursor(text: string, listing: Listing): CursorResult {
   if (fingerprint !== queryFingerprint(listing)) {
     return {
       ok: false,
-      message: 'cursor belongs to another query: send it with the same sortBy, sortOrder, search, isSample, excludeSample, ids and pageSize as the request that returned it',
+      message:
+        'cursor belongs to another query: send it with the same sortBy, sortOrder, search, isSample, excludeSample, ids and pageSize as the request that returned it',
     }
   }
   if (!isKeyOf(listing.sortBy, key)) return { ok: false, message: NOT_OURS }

@@ -3,6 +3,8 @@
 // implies read (as Stripe's restricted keys and GitHub's fine-grained tokens do): every write
 // answers the record it wrote, so a key that may write could read through its writes anyway, and
 // refusing it the GET of the same record only made the permissions read unlike they behave.
+import type { UserRole } from './user-roles.ts'
+
 export const PERMISSIONS = [
   'relationships:read',
   'relationships:write',
@@ -48,7 +50,7 @@ export function describeRequirement(required: RequiredPermission): string {
  * views charts (minting a chart token needs embed:chart); admin has every key permission and
  * manages the organization (org:admin).
  */
-export const ROLE_PERMISSIONS: Record<'admin' | 'advisor' | 'viewer', readonly string[]> = {
+export const ROLE_PERMISSIONS: Record<UserRole, readonly string[]> = {
   viewer: ['relationships:read', 'households:read'],
   advisor: ['relationships:read', 'households:read', 'relationships:write', 'households:write', 'embed:chart'],
   admin: [...PERMISSIONS, ORG_ADMIN],

@@ -11,10 +11,15 @@ import type { Database } from '../store/tables.ts'
 import { parseFrameOrigin } from '../domain/origins.ts'
 import { isFrameOriginRegisteredAnywhere } from '../store/origins.ts'
 
-const CHART_PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'"
+const CHART_PAGE_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'"
 
 /** appOrigin: the web app's own origin, which frames the chart on its household pages. */
-export async function chartPagePolicy(db: Kysely<Database>, referer: string | undefined, appOrigin?: string): Promise<string> {
+export async function chartPagePolicy(
+  db: Kysely<Database>,
+  referer: string | undefined,
+  appOrigin?: string,
+): Promise<string> {
   const origin = refererOrigin(referer)
   const allowed = origin !== undefined && (origin === appOrigin || (await isFrameOriginRegisteredAnywhere(db, origin)))
   return `${CHART_PAGE_POLICY}; frame-ancestors ${allowed ? origin : "'none'"}`

@@ -4,9 +4,9 @@
 import { createHash } from 'node:crypto'
 import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { projectPath } from '../project-files.ts'
 
-const DEFAULT_RELEASES_DIR = fileURLToPath(new URL('../../dist/chart', import.meta.url))
+const DEFAULT_RELEASES_DIR = projectPath('dist', 'chart')
 
 const VERSION_DIRECTORY = /^v\d+\.\d+\.\d+$/
 
@@ -34,7 +34,9 @@ export async function loadChartReleases(directory: string = DEFAULT_RELEASES_DIR
   const releases: ChartReleases = new Map()
   let versions: string[]
   try {
-    versions = (await readdir(directory, { withFileTypes: true })).filter((entry) => entry.isDirectory() && VERSION_DIRECTORY.test(entry.name)).map((entry) => entry.name)
+    versions = (await readdir(directory, { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory() && VERSION_DIRECTORY.test(entry.name))
+      .map((entry) => entry.name)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return releases
     throw error
@@ -52,7 +54,12 @@ export async function loadChartReleases(directory: string = DEFAULT_RELEASES_DIR
 export function chartFile(name: string, body: Buffer): ChartFile | undefined {
   const contentType = CONTENT_TYPES[path.extname(name)]
   if (!contentType) return undefined
-  return { body, contentType, etag: `"${createHash('sha256').update(body).digest('base64url')}"`, isPage: name === 'index.html' }
+  return {
+    body,
+    contentType,
+    etag: `"${createHash('sha256').update(body).digest('base64url')}"`,
+    isPage: name === 'index.html',
+  }
 }
 
 /** The released versions, e.g. ['0.1.0'], for messages and the banner. */

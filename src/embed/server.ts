@@ -30,7 +30,14 @@ export interface EmbedAppOptions {
   appOrigin?: string
 }
 
-export function buildEmbedApp({ db, releases, limiter, addressBudget, trustProxy = 0, appOrigin }: EmbedAppOptions): FastifyInstance {
+export function buildEmbedApp({
+  db,
+  releases,
+  limiter,
+  addressBudget,
+  trustProxy = 0,
+  appOrigin,
+}: EmbedAppOptions): FastifyInstance {
   const app = Fastify({ logger: false, trustProxy: fastifyTrustProxy(trustProxy) })
   app.addHook('onSend', async (_request, reply) => {
     reply.header('X-Content-Type-Options', 'nosniff')
@@ -39,11 +46,20 @@ export function buildEmbedApp({ db, releases, limiter, addressBudget, trustProxy
   /** Whether the client may have one more database-backed answer; answers 429 itself when not. */
   const withinBudget = async (ip: string, reply: FastifyReply): Promise<boolean> => {
     // An IPv6 client's whole /64 is one budget (clientKey), not 2^64 of them.
-    const decision = await limiter.consume([{ policy: 'address', key: `embed:${clientKey(ip)}`, refusal: 'Too many requests from this address.', ...addressBudget }])
+    const decision = await limiter.consume([
+      {
+        policy: 'address',
+        key: `embed:${clientKey(ip)}`,
+        refusal: 'Too many requests from this address.',
+        ...addressBudget,
+      },
+    ])
     reply.headers(decision.headers)
     if (decision.allowed) return true
     const resetAt = new Date(decision.resetAt).toISOString()
-    reply.status(429).send({ error: `Too many requests from this address; retry after ${resetAt}.`, code: 'rate_limited', resetAt })
+    reply
+      .status(429)
+      .send({ error: `Too many requests from this address; retry after ${resetAt}.`, code: 'rate_limited', resetAt })
     return false
   }
 
@@ -105,5 +121,7 @@ function notFound(reply: FastifyReply, url: string, releases: ChartReleases): Fa
   const hint = path.startsWith('/chart/')
     ? ` Pin a released version: ${versions.length > 0 ? versions.map((version) => `/chart/${version}/index.html`).join(', ') : 'none is released here (npm run chart:release)'}; there is no "latest".`
     : ''
-  return reply.status(404).send({ error: `Nothing is served at ${path} on the embed origin.${hint}`, code: 'not_found' })
+  return reply
+    .status(404)
+    .send({ error: `Nothing is served at ${path} on the embed origin.${hint}`, code: 'not_found' })
 }

@@ -7,8 +7,8 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../store/tables.ts'
 import { activeSigningKey, insertSigningKey, publicSigningKeys } from '../store/signing-keys.ts'
 
-export const CHART_TOKEN_ALGORITHM = 'ES256'
-export const CHART_TOKEN_LIFETIME_SECONDS = 10 * 60
+const CHART_TOKEN_ALGORITHM = 'ES256'
+const CHART_TOKEN_LIFETIME_SECONDS = 10 * 60
 
 export interface ChartSigner {
   kid: string
@@ -64,5 +64,7 @@ export async function mintChartToken(
 /** The JSON Web Key Set of every signing key's public half. */
 export async function chartJwks(db: Kysely<Database>): Promise<{ keys: JWK[] }> {
   const keys = await publicSigningKeys(db)
-  return { keys: keys.map((key) => ({ ...(key.publicJwk as JWK), kid: key.kid, alg: CHART_TOKEN_ALGORITHM, use: 'sig' })) }
+  return {
+    keys: keys.map((key) => ({ ...(key.publicJwk as JWK), kid: key.kid, alg: CHART_TOKEN_ALGORITHM, use: 'sig' })),
+  }
 }

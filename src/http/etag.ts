@@ -24,16 +24,18 @@ export function notModified(ifNoneMatch: string | undefined, etag: string): bool
  */
 export function expectedVersions(ifMatch: string | undefined): ExpectedVersions {
   if (ifMatch === undefined || ifMatch.trim() === '') {
-    throw new ApiError('precondition_required', 'Send If-Match with the household\'s ETag from GET (or *), so that a concurrent change is never overwritten.')
+    throw new ApiError(
+      'precondition_required',
+      "Send If-Match with the household's ETag from GET (or *), so that a concurrent change is never overwritten.",
+    )
   }
   const tags = entityTags(ifMatch)
   if (tags.includes('*')) return '*'
   // Strong comparison is character by character: "01" is not the ETag "1", so no leading zeros.
-  return tags.map((tag) => /^"(0|[1-9]\d{0,8})"$/.exec(tag)?.[1]).filter((v): v is string => v !== undefined).map(Number)
-}
-
-export function staleVersion(): ApiError {
-  return new ApiError('precondition_failed', 'The household changed since you read it (If-Match does not name its current ETag); read it again and retry.')
+  return tags
+    .map((tag) => /^"(0|[1-9]\d{0,8})"$/.exec(tag)?.[1])
+    .filter((v): v is string => v !== undefined)
+    .map(Number)
 }
 
 function entityTags(header: string): string[] {

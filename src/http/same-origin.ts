@@ -26,13 +26,19 @@ export function checkSameOrigin(
   const origin = single(headers.origin)
   const fetchSite = single(headers['sec-fetch-site'])
   if (origin === undefined && fetchSite === undefined) {
-    return { ok: false, reason: 'it carries neither an Origin nor a Sec-Fetch-Site header, so it cannot be told apart from a forged one' }
+    return {
+      ok: false,
+      reason: 'it carries neither an Origin nor a Sec-Fetch-Site header, so it cannot be told apart from a forged one',
+    }
   }
   if (fetchSite !== undefined && fetchSite.toLowerCase() !== 'same-origin') {
     return { ok: false, reason: `Sec-Fetch-Site is "${fetchSite.slice(0, 40)}", not "same-origin"` }
   }
   if (origin !== undefined && origin !== ownOrigin) {
-    return { ok: false, reason: `it comes from ${origin === 'null' ? 'an opaque origin' : origin.slice(0, 200)}, not from ${ownOrigin}` }
+    return {
+      ok: false,
+      reason: `it comes from ${origin === 'null' ? 'an opaque origin' : origin.slice(0, 200)}, not from ${ownOrigin}`,
+    }
   }
   return { ok: true }
 }

@@ -1,5 +1,11 @@
 // What routes declare about themselves, and what the hooks attach to a request.
-import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify'
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Principal } from '../auth/principal.ts'
 import type { RequiredPermission } from '../domain/permissions.ts'

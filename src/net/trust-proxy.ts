@@ -27,7 +27,8 @@ export function proxyEntryProblem(entry: string): string | undefined {
   if (family === 0 || rest.length > 0) return `"${entry}" is not an IP address or a CIDR range (address/prefix)`
   if (prefix === undefined) return undefined
   const bits = family === 4 ? 32 : 128
-  if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > bits) return `"${entry}" has a prefix length that is not 0 to ${bits}`
+  if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > bits)
+    return `"${entry}" has a prefix length that is not 0 to ${bits}`
   if (Number(prefix) === 0) return `"${entry}" is every address, which would trust every hop`
   const shortest = shortestPrefixFor(address, family, Number(prefix))
   if (Number(prefix) < shortest.bits) {

@@ -21,7 +21,7 @@ export type RateLimitScope = 'credential' | 'user' | 'org' | 'auth_failure' | 'a
 const SCOPES: RateLimitScope[] = ['credential', 'user', 'org', 'auth_failure', 'address']
 
 /** The `route` label of requests that matched no route (404s): their paths are the client's, not ours. */
-export const UNMATCHED_ROUTE = 'unmatched'
+const UNMATCHED_ROUTE = 'unmatched'
 
 /** Seconds; from 1 ms (a cached read) to 10 s (something is wrong). */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
@@ -99,12 +99,12 @@ export class Metrics {
     // Summed over all organizations: which organization is busy is tenant data, and stays out.
     this.orgInProgress = new Gauge({
       name: 'org_concurrency_in_progress',
-      help: 'Authenticated requests holding one of their organization\'s slots (HEARTH_ORG_CONCURRENCY), all organizations together.',
+      help: "Authenticated requests holding one of their organization's slots (HEARTH_ORG_CONCURRENCY), all organizations together.",
       registers,
     })
     this.orgWaiting = new Gauge({
       name: 'org_concurrency_waiting',
-      help: 'Requests waiting for one of their organization\'s slots, all organizations together: above 0 for long means an organization sends more at once than its share.',
+      help: "Requests waiting for one of their organization's slots, all organizations together: above 0 for long means an organization sends more at once than its share.",
       registers,
     })
     this.orgRefusals = new Counter({
@@ -113,7 +113,8 @@ export class Metrics {
       labelNames: ['reason'],
       registers,
     })
-    for (const reason of ['queue_full', 'wait_timeout'] satisfies OrgConcurrencyRefusal[]) this.orgRefusals.inc({ reason }, 0)
+    for (const reason of ['queue_full', 'wait_timeout'] satisfies OrgConcurrencyRefusal[])
+      this.orgRefusals.inc({ reason }, 0)
     this.databaseFaults = new Counter({
       name: 'db_errors_total',
       help: 'Requests answered 503 database_unavailable, by kind: timeout (a statement timeout, or no pool connection in time: the database is slow or blocked), connection (the connection was refused, reset or ended: the database, a pooler or the network is gone or restarting).',
@@ -132,9 +133,21 @@ export class Metrics {
             this.set(read(pool()))
           },
         })
-      gauge('db_pool_total', 'Database connections open (embedded PGlite: 1, its single in-process connection).', (s) => s.total)
-      gauge('db_pool_idle', 'Open database connections not serving a query (PGlite: 1 when idle, 0 while a query runs).', (s) => s.idle)
-      gauge('db_pool_waiting', 'Queries waiting for a database connection: above 0 for long means the pool is too small.', (s) => s.waiting)
+      gauge(
+        'db_pool_total',
+        'Database connections open (embedded PGlite: 1, its single in-process connection).',
+        (s) => s.total,
+      )
+      gauge(
+        'db_pool_idle',
+        'Open database connections not serving a query (PGlite: 1 when idle, 0 while a query runs).',
+        (s) => s.idle,
+      )
+      gauge(
+        'db_pool_waiting',
+        'Queries waiting for a database connection: above 0 for long means the pool is too small.',
+        (s) => s.waiting,
+      )
     }
     const limits = options.rateLimitStatus
     if (limits && limits() !== 'memory') {
@@ -198,6 +211,12 @@ export class Metrics {
 export function instrumentRequests(app: App, metrics: Metrics): void {
   app.addHook('onResponse', async (request, reply) => {
     const options = request.routeOptions
-    metrics.observeRequest(request.method, options.url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000, options.config.legacy === true)
+    metrics.observeRequest(
+      request.method,
+      options.url ?? UNMATCHED_ROUTE,
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+      options.config.legacy === true,
+    )
   })
 }

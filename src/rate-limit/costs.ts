@@ -5,10 +5,10 @@
 import { LIST_DEFAULTS } from '../domain/listing.ts'
 
 /** A list with a non-blank search: it counts every match for the exact total. */
-export const SEARCH_COST = 5
+const SEARCH_COST = 5
 /** An offset page this deep reads and skips that many rows first; a cursor page does not. */
-export const DEEP_OFFSET = 10_000
-export const DEEP_PAGE_COST = 5
+const DEEP_OFFSET = 10_000
+const DEEP_PAGE_COST = 5
 /** A 304 still read the database to compare versions: a tenth of a unit, never nothing. */
 export const NOT_MODIFIED_COST = 0.1
 /** Starting or finishing a sign-in (writes a row, calls the identity provider): ~30 a minute per address by default. */
@@ -43,10 +43,13 @@ function first(query: unknown, name: string): string | undefined {
 }
 
 /** The costs as GET /api/v1/limits lists them; everything not named costs 1. */
-export const COST_TABLE: ReadonlyArray<{ request: string; units: number }> = [
+export const COST_TABLE: readonly { request: string; units: number }[] = [
   { request: 'any request not listed here', units: 1 },
   { request: 'GET /api/v1/relationships (or /households) with a non-blank search', units: SEARCH_COST },
-  { request: `GET /api/v1/relationships (or /households) with page and pageSize such that (page-1)*pageSize >= ${DEEP_OFFSET}`, units: DEEP_PAGE_COST },
+  {
+    request: `GET /api/v1/relationships (or /households) with page and pageSize such that (page-1)*pageSize >= ${DEEP_OFFSET}`,
+    units: DEEP_PAGE_COST,
+  },
   { request: 'a 304 Not Modified (If-None-Match naming the current ETag)', units: NOT_MODIFIED_COST },
   { request: 'GET /auth/sign-in and GET /auth/callback (per client address)', units: SIGN_IN_COST },
 ]

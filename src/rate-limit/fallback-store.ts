@@ -31,7 +31,10 @@ export interface RateLimitLogger {
  * the first connection attempt (about a second at most), so that a healthy Redis is in use from
  * the first request; an unreachable one does not stop the service from starting.
  */
-export async function openSharedRateLimitStore(url: string, options?: RedisRateLimitOptions): Promise<FallbackRateLimitStore> {
+export async function openSharedRateLimitStore(
+  url: string,
+  options?: RedisRateLimitOptions,
+): Promise<FallbackRateLimitStore> {
   const redis = new RedisRateLimitStore(url, options)
   await redis.connected()
   return new FallbackRateLimitStore(redis)

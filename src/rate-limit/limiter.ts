@@ -38,7 +38,12 @@ export class RateLimiter {
 
   /** Checks `cost` units against every rule's budget and charges all of them, or none. */
   async consume(rules: BudgetRule[], cost = 1, now = Date.now()): Promise<LimitDecision> {
-    const budgets = rules.map((rule) => ({ policy: rule.policy, key: rule.key, limitMilli: rule.limit * MILLI, windowMs: rule.windowSeconds * 1000 }))
+    const budgets = rules.map((rule) => ({
+      policy: rule.policy,
+      key: rule.key,
+      limitMilli: rule.limit * MILLI,
+      windowMs: rule.windowSeconds * 1000,
+    }))
     const costMilli = Math.round(cost * MILLI)
     const { allowed, states } = await this.store.consume(budgets, costMilli, now)
     let refusedBy: BudgetRule | undefined
@@ -49,7 +54,11 @@ export class RateLimiter {
       resetAt = 0
       rules.forEach((rule, i) => {
         const state = states[i]
-        if (state && state.usedMilli + Math.min(costMilli, rule.limit * MILLI) > rule.limit * MILLI && state.resetAt > resetAt) {
+        if (
+          state &&
+          state.usedMilli + Math.min(costMilli, rule.limit * MILLI) > rule.limit * MILLI &&
+          state.resetAt > resetAt
+        ) {
           resetAt = state.resetAt
           refusedBy = rule
         }
@@ -75,7 +84,9 @@ export class RateLimiter {
 function headersOf(rules: BudgetRule[], states: BudgetState[], cost: number, now: number): Record<string, string> {
   const costParameter = cost === 1 ? '' : `;hearth-cost=${cost}`
   return {
-    'RateLimit-Policy': rules.map((rule) => `"${rule.policy}";q=${rule.limit};w=${rule.windowSeconds}${costParameter}`).join(', '),
+    'RateLimit-Policy': rules
+      .map((rule) => `"${rule.policy}";q=${rule.limit};w=${rule.windowSeconds}${costParameter}`)
+      .join(', '),
     RateLimit: rules
       .map((rule, i) => {
         const state = states[i] ?? { usedMilli: 0, resetAt: now }

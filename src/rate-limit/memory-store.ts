@@ -21,18 +21,22 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   async consume(budgets: Budget[], costMilli: number, now: number): Promise<ConsumeResult> {
     const counted = budgets.map((budget) => this.counted(budget, now))
-    const allowed = budgets.every((budget, i) => sum(counted[i] ?? []) + chargeFor(costMilli, budget.limitMilli) <= budget.limitMilli)
+    const allowed = budgets.every(
+      (budget, i) => sum(counted[i] ?? []) + chargeFor(costMilli, budget.limitMilli) <= budget.limitMilli,
+    )
     if (allowed) {
       budgets.forEach((budget, i) => {
         const index = this.add(budget, chargeFor(costMilli, budget.limitMilli), now)
         const buckets = counted[i] ?? []
         // Mirror the charge in the list already read (the hot path reads each budget once).
         const last = buckets.at(-1)
-        if (last && last[0] === index) last[1] += chargeFor(costMilli, budget.limitMilli)
+        if (last?.[0] === index) last[1] += chargeFor(costMilli, budget.limitMilli)
         else counted[i] = this.counted(budget, now)
       })
     }
-    const states = budgets.map((budget, i) => stateOf(counted[i] ?? [], budget.limitMilli, budget.windowMs, costMilli, now, allowed))
+    const states = budgets.map((budget, i) =>
+      stateOf(counted[i] ?? [], budget.limitMilli, budget.windowMs, costMilli, now, allowed),
+    )
     return { allowed, states }
   }
 
@@ -41,7 +45,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
       const entry = this.counts.get(idOf(budget))
       const index = Math.floor(charge.at / bucketMsOf(budget.windowMs))
       const held = entry?.buckets.get(index)
-      if (entry && held !== undefined) entry.buckets.set(index, Math.max(0, held - Math.min(milli, chargeFor(charge.costMilli, budget.limitMilli))))
+      if (entry && held !== undefined)
+        entry.buckets.set(index, Math.max(0, held - Math.min(milli, chargeFor(charge.costMilli, budget.limitMilli))))
       return stateOf(this.counted(budget, now), budget.limitMilli, budget.windowMs, 0, now, true)
     })
   }
@@ -64,11 +69,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   /** The budget's counted buckets, oldest first; older ones are dropped on the way. */
-  private counted(budget: Budget, now: number): Array<[number, number]> {
+  private counted(budget: Budget, now: number): [number, number][] {
     const entry = this.counts.get(idOf(budget))
     if (!entry) return []
     const oldest = oldestCountedBucket(now, budget.windowMs)
-    const buckets: Array<[number, number]> = []
+    const buckets: [number, number][] = []
     let ordered = true
     for (const [index, milli] of entry.buckets) {
       if (index < oldest) entry.buckets.delete(index)
@@ -99,7 +104,7 @@ function idOf(budget: Budget): string {
   return `${budget.policy}:${budget.key}`
 }
 
-function sum(buckets: ReadonlyArray<readonly [number, number]>): number {
+function sum(buckets: readonly (readonly [number, number])[]): number {
   let total = 0
   for (const [, milli] of buckets) total += milli
   return total

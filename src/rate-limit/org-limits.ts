@@ -12,7 +12,12 @@ export interface OrgRateLimits {
   adminKeyRequests: number | null
 }
 
-export const NO_OVERRIDES: OrgRateLimits = { requests: null, keyRequests: null, adminRequests: null, adminKeyRequests: null }
+export const NO_OVERRIDES: OrgRateLimits = {
+  requests: null,
+  keyRequests: null,
+  adminRequests: null,
+  adminKeyRequests: null,
+}
 
 /** The instance's defaults, from the configuration. */
 export interface DefaultLimits {
@@ -84,6 +89,10 @@ export function limitsView(overrides: OrgRateLimits, defaults: DefaultLimits): L
   return {
     windowSeconds: effective.windowSeconds,
     organization: { ...effective.org, operatorOverride: overrides.requests, adminLowered: overrides.adminRequests },
-    perCredential: { ...effective.key, operatorOverride: overrides.keyRequests, adminLowered: overrides.adminKeyRequests },
+    perCredential: {
+      ...effective.key,
+      operatorOverride: overrides.keyRequests,
+      adminLowered: overrides.adminKeyRequests,
+    },
   }
 }

@@ -106,8 +106,8 @@ return out`
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    hearthRateLimitConsume(keyCount: number, ...keysAndArgs: Array<string | number>): Result<number[], Context>
-    hearthRateLimitRefund(keyCount: number, ...keysAndArgs: Array<string | number>): Result<number[], Context>
+    hearthRateLimitConsume(keyCount: number, ...keysAndArgs: (string | number)[]): Result<number[], Context>
+    hearthRateLimitRefund(keyCount: number, ...keysAndArgs: (string | number)[]): Result<number[], Context>
   }
 }
 
@@ -166,14 +166,28 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   async consume(budgets: Budget[], costMilli: number, now: number): Promise<ConsumeResult> {
-    const reply = await this.client.hearthRateLimitConsume(budgets.length, ...budgets.map((b) => this.keyOf(b)), now, costMilli, ...limitsOf(budgets))
+    const reply = await this.client.hearthRateLimitConsume(
+      budgets.length,
+      ...budgets.map((b) => this.keyOf(b)),
+      now,
+      costMilli,
+      ...limitsOf(budgets),
+    )
     return { allowed: reply[0] === 1, states: statesOf(reply.slice(1)) }
   }
 
   async refund(charge: Charge, milli: number, now: number): Promise<BudgetState[]> {
     const { budgets } = charge
     const keys = budgets.map((b) => this.keyOf(b))
-    const reply = await this.client.hearthRateLimitRefund(budgets.length, ...keys, now, milli, charge.at, charge.costMilli, ...limitsOf(budgets))
+    const reply = await this.client.hearthRateLimitRefund(
+      budgets.length,
+      ...keys,
+      now,
+      milli,
+      charge.at,
+      charge.costMilli,
+      ...limitsOf(budgets),
+    )
     return statesOf(reply)
   }
 

@@ -38,7 +38,7 @@ export function oldestCountedBucket(now: number, windowMs: number): number {
 }
 
 /** When the bucket of index `index` stops being counted: once now - W reaches its end. */
-export function bucketLeavesAt(index: number, windowMs: number): number {
+function bucketLeavesAt(index: number, windowMs: number): number {
   const g = bucketMsOf(windowMs)
   return (index + 1) * g + windowMs
 }
@@ -53,7 +53,7 @@ export function chargeFor(costMilli: number, limitMilli: number): number {
  * whether the buckets include this request's charge; if not, resetAt is when `costMilli` fits.
  */
 export function stateOf(
-  buckets: ReadonlyArray<readonly [number, number]>,
+  buckets: readonly (readonly [number, number])[],
   limitMilli: number,
   windowMs: number,
   costMilli: number,

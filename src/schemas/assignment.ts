@@ -12,10 +12,12 @@ const UserId = Type.String({
   description: 'The id of a user of your organization (a UUID).',
 })
 
-export const AssignmentInput = Type.Object(
+const AssignmentInput = Type.Object(
   {
     userId: UserId,
-    role: StringEnum(ASSIGNMENT_ROLES, { description: 'leadAdvisor (at most one per household), advisor, paraplanner or serviceAssociate.' }),
+    role: StringEnum(ASSIGNMENT_ROLES, {
+      description: 'leadAdvisor (at most one per household), advisor, paraplanner or serviceAssociate.',
+    }),
   },
   { additionalProperties: false },
 )
@@ -31,7 +33,7 @@ export const SetAssignmentsBody = Type.Object(
 )
 export type SetAssignmentsBody = Static<typeof SetAssignmentsBody>
 
-export const Assignment = Type.Object(
+const Assignment = Type.Object(
   {
     userId: Type.String({ description: 'The user id (a UUID).' }),
     name: Type.String(),
@@ -41,7 +43,11 @@ export const Assignment = Type.Object(
 )
 
 export const AssignmentList = Type.Object(
-  { assignments: Type.Array(Assignment, { description: 'In the order they were first assigned (then by user id), as in list items.' }) },
+  {
+    assignments: Type.Array(Assignment, {
+      description: 'In the order they were first assigned (then by user id), as in list items.',
+    }),
+  },
   { title: 'AssignmentList', additionalProperties: false },
 )
 export type AssignmentList = Static<typeof AssignmentList>

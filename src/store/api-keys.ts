@@ -51,7 +51,10 @@ export async function insertApiKey(db: Kysely<Database>, key: NewApiKey): Promis
 }
 
 /** The key with its organization's rate-limit overrides: one query per authenticated request. */
-export async function findApiKeyByHash(db: Kysely<Database>, hash: string): Promise<(ApiKeyRecord & { rateLimits: OrgRateLimits }) | undefined> {
+export async function findApiKeyByHash(
+  db: Kysely<Database>,
+  hash: string,
+): Promise<(ApiKeyRecord & { rateLimits: OrgRateLimits }) | undefined> {
   const row = await db
     .selectFrom('api_keys')
     .innerJoin('orgs', 'orgs.id', 'api_keys.org_id')
@@ -61,21 +64,41 @@ export async function findApiKeyByHash(db: Kysely<Database>, hash: string): Prom
     .executeTakeFirst()
   if (!row) return undefined
   const { orgRateLimitMax, orgKeyRateLimitMax, orgAdminRateLimitMax, orgAdminKeyRateLimitMax, ...key } = row
-  return { ...key, rateLimits: orgLimitsOf({ orgRateLimitMax, orgKeyRateLimitMax, orgAdminRateLimitMax, orgAdminKeyRateLimitMax }) }
+  return {
+    ...key,
+    rateLimits: orgLimitsOf({ orgRateLimitMax, orgKeyRateLimitMax, orgAdminRateLimitMax, orgAdminKeyRateLimitMax }),
+  }
 }
 
 /** The organization's keys, oldest first (the CLI) or newest first (the admin API); ties by id. */
-export async function listApiKeys(db: Kysely<Database>, orgId: string, order: 'asc' | 'desc' = 'asc'): Promise<ApiKeyRecord[]> {
-  return db.selectFrom('api_keys').select(columns).where('org_id', '=', orgId).orderBy('created_at', order).orderBy('id', order).execute()
+export async function listApiKeys(
+  db: Kysely<Database>,
+  orgId: string,
+  order: 'asc' | 'desc' = 'asc',
+): Promise<ApiKeyRecord[]> {
+  return db
+    .selectFrom('api_keys')
+    .select(columns)
+    .where('org_id', '=', orgId)
+    .orderBy('created_at', order)
+    .orderBy('id', order)
+    .execute()
 }
 
 /**
  * Revokes the key; returns it, or undefined if there is no such key (in `orgId`, when given: the
- * admin API acts inside the caller's organization, the CLI's operator on any). Revoking twice
- * keeps the first time.
+ * organization administration API acts inside the caller's organization, the CLI's operator on
+ * any). Revoking twice keeps the first time.
  */
-export async function revokeApiKey(db: Kysely<Database>, id: string, orgId?: string): Promise<ApiKeyRecord | undefined> {
-  let query = db.updateTable('api_keys').set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` }).where('id', '=', id)
+export async function revokeApiKey(
+  db: Kysely<Database>,
+  id: string,
+  orgId?: string,
+): Promise<ApiKeyRecord | undefined> {
+  let query = db
+    .updateTable('api_keys')
+    .set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` })
+    .where('id', '=', id)
   if (orgId !== undefined) query = query.where('org_id', '=', orgId)
   return query.returning(columns).executeTakeFirst()
 }

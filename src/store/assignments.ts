@@ -11,9 +11,18 @@ export interface AssignmentWrite {
 }
 
 /** The ids among `userIds` that are not users of the organization (another org's users included). */
-export async function usersNotInOrg(db: Kysely<Database>, orgId: string, userIds: readonly string[]): Promise<string[]> {
+export async function usersNotInOrg(
+  db: Kysely<Database>,
+  orgId: string,
+  userIds: readonly string[],
+): Promise<string[]> {
   if (userIds.length === 0) return []
-  const found = await db.selectFrom('users').select('id').where('org_id', '=', orgId).where('id', 'in', [...userIds]).execute()
+  const found = await db
+    .selectFrom('users')
+    .select('id')
+    .where('org_id', '=', orgId)
+    .where('id', 'in', [...userIds])
+    .execute()
   const known = new Set(found.map((row) => row.id))
   return userIds.filter((id) => !known.has(id))
 }
@@ -22,9 +31,18 @@ export async function usersNotInOrg(db: Kysely<Database>, orgId: string, userIds
  * Makes the household's assignments exactly `wanted`: removes the users not in it, changes the role
  * of those who stay (keeping when they were first assigned, which orders the list), adds the rest.
  */
-export async function replaceAssignments(trx: Kysely<Database>, householdId: string, wanted: readonly AssignmentWrite[]): Promise<void> {
+export async function replaceAssignments(
+  trx: Kysely<Database>,
+  householdId: string,
+  wanted: readonly AssignmentWrite[],
+): Promise<void> {
   let removal = trx.deleteFrom('assignments').where('household_id', '=', householdId)
-  if (wanted.length > 0) removal = removal.where('user_id', 'not in', wanted.map((a) => a.userId))
+  if (wanted.length > 0)
+    removal = removal.where(
+      'user_id',
+      'not in',
+      wanted.map((a) => a.userId),
+    )
   await removal.execute()
   if (wanted.length === 0) return
   await trx
@@ -53,6 +71,9 @@ export async function readAssignments(
   `.execute(db)
   const row = result.rows[0]
   if (!row) return undefined
-  const assignments = typeof row.assignments === 'string' ? (JSON.parse(row.assignments) as AssignmentList['assignments']) : row.assignments
+  const assignments =
+    typeof row.assignments === 'string'
+      ? (JSON.parse(row.assignments) as AssignmentList['assignments'])
+      : row.assignments
   return { version: row.version, list: { assignments } }
 }

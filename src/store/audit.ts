@@ -12,6 +12,13 @@ export type AuditAction =
   | 'member.update'
   | 'member.delete'
   | 'assignments.set'
+  | 'entity.create'
+  | 'entity.update'
+  | 'entity.delete'
+  | 'link.create'
+  | 'link.update'
+  | 'link.delete'
+  | 'chart.import'
 
 export interface AuditEntry {
   actor: Principal
@@ -19,6 +26,10 @@ export interface AuditEntry {
   householdId: string
   /** The member a member.* action concerned. */
   memberId?: string
+  /** The entity an entity.* action concerned. */
+  entityId?: string
+  /** The link a link.* action concerned. */
+  linkId?: string
   changed: readonly string[]
 }
 
@@ -33,6 +44,8 @@ export async function recordAudit(db: Kysely<Database>, entry: AuditEntry): Prom
       action: entry.action,
       household_id: entry.householdId,
       member_id: entry.memberId ?? null,
+      entity_id: entry.entityId ?? null,
+      link_id: entry.linkId ?? null,
       changed: [...entry.changed].sort(),
     })
     .execute()
@@ -45,12 +58,33 @@ export interface AuditRow {
   action: string
   householdId: string | null
   memberId: string | null
+  entityId: string | null
+  linkId: string | null
   changed: string[]
 }
 
 /** The organization's log, oldest first, optionally for one household; at most `limit` rows. */
-export async function listAudit(db: Kysely<Database>, orgId: string, householdId: string | undefined, limit: number): Promise<AuditRow[]> {
-  let query = db.selectFrom('audit_log').select(['at', 'actor_type', 'actor_id', 'action', 'household_id', 'member_id', 'changed', 'id']).where('org_id', '=', orgId)
+export async function listAudit(
+  db: Kysely<Database>,
+  orgId: string,
+  householdId: string | undefined,
+  limit: number,
+): Promise<AuditRow[]> {
+  let query = db
+    .selectFrom('audit_log')
+    .select([
+      'at',
+      'actor_type',
+      'actor_id',
+      'action',
+      'household_id',
+      'member_id',
+      'entity_id',
+      'link_id',
+      'changed',
+      'id',
+    ])
+    .where('org_id', '=', orgId)
   if (householdId !== undefined) query = query.where('household_id', '=', householdId)
   const rows = await query.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute()
   return rows.reverse().map((row) => ({
@@ -60,6 +94,8 @@ export async function listAudit(db: Kysely<Database>, orgId: string, householdId
     action: row.action,
     householdId: row.household_id,
     memberId: row.member_id,
+    entityId: row.entity_id,
+    linkId: row.link_id,
     changed: row.changed,
   }))
 }

@@ -18,7 +18,13 @@ const RENDER_WINDOW = '15 minutes'
 export async function recordChartMint(db: Kysely<Database>, mint: ChartMint): Promise<void> {
   await db
     .insertInto('chart_mints')
-    .values({ jti: mint.jti, org_id: mint.orgId, actor_type: mint.actorType, key_id: mint.actorId, frame_origin: mint.frameOrigin })
+    .values({
+      jti: mint.jti,
+      org_id: mint.orgId,
+      actor_type: mint.actorType,
+      key_id: mint.actorId,
+      frame_origin: mint.frameOrigin,
+    })
     .execute()
 }
 

@@ -18,7 +18,9 @@ export class ConnectionUse {
   waiting = 0
 
   stats(open: boolean): PoolStats {
-    return open ? { total: 1, idle: this.busy > 0 ? 0 : 1, waiting: this.waiting } : { total: 0, idle: 0, waiting: this.waiting }
+    return open
+      ? { total: 1, idle: this.busy > 0 ? 0 : 1, waiting: this.waiting }
+      : { total: 0, idle: 0, waiting: this.waiting }
   }
 
   /** The dialect with its driver wrapped; everything else is the dialect's own. */

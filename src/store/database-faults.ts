@@ -11,7 +11,11 @@ export const DATABASE_FAULTS: readonly DatabaseFault[] = ['timeout', 'connection
 // limits: no free pool connection within connectionTimeoutMillis, no answer within query_timeout, a
 // connection not set up in time.
 const TIMEOUT_CODES = new Set(['57014', 'ETIMEDOUT'])
-const TIMEOUT_MESSAGES = [/timeout exceeded when trying to connect/i, /Query read timeout/i, /due to connection timeout/i]
+const TIMEOUT_MESSAGES = [
+  /timeout exceeded when trying to connect/i,
+  /Query read timeout/i,
+  /due to connection timeout/i,
+]
 
 // PostgreSQL ending the connection (57P01 pg_terminate_backend or a shutdown, 57P02 a crashed
 // backend, 57P03 starting up or recovering), connection exceptions (08…, which PgBouncer sends too),
@@ -23,7 +27,11 @@ const CONNECTION_MESSAGES = [/Connection terminated/i, /is not queryable/i]
 
 export function databaseFault(error: { code?: unknown; message: string }): DatabaseFault | undefined {
   const code = typeof error.code === 'string' ? error.code : undefined
-  if ((code !== undefined && TIMEOUT_CODES.has(code)) || TIMEOUT_MESSAGES.some((pattern) => pattern.test(error.message))) return 'timeout'
+  if (
+    (code !== undefined && TIMEOUT_CODES.has(code)) ||
+    TIMEOUT_MESSAGES.some((pattern) => pattern.test(error.message))
+  )
+    return 'timeout'
   if (code !== undefined && (CONNECTION_CODES.has(code) || code.startsWith('08'))) return 'connection'
   if (CONNECTION_MESSAGES.some((pattern) => pattern.test(error.message))) return 'connection'
   return undefined

@@ -6,6 +6,8 @@ import type { Database } from './tables.ts'
 import { migrate, type MigrationReport, type MigrationSession } from './migrate.ts'
 import { ConnectionUse, type PoolStats } from './connection-use.ts'
 
+type TypeId = Parameters<typeof pg.types.getTypeParser>[0]
+
 export type { PoolStats } from './connection-use.ts'
 
 export type StoreKind = 'pglite' | 'postgres'
@@ -54,13 +56,20 @@ const parsers: Record<number, (value: string) => unknown> = {
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   return options.databaseUrl
-    ? openPostgres(options.databaseUrl, options.poolMax ?? 10, options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS, options.onConnectionLost ?? warnConnectionLost)
+    ? openPostgres(
+        options.databaseUrl,
+        options.poolMax ?? 10,
+        options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+        options.onConnectionLost ?? warnConnectionLost,
+      )
     : openPglite(options.dataDir)
 }
 
 function warnConnectionLost(error: Error): void {
   const code = (error as { code?: unknown }).code
-  process.stderr.write(`hearth: a database connection was lost (${typeof code === 'string' ? `${code} ` : ''}${error.message}); it is replaced when next needed\n`)
+  process.stderr.write(
+    `hearth: a database connection was lost (${typeof code === 'string' ? `${code} ` : ''}${error.message}); it is replaced when next needed\n`,
+  )
 }
 
 /**
@@ -80,14 +89,20 @@ function listenForConnectionLoss(client: pg.Client, onConnectionLost: (error: Er
   })
 }
 
-export const DEFAULT_STATEMENT_TIMEOUT_MS = 5000
+const DEFAULT_STATEMENT_TIMEOUT_MS = 5000
 
-async function openPostgres(connectionString: string, max: number, statementTimeoutMs: number, onConnectionLost: (error: Error) => void): Promise<Store> {
+async function openPostgres(
+  connectionString: string,
+  max: number,
+  statementTimeoutMs: number,
+  onConnectionLost: (error: Error) => void,
+): Promise<Store> {
   const types = {
-    getTypeParser(oid: number, format?: 'text' | 'binary') {
-      return parsers[oid] ?? pg.types.getTypeParser(oid, format)
+    getTypeParser(oid: TypeId, format?: 'text' | 'binary') {
+      // pg-types gives its parsers untyped.
+      return parsers[oid] ?? (pg.types.getTypeParser(oid, format) as (value: string) => unknown)
     },
-  } as pg.CustomTypesConfig
+  }
   const pool = new pg.Pool({
     connectionString,
     max,
@@ -98,8 +113,9 @@ async function openPostgres(connectionString: string, max: number, statementTime
     connectionTimeoutMillis: statementTimeoutMs,
   })
   pool.on('connect', (client) => listenForConnectionLoss(client, onConnectionLost))
-  // pg-pool re-emits an idle client's error here too; the client's own listener has told it already.
-  pool.on('error', () => {})
+  pool.on('error', () => {
+    // pg-pool re-emits an idle client's error here too; the client's own listener has told it already.
+  })
   let migrations: MigrationReport
   // Migrations run on a connection of their own, outside the pool and its timeouts.
   const client = new pg.Client({ connectionString, types })

@@ -2,7 +2,7 @@
 // and the version gate every write goes through.
 import { sql, type Kysely } from 'kysely'
 import type { Database } from './tables.ts'
-import type { HouseholdFields } from '../domain/household-input.ts'
+import { householdColumnChanges, householdJsonPairs, type HouseholdFields } from '../households/household-fields.ts'
 import { LIST_ITEM_PAIRS } from './households.ts'
 
 export interface HouseholdJson {
@@ -12,17 +12,13 @@ export interface HouseholdJson {
 }
 
 /** The household as JSON (schema Household) with its version, or undefined when the org has none with this id. */
-export async function readHouseholdJson(db: Kysely<Database>, orgId: string, id: string): Promise<HouseholdJson | undefined> {
+export async function readHouseholdJson(
+  db: Kysely<Database>,
+  orgId: string,
+  id: string,
+): Promise<HouseholdJson | undefined> {
   const result = await sql<HouseholdJson>`
-    SELECT h.version, json_build_object(${LIST_ITEM_PAIRS},
-      -- float8 prints the shortest exact form (2500000, not 2500000.00), as JSON.stringify does.
-      'dsueReceived', h.dsue_received::float8,
-      'deceasedSpouseName', h.deceased_spouse_name,
-      'dsueDateOfDeath', to_char(h.dsue_date_of_death, 'YYYY-MM-DD'),
-      'metadata', h.metadata,
-      'primaryClientAsDonor', h.primary_client_as_donor,
-      'coClientAsDonor', h.co_client_as_donor
-    )::text AS body
+    SELECT h.version, json_build_object(${LIST_ITEM_PAIRS}, ${householdJsonPairs(false)})::text AS body
     FROM households h WHERE h.org_id = ${orgId} AND h.id = ${id}
   `.execute(db)
   return result.rows[0]
@@ -49,27 +45,24 @@ export async function claimHouseholdVersion(
 ): Promise<VersionGate> {
   let update = trx
     .updateTable('households')
-    .set({ ...householdColumns(changes), version: sql<number>`version + 1`, updated_at: sql<Date>`clock_timestamp()` })
+    .set({
+      ...householdColumnChanges(changes),
+      version: sql<number>`version + 1`,
+      updated_at: sql<Date>`clock_timestamp()`,
+    })
     .where('org_id', '=', orgId)
     .where('id', '=', id)
-  if (expected !== '*') update = expected.length === 0 ? update.where(sql<boolean>`false`) : update.where('version', 'in', expected)
+  if (expected !== '*')
+    update = expected.length === 0 ? update.where(sql<boolean>`false`) : update.where('version', 'in', expected)
   const claimed = await update.returning('version').executeTakeFirst()
   if (claimed) return { ok: true, version: claimed.version }
-  const exists = await trx.selectFrom('households').select('id').where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst()
+  const exists = await trx
+    .selectFrom('households')
+    .select('id')
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst()
   return { ok: false, reason: exists ? 'stale' : 'not_found' }
-}
-
-/** The columns of the given household fields. */
-function householdColumns(fields: Partial<HouseholdFields>): Record<string, unknown> {
-  const set: Record<string, unknown> = {}
-  if ('name' in fields) set.name = fields.name
-  if ('dsueReceived' in fields) set.dsue_received = fields.dsueReceived
-  if ('deceasedSpouseName' in fields) set.deceased_spouse_name = fields.deceasedSpouseName
-  if ('dsueDateOfDeath' in fields) set.dsue_date_of_death = fields.dsueDateOfDeath
-  if ('metadata' in fields) set.metadata = fields.metadata == null ? null : JSON.stringify(fields.metadata)
-  if ('primaryClientAsDonor' in fields) set.primary_client_as_donor = fields.primaryClientAsDonor
-  if ('coClientAsDonor' in fields) set.co_client_as_donor = fields.coClientAsDonor
-  return set
 }
 
 export async function deleteHouseholdRow(trx: Kysely<Database>, id: string): Promise<void> {

@@ -3,9 +3,13 @@ import { sql, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely'
 import type { Database } from './tables.ts'
 import { likeLiteral, type Listing } from '../domain/listing.ts'
 import { encodeCursor, type CursorAfter } from '../domain/list-cursor.ts'
-import type { HouseholdFields } from '../domain/household-input.ts'
-import type { Household, HouseholdListItem } from '../schemas/relationship.ts'
-import { claimIdempotencyKey, completeIdempotencyKey } from './idempotency.ts'
+import {
+  householdColumnValues,
+  householdInsertSql,
+  householdJsonPairs,
+  type HouseholdFields,
+} from '../households/household-fields.ts'
+import type { Household, HouseholdListItem } from '../schemas/household.ts'
 import type { Principal } from '../auth/principal.ts'
 
 type MemberSummary = HouseholdListItem['members'][number]
@@ -59,7 +63,7 @@ const isoTime = (column: string) => sql.raw(`to_char(${column} AT TIME ZONE 'UTC
 /** The key-value pairs of a list item (schema HouseholdListItem) of the row aliased h, for json_build_object. */
 export const LIST_ITEM_PAIRS = sql`
   'id', h.id,
-  'name', h.name,
+  ${householdJsonPairs(true)},
   'createdAt', ${isoTime('h.created_at')},
   'updatedAt', ${isoTime('h.updated_at')},
   'isSample', h.is_sample,
@@ -69,7 +73,7 @@ export const LIST_ITEM_PAIRS = sql`
   'assignments', CASE WHEN h.assignment_count = 0 THEN '[]'::json ELSE (
     SELECT json_agg(json_build_object('userId', u.id, 'name', u.name, 'role', a.role) ORDER BY a.created_at, u.id)
     FROM assignments a JOIN users u ON u.id = a.user_id WHERE a.household_id = h.id) END,
-  'counts', json_build_object('members', h.member_count, 'assignments', h.assignment_count)`
+  'counts', json_build_object('members', h.member_count, 'assignments', h.assignment_count, 'entities', h.entity_count)`
 
 /**
  * The sort value a cursor carries, of the row aliased `table`: createdAt in UTC with microseconds
@@ -147,17 +151,7 @@ export async function insertHousehold(
 ): Promise<Household> {
   const row = await db
     .insertInto('households')
-    .values({
-      org_id: orgId,
-      name: fields.name,
-      is_sample: isSample,
-      dsue_received: fields.dsueReceived,
-      deceased_spouse_name: fields.deceasedSpouseName,
-      dsue_date_of_death: fields.dsueDateOfDeath,
-      metadata: fields.metadata === null ? null : JSON.stringify(fields.metadata),
-      primary_client_as_donor: fields.primaryClientAsDonor,
-      co_client_as_donor: fields.coClientAsDonor,
-    })
+    .values({ org_id: orgId, is_sample: isSample, ...householdColumnValues(fields) })
     .returning(['id', 'name', 'is_sample', 'created_at', 'updated_at'])
     .executeTakeFirstOrThrow()
   return {
@@ -169,7 +163,7 @@ export async function insertHousehold(
     isSample: row.is_sample,
     members: [],
     assignments: [],
-    counts: { members: 0, assignments: 0 },
+    counts: { members: 0, assignments: 0, entities: 0 },
   }
 }
 
@@ -199,33 +193,21 @@ export async function insertMembers(db: Kysely<Database>, householdId: string, m
     .execute()
 }
 
-export type CreateOutcome =
-  | { kind: 'created' | 'replay'; body: { household: Household }; location: string }
-  | { kind: 'conflict' }
-
-export interface CreateRequest {
-  actor: Principal
-  orgId: string
-  fields: HouseholdFields
-  idempotency?: { key: string; requestHash: string } | undefined
-  locationOf: (id: string) => string
-}
-
 /**
- * Inserts a household and its audit entry in one statement (a data-modifying WITH is atomic on its
- * own): one round trip, where a transaction around two INSERTs took four.
+ * Inserts a household and its audit entry (naming the `changed` fields) in one statement (a
+ * data-modifying WITH is atomic on its own): one round trip, where a transaction around two INSERTs took four.
  */
-async function insertAuditedHousehold(db: Kysely<Database>, actor: Principal, orgId: string, fields: HouseholdFields): Promise<Household> {
-  const changed = Object.entries(fields)
-    .filter(([, value]) => value !== null)
-    .map(([key]) => key)
-    .sort()
-  const metadata = fields.metadata === null ? null : JSON.stringify(fields.metadata)
+export async function insertAuditedHousehold(
+  db: Kysely<Database>,
+  actor: Principal,
+  fields: HouseholdFields,
+  changed: readonly string[],
+): Promise<Household> {
+  const orgId = actor.orgId
+  const { columns, values } = householdInsertSql(fields)
   const result = await sql<{ id: string; name: string; is_sample: boolean; created_at: Date; updated_at: Date }>`
     WITH created AS (
-      INSERT INTO households (org_id, name, dsue_received, deceased_spouse_name, dsue_date_of_death, metadata, primary_client_as_donor, co_client_as_donor)
-      VALUES (${orgId}, ${fields.name}, ${fields.dsueReceived}, ${fields.deceasedSpouseName}, ${fields.dsueDateOfDeath}::date, ${metadata}::jsonb,
-              ${fields.primaryClientAsDonor}, ${fields.coClientAsDonor})
+      INSERT INTO households (org_id, ${columns}) VALUES (${orgId}, ${values})
       RETURNING id, name, is_sample, created_at, updated_at
     ), audited AS (
       INSERT INTO audit_log (org_id, actor_type, actor_id, action, household_id, changed)
@@ -244,30 +226,6 @@ async function insertAuditedHousehold(db: Kysely<Database>, actor: Principal, or
     isSample: row.is_sample,
     members: [],
     assignments: [],
-    counts: { members: 0, assignments: 0 },
+    counts: { members: 0, assignments: 0, entities: 0 },
   }
-}
-
-/**
- * Creates a household with its audit entry; with an idempotency key, in one transaction with the
- * key's record.
- */
-export async function createHousehold(db: Kysely<Database>, request: CreateRequest): Promise<CreateOutcome> {
-  const { actor, orgId, fields, idempotency, locationOf } = request
-  if (!idempotency) {
-    const household = await insertAuditedHousehold(db, actor, orgId, fields)
-    return { kind: 'created', body: { household }, location: locationOf(household.id) }
-  }
-  return db.transaction().execute(async (trx) => {
-    const claim = await claimIdempotencyKey(trx, orgId, idempotency.key, idempotency.requestHash)
-    if (claim.state === 'conflict') return { kind: 'conflict' }
-    if (claim.state === 'replay') {
-      return { kind: 'replay', body: claim.response as { household: Household }, location: claim.location ?? '' }
-    }
-    const household = await insertAuditedHousehold(trx, actor, orgId, fields)
-    const body = { household }
-    const location = locationOf(household.id)
-    await completeIdempotencyKey(trx, orgId, idempotency.key, body, location)
-    return { kind: 'created', body, location }
-  })
 }

@@ -4,12 +4,10 @@
 import { sql, type Kysely } from 'kysely'
 import type { Database } from './tables.ts'
 
-export const IDEMPOTENCY_TTL_HOURS = 24
+const IDEMPOTENCY_TTL_HOURS = 24
 
 export type Claim =
-  | { state: 'claimed' }
-  | { state: 'replay'; response: unknown; location: string | null }
-  | { state: 'conflict' }
+  { state: 'claimed' } | { state: 'replay'; response: unknown; location: string | null } | { state: 'conflict' }
 
 export async function claimIdempotencyKey(
   trx: Kysely<Database>,

@@ -1,16 +1,17 @@
-// Members of one household and the relationships between them. Reads build the API's JSON in the
+// Members of one household and the kinships between them (member-to-member relationships; the
+// table is member_relationships and the API's key `relationships`). Reads build the API's JSON in the
 // database, in one statement with the household's version, so a list and its ETag always agree.
 // Writes run inside writeHousehold (the household's row lock is held), so the checks made here
 // (role taken, members known, no cycle) cannot race another write to the same household.
 //
-// Relationships are stored once per pair: spouse, partner and exSpouse with the smaller member id
+// Kinships are stored once per pair: spouse, partner and exSpouse with the smaller member id
 // in from_member_id; parent with the parent in from_member_id and the child in to_member_id. A
-// member "owns" (lists, and replaces when its relationships are sent) its mutual relationships
+// member "owns" (lists, and replaces when its kinships are sent) its mutual kinships
 // and the links to its parents; links to its children belong to the children.
 import { sql, type Kysely, type RawBuilder } from 'kysely'
 import type { Database } from './tables.ts'
-import type { MemberFields } from '../domain/member-input.ts'
-import type { MemberRelationship } from '../schemas/member.ts'
+import type { KinshipEntry, MemberFields } from '../domain/member-input.ts'
+import { ONE_PER_HOUSEHOLD_ROLES } from '../domain/household-roles.ts'
 
 export interface MembersJson {
   /** JSON text: an array of Member. */
@@ -33,8 +34,10 @@ function memberJson(alias: string): RawBuilder<unknown> {
     'birthDate', to_char(${sql.ref(`${alias}.birth_date`)}, 'YYYY-MM-DD'),
     'deathDate', to_char(${sql.ref(`${alias}.death_date`)}, 'YYYY-MM-DD'),
     'email', ${sql.ref(`${alias}.email`)},
+    'externalId', ${sql.ref(`${alias}.external_id`)},
     'relationships', coalesce((
-      SELECT json_agg(json_build_object('memberId', o.id, 'type', r.type) ORDER BY o.position, o.id)
+      SELECT json_agg(json_build_object('memberId', o.id, 'type', r.type, 'parentKind', r.parent_kind,
+        'since', to_char(r.since, 'YYYY-MM-DD'), 'until', to_char(r.until, 'YYYY-MM-DD')) ORDER BY o.position, o.id)
       FROM member_relationships r
       JOIN members o ON o.id = CASE WHEN r.to_member_id = ${id} THEN r.from_member_id ELSE r.to_member_id END
       WHERE r.to_member_id = ${id} OR (r.from_member_id = ${id} AND r.type <> 'parent')
@@ -43,7 +46,11 @@ function memberJson(alias: string): RawBuilder<unknown> {
 }
 
 /** The household's members (JSON array text) with its version, or undefined when the org has no such household. */
-export async function readMembersJson(db: Kysely<Database>, orgId: string, householdId: string): Promise<MembersJson | undefined> {
+export async function readMembersJson(
+  db: Kysely<Database>,
+  orgId: string,
+  householdId: string,
+): Promise<MembersJson | undefined> {
   const result = await sql<MembersJson>`
     SELECT h.version, coalesce((
       SELECT json_agg(${memberJson('m')} ORDER BY m.position, m.id) FROM members m WHERE m.household_id = h.id
@@ -54,7 +61,12 @@ export async function readMembersJson(db: Kysely<Database>, orgId: string, house
 }
 
 /** One member (JSON text) with its household's version, or undefined when either is not found. */
-export async function readMemberJson(db: Kysely<Database>, orgId: string, householdId: string, memberId: string): Promise<MemberJson | undefined> {
+export async function readMemberJson(
+  db: Kysely<Database>,
+  orgId: string,
+  householdId: string,
+  memberId: string,
+): Promise<MemberJson | undefined> {
   const result = await sql<MemberJson>`
     SELECT h.version, ${memberJson('m')}::text AS body
     FROM households h JOIN members m ON m.household_id = h.id
@@ -64,21 +76,53 @@ export async function readMemberJson(db: Kysely<Database>, orgId: string, househ
 }
 
 /** A member's stored fields, or undefined when the household has no member with this id. */
-export async function readMemberFields(trx: Kysely<Database>, householdId: string, memberId: string): Promise<MemberFields | undefined> {
+export async function readMemberFields(
+  trx: Kysely<Database>,
+  householdId: string,
+  memberId: string,
+): Promise<MemberFields | undefined> {
   const row = await trx
     .selectFrom('members')
-    .select(['name', 'role', 'birth_date', 'death_date', 'email'])
+    .select(['name', 'role', 'birth_date', 'death_date', 'email', 'external_id'])
     .where('household_id', '=', householdId)
     .where('id', '=', memberId)
     .executeTakeFirst()
   if (!row) return undefined
-  return { name: row.name, role: row.role as MemberFields['role'], birthDate: row.birth_date, deathDate: row.death_date, email: row.email }
+  return {
+    name: row.name,
+    role: row.role as MemberFields['role'],
+    birthDate: row.birth_date,
+    deathDate: row.death_date,
+    email: row.email,
+    externalId: row.external_id,
+  }
 }
 
 /** Whether another member of the household already has this role (only primaryClient and coClient are unique). */
-export async function roleTaken(trx: Kysely<Database>, householdId: string, role: MemberFields['role'], exceptMemberId?: string): Promise<boolean> {
-  if (role !== 'primaryClient' && role !== 'coClient') return false
+export async function roleTaken(
+  trx: Kysely<Database>,
+  householdId: string,
+  role: MemberFields['role'],
+  exceptMemberId?: string,
+): Promise<boolean> {
+  if (!ONE_PER_HOUSEHOLD_ROLES.has(role)) return false
   let query = trx.selectFrom('members').select('id').where('household_id', '=', householdId).where('role', '=', role)
+  if (exceptMemberId !== undefined) query = query.where('id', '<>', exceptMemberId)
+  return (await query.executeTakeFirst()) !== undefined
+}
+
+/** Whether another member of the household already has this externalId. */
+export async function externalIdTaken(
+  trx: Kysely<Database>,
+  householdId: string,
+  externalId: string,
+  exceptMemberId?: string,
+): Promise<boolean> {
+  let query = trx
+    .selectFrom('members')
+    .select('id')
+    .where('household_id', '=', householdId)
+    .where('external_id', '=', externalId)
   if (exceptMemberId !== undefined) query = query.where('id', '<>', exceptMemberId)
   return (await query.executeTakeFirst()) !== undefined
 }
@@ -100,6 +144,7 @@ export async function insertMember(trx: Kysely<Database>, householdId: string, f
       birth_date: fields.birthDate,
       death_date: fields.deathDate,
       email: fields.email,
+      external_id: fields.externalId,
       position: sql<number>`coalesce((SELECT max(position) + 1 FROM members WHERE household_id = ${householdId}), 0)`,
     })
     .returning('id')
@@ -110,47 +155,82 @@ export async function insertMember(trx: Kysely<Database>, householdId: string, f
 export async function updateMember(trx: Kysely<Database>, memberId: string, fields: MemberFields): Promise<void> {
   await trx
     .updateTable('members')
-    .set({ name: fields.name, role: fields.role, birth_date: fields.birthDate, death_date: fields.deathDate, email: fields.email })
+    .set({
+      name: fields.name,
+      role: fields.role,
+      birth_date: fields.birthDate,
+      death_date: fields.deathDate,
+      email: fields.email,
+      external_id: fields.externalId,
+    })
     .where('id', '=', memberId)
     .execute()
 }
 
-/** Deletes a member; its relationships (both the ones it owns and its children's links to it) go with it. */
+/** Deletes a member; its kinships (both the ones it owns and its children's links to it) go with it. */
 export async function deleteMember(trx: Kysely<Database>, householdId: string, memberId: string): Promise<boolean> {
-  const deleted = await trx.deleteFrom('members').where('household_id', '=', householdId).where('id', '=', memberId).returning('id').executeTakeFirst()
+  const deleted = await trx
+    .deleteFrom('members')
+    .where('household_id', '=', householdId)
+    .where('id', '=', memberId)
+    .returning('id')
+    .executeTakeFirst()
   return deleted !== undefined
 }
 
-export type RelationshipRefusal = { ok: false; code: 'relationship_member_unknown' | 'relationship_conflict' | 'relationship_cycle'; message: string }
+export interface KinshipRefusal {
+  ok: false
+  code: 'relationship_member_unknown' | 'relationship_conflict' | 'relationship_cycle'
+  message: string
+  /** The other member of the refused relationship; absent when parent links as a whole make a cycle. */
+  memberId?: string
+}
 
 /**
- * Replaces the relationships the member owns (see the top of this file) with `relationships`
+ * Replaces the kinships the member owns (see the top of this file) with `kinships`
  * (already free of self-references and repeats), then checks the household's parent links for a
  * cycle. A refusal leaves rows written: the caller must roll back (throw).
  */
-export async function replaceRelationships(
+export async function replaceKinships(
   trx: Kysely<Database>,
   householdId: string,
   memberId: string,
-  relationships: readonly MemberRelationship[],
-): Promise<{ ok: true } | RelationshipRefusal> {
-  const others = relationships.map((r) => r.memberId)
+  kinships: readonly KinshipEntry[],
+): Promise<{ ok: true } | KinshipRefusal> {
+  const others = kinships.map((r) => r.memberId)
   if (others.length > 0) {
     const known = new Set(
-      (await trx.selectFrom('members').select('id').where('household_id', '=', householdId).where('id', 'in', others).execute()).map((row) => row.id),
+      (
+        await trx
+          .selectFrom('members')
+          .select('id')
+          .where('household_id', '=', householdId)
+          .where('id', 'in', others)
+          .execute()
+      ).map((row) => row.id),
     )
     const unknown = others.find((id) => !known.has(id))
     if (unknown !== undefined) {
-      return { ok: false, code: 'relationship_member_unknown', message: `memberId ${unknown} is not a member of this household.` }
+      return {
+        ok: false,
+        code: 'relationship_member_unknown',
+        memberId: unknown,
+        message: `memberId ${unknown} is not a member of this household.`,
+      }
     }
   }
 
   await trx
     .deleteFrom('member_relationships')
     .where('household_id', '=', householdId)
-    .where((eb) => eb.or([eb('to_member_id', '=', memberId), eb.and([eb('from_member_id', '=', memberId), eb('type', '<>', 'parent')])]))
+    .where((eb) =>
+      eb.or([
+        eb('to_member_id', '=', memberId),
+        eb.and([eb('from_member_id', '=', memberId), eb('type', '<>', 'parent')]),
+      ]),
+    )
     .execute()
-  if (relationships.length === 0) return { ok: true }
+  if (kinships.length === 0) return { ok: true }
 
   // What is left between this member and another is a link to one of its children.
   const children = new Set(
@@ -163,37 +243,49 @@ export async function replaceRelationships(
         .execute()
     ).map((row) => row.to_member_id),
   )
-  for (const relationship of relationships) {
-    if (!children.has(relationship.memberId)) continue
-    if (relationship.type === 'parent') {
-      return { ok: false, code: 'relationship_cycle', message: `Member ${relationship.memberId} is this member's child, so cannot also be their parent.` }
+  for (const kinship of kinships) {
+    if (!children.has(kinship.memberId)) continue
+    if (kinship.type === 'parent') {
+      return {
+        ok: false,
+        code: 'relationship_cycle',
+        memberId: kinship.memberId,
+        message: `Member ${kinship.memberId} is this member's child, so cannot also be their parent.`,
+      }
     }
     return {
       ok: false,
       code: 'relationship_conflict',
-      message: `Member ${relationship.memberId} is this member's child; two members have at most one relationship (change the child's parent link first).`,
+      memberId: kinship.memberId,
+      message: `Member ${kinship.memberId} is this member's child; two members have at most one relationship (change the child's parent link first).`,
     }
   }
 
   await trx
     .insertInto('member_relationships')
     .values(
-      relationships.map((r) => {
-        if (r.type === 'parent') return { household_id: householdId, from_member_id: r.memberId, to_member_id: memberId, type: r.type }
+      kinships.map((r) => {
+        const details = { type: r.type, parent_kind: r.parentKind, since: r.since, until: r.until }
+        if (r.type === 'parent')
+          return { household_id: householdId, from_member_id: r.memberId, to_member_id: memberId, ...details }
         const [from, to] = r.memberId < memberId ? [r.memberId, memberId] : [memberId, r.memberId]
-        return { household_id: householdId, from_member_id: from, to_member_id: to, type: r.type }
+        return { household_id: householdId, from_member_id: from, to_member_id: to, ...details }
       }),
     )
     .execute()
 
-  if (relationships.some((r) => r.type === 'parent') && (await hasAncestryCycle(trx, householdId))) {
-    return { ok: false, code: 'relationship_cycle', message: 'These parent links would make someone their own ancestor.' }
+  if (kinships.some((r) => r.type === 'parent') && (await hasAncestryCycle(trx, householdId))) {
+    return {
+      ok: false,
+      code: 'relationship_cycle',
+      message: 'These parent links would make someone their own ancestor.',
+    }
   }
   return { ok: true }
 }
 
 /** Whether the household's parent links form a cycle: Kahn's algorithm, without recursion. */
-export async function hasAncestryCycle(trx: Kysely<Database>, householdId: string): Promise<boolean> {
+async function hasAncestryCycle(trx: Kysely<Database>, householdId: string): Promise<boolean> {
   const edges = await trx
     .selectFrom('member_relationships')
     .select(['from_member_id', 'to_member_id'])
@@ -204,7 +296,7 @@ export async function hasAncestryCycle(trx: Kysely<Database>, householdId: strin
 }
 
 /** Whether a directed graph given by its edges has a cycle. */
-export function hasCycle(edges: ReadonlyArray<readonly [string, string]>): boolean {
+export function hasCycle(edges: readonly (readonly [string, string])[]): boolean {
   const children = new Map<string, string[]>()
   const incoming = new Map<string, number>()
   for (const [from, to] of edges) {
@@ -217,7 +309,7 @@ export function hasCycle(edges: ReadonlyArray<readonly [string, string]>): boole
   const ready = [...incoming].filter(([, count]) => count === 0).map(([node]) => node)
   let removed = 0
   while (ready.length > 0) {
-    const node = ready.pop() as string
+    const node = ready.pop()!
     removed++
     for (const child of children.get(node) ?? []) {
       const left = (incoming.get(child) ?? 0) - 1

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { projectPath } from '../project-files.ts'
 
 /** One database session: statements run on the same connection, in order. */
 export interface MigrationSession {
@@ -20,7 +20,7 @@ export interface Migration {
   checksum: string
 }
 
-const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations')
+const MIGRATIONS_DIR = projectPath('src', 'store', 'migrations')
 // Arbitrary constant identifying Hearth's migration lock among other advisory locks.
 const MIGRATION_LOCK = 7_451_902_113
 
@@ -60,8 +60,9 @@ async function underMigrationLock<T>(session: MigrationSession, work: () => Prom
     await session.exec('COMMIT')
     return result
   } catch (error) {
-    // If the connection is gone, ROLLBACK fails too; the first error is the one to report.
-    await session.exec('ROLLBACK').catch(() => {})
+    await session.exec('ROLLBACK').catch(() => {
+      // If the connection is gone, ROLLBACK fails too; the first error is the one to report.
+    })
     throw error
   }
 }
@@ -85,17 +86,24 @@ export async function migrate(session: MigrationSession, migrations = readMigrat
   for (const migration of migrations) {
     const name = `${String(migration.version).padStart(4, '0')}_${migration.name}`
     const ran = await underMigrationLock(session, async () => {
-      const [done] = await session.query<{ checksum: string }>('SELECT checksum FROM schema_migrations WHERE version = $1', [migration.version])
+      const [done] = await session.query<{ checksum: string }>(
+        'SELECT checksum FROM schema_migrations WHERE version = $1',
+        [migration.version],
+      )
       if (done) {
         if (done.checksum !== migration.checksum) {
-          throw new Error(`migration ${migration.version} (${migration.name}) was changed after it was applied; add a new migration instead`)
+          throw new Error(
+            `migration ${migration.version} (${migration.name}) was changed after it was applied; add a new migration instead`,
+          )
         }
         return false
       }
       try {
         await session.exec(migration.sql)
       } catch (error) {
-        throw new Error(`migration ${migration.version} (${migration.name}) failed: ${(error as Error).message}`)
+        throw new Error(`migration ${migration.version} (${migration.name}) failed: ${(error as Error).message}`, {
+          cause: error,
+        })
       }
       await session.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
         migration.version,
@@ -111,5 +119,7 @@ export async function migrate(session: MigrationSession, migrations = readMigrat
 
 /** The line a server prints when it applied migrations as it started; none when it applied none. */
 export function appliedMigrationsLine(report: MigrationReport): string | undefined {
-  return report.applied.length ? `Applied migrations ${report.applied.join(', ')}; the schema is at version ${report.current}.` : undefined
+  return report.applied.length
+    ? `Applied migrations ${report.applied.join(', ')}; the schema is at version ${report.current}.`
+    : undefined
 }

@@ -17,22 +17,42 @@ export async function findOrgRateLimits(db: Kysely<Database>, orgId: string): Pr
 }
 
 /** The operator's overrides (the ceiling the organization's admins work under). */
-export async function setOperatorRateLimits(db: Kysely<Database>, orgId: string, change: LimitChange): Promise<OrgRateLimits | undefined> {
+export async function setOperatorRateLimits(
+  db: Kysely<Database>,
+  orgId: string,
+  change: LimitChange,
+): Promise<OrgRateLimits | undefined> {
   return update(db, orgId, { rate_limit_max: change.requests, key_rate_limit_max: change.keyRequests })
 }
 
 /** The organization's own admins' lowering of them. */
-export async function setAdminRateLimits(db: Kysely<Database>, orgId: string, change: LimitChange): Promise<OrgRateLimits | undefined> {
+export async function setAdminRateLimits(
+  db: Kysely<Database>,
+  orgId: string,
+  change: LimitChange,
+): Promise<OrgRateLimits | undefined> {
   return update(db, orgId, { admin_rate_limit_max: change.requests, admin_key_rate_limit_max: change.keyRequests })
 }
 
 async function update(
   db: Kysely<Database>,
   orgId: string,
-  columns: Partial<Record<'rate_limit_max' | 'key_rate_limit_max' | 'admin_rate_limit_max' | 'admin_key_rate_limit_max', number | null | undefined>>,
+  columns: Partial<
+    Record<
+      'rate_limit_max' | 'key_rate_limit_max' | 'admin_rate_limit_max' | 'admin_key_rate_limit_max',
+      number | null | undefined
+    >
+  >,
 ): Promise<OrgRateLimits | undefined> {
-  const values = Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined))
+  // Object.entries drops the `undefined` of a Partial's values from their type, not from the values.
+  const entries: [string, number | null | undefined][] = Object.entries(columns)
+  const values = Object.fromEntries(entries.filter(([, value]) => value !== undefined))
   if (Object.keys(values).length === 0) return findOrgRateLimits(db, orgId)
-  const row = await db.updateTable('orgs').set(values).where('orgs.id', '=', orgId).returning(ORG_LIMIT_COLUMNS).executeTakeFirst()
+  const row = await db
+    .updateTable('orgs')
+    .set(values)
+    .where('orgs.id', '=', orgId)
+    .returning(ORG_LIMIT_COLUMNS)
+    .executeTakeFirst()
   return row && orgLimitsOf(row)
 }

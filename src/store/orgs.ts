@@ -14,7 +14,7 @@ export async function findOrg(db: Kysely<Database>, id: string): Promise<Org | u
   return db.selectFrom('orgs').select(['id', 'name']).where('id', '=', id).executeTakeFirst()
 }
 
-export async function listOrgs(db: Kysely<Database>): Promise<Array<Org & { households: number; createdAt: Date }>> {
+export async function listOrgs(db: Kysely<Database>): Promise<(Org & { households: number; createdAt: Date })[]> {
   return db
     .selectFrom('orgs')
     .select(['id', 'name', 'created_at as createdAt'])
@@ -31,22 +31,36 @@ export async function listOrgs(db: Kysely<Database>): Promise<Array<Org & { hous
 }
 
 export async function findDemoOrg(db: Kysely<Database>): Promise<Org | undefined> {
-  return db.selectFrom('orgs').select(['id', 'name']).where('is_demo', '=', true).orderBy('created_at').executeTakeFirst()
+  return db
+    .selectFrom('orgs')
+    .select(['id', 'name'])
+    .where('is_demo', '=', true)
+    .orderBy('created_at')
+    .executeTakeFirst()
 }
 
 export async function countOrgs(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom('orgs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+  const row = await db
+    .selectFrom('orgs')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow()
   return row.n
 }
 
 /** The org's household counts, kept by triggers: the sum of its counter rows. */
-export function householdCountsQuery(db: Kysely<Database>, orgId: string) {
+function householdCountsQuery(db: Kysely<Database>, orgId: string) {
   return db
     .selectFrom('org_household_counts')
-    .select([sql<number>`coalesce(sum(households), 0)::int`.as('households'), sql<number>`coalesce(sum(samples), 0)::int`.as('samples')])
+    .select([
+      sql<number>`coalesce(sum(households), 0)::int`.as('households'),
+      sql<number>`coalesce(sum(samples), 0)::int`.as('samples'),
+    ])
     .where('org_id', '=', orgId)
 }
 
-export async function householdCounts(db: Kysely<Database>, orgId: string): Promise<{ households: number; samples: number }> {
+export async function householdCounts(
+  db: Kysely<Database>,
+  orgId: string,
+): Promise<{ households: number; samples: number }> {
   return householdCountsQuery(db, orgId).executeTakeFirstOrThrow()
 }

@@ -41,7 +41,12 @@ export async function removeFrameOrigin(db: Kysely<Database>, orgId: string, ori
 
 /** The organization's frame origins, in alphabetical order. */
 export async function listFrameOriginRecords(db: Kysely<Database>, orgId: string): Promise<FrameOriginRecord[]> {
-  return db.selectFrom('frame_origins').select(['origin', 'created_at as createdAt']).where('org_id', '=', orgId).orderBy('origin').execute()
+  return db
+    .selectFrom('frame_origins')
+    .select(['origin', 'created_at as createdAt'])
+    .where('org_id', '=', orgId)
+    .orderBy('origin')
+    .execute()
 }
 
 export async function listFrameOrigins(db: Kysely<Database>, orgId: string): Promise<string[]> {
@@ -49,12 +54,22 @@ export async function listFrameOrigins(db: Kysely<Database>, orgId: string): Pro
 }
 
 export async function isFrameOriginRegistered(db: Kysely<Database>, orgId: string, origin: string): Promise<boolean> {
-  const row = await db.selectFrom('frame_origins').select('origin').where('org_id', '=', orgId).where('origin', '=', origin).executeTakeFirst()
+  const row = await db
+    .selectFrom('frame_origins')
+    .select('origin')
+    .where('org_id', '=', orgId)
+    .where('origin', '=', origin)
+    .executeTakeFirst()
   return row !== undefined
 }
 
 /** Whether any organization registered the origin: the embed page lets exactly such an origin frame it. */
 export async function isFrameOriginRegisteredAnywhere(db: Kysely<Database>, origin: string): Promise<boolean> {
-  const row = await db.selectFrom('frame_origins').select('origin').where('origin', '=', origin).limit(1).executeTakeFirst()
+  const row = await db
+    .selectFrom('frame_origins')
+    .select('origin')
+    .where('origin', '=', origin)
+    .limit(1)
+    .executeTakeFirst()
   return row !== undefined
 }

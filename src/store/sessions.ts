@@ -2,7 +2,7 @@
 // cookie value; src/auth/sessions.ts owns the value, the durations and what counts as valid.
 import { sql, type Kysely } from 'kysely'
 import type { Database } from './tables.ts'
-import type { UserRole } from './users.ts'
+import type { UserRole } from '../domain/user-roles.ts'
 import { ORG_LIMIT_COLUMNS, orgLimitsOf, type OrgRateLimits } from '../rate-limit/org-limits.ts'
 
 export interface SessionRecord {
@@ -74,7 +74,10 @@ export async function findSessionByHash(db: Kysely<Database>, tokenHash: string)
     .executeTakeFirst()
   if (!row) return undefined
   const { orgRateLimitMax, orgKeyRateLimitMax, orgAdminRateLimitMax, orgAdminKeyRateLimitMax, ...session } = row
-  return { ...session, rateLimits: orgLimitsOf({ orgRateLimitMax, orgKeyRateLimitMax, orgAdminRateLimitMax, orgAdminKeyRateLimitMax }) }
+  return {
+    ...session,
+    rateLimits: orgLimitsOf({ orgRateLimitMax, orgKeyRateLimitMax, orgAdminRateLimitMax, orgAdminKeyRateLimitMax }),
+  }
 }
 
 /**
@@ -122,7 +125,13 @@ export async function deleteEndedSessions(db: Kysely<Database>, now: Date): Prom
   const before = new Date(now.getTime() - 86_400_000)
   const result = await db
     .deleteFrom('sessions')
-    .where((eb) => eb.or([eb('idle_expires_at', '<', before), eb('absolute_expires_at', '<', before), eb('revoked_at', '<', before)]))
+    .where((eb) =>
+      eb.or([
+        eb('idle_expires_at', '<', before),
+        eb('absolute_expires_at', '<', before),
+        eb('revoked_at', '<', before),
+      ]),
+    )
     .executeTakeFirst()
   return Number(result.numDeletedRows)
 }

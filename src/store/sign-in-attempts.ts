@@ -44,7 +44,11 @@ export async function insertSignInAttempt(
 }
 
 /** Deletes the attempt and answers it, unless it is unknown, already taken or expired. */
-export async function takeSignInAttempt(db: Kysely<Database>, stateHash: string, now: Date): Promise<SignInAttempt | undefined> {
+export async function takeSignInAttempt(
+  db: Kysely<Database>,
+  stateHash: string,
+  now: Date,
+): Promise<SignInAttempt | undefined> {
   const row = await db
     .deleteFrom('sign_in_attempts')
     .where('state_hash', '=', stateHash)

@@ -11,7 +11,13 @@ export interface PendingChoice {
 }
 
 /** Keeps a pending choice; forgets the expired ones first, so abandoned choices never pile up. */
-export async function insertSignInChoice(db: Kysely<Database>, tokenHash: string, choice: PendingChoice, now: Date, expiresAt: Date): Promise<void> {
+export async function insertSignInChoice(
+  db: Kysely<Database>,
+  tokenHash: string,
+  choice: PendingChoice,
+  now: Date,
+  expiresAt: Date,
+): Promise<void> {
   await db.deleteFrom('sign_in_choices').where('expires_at', '<=', now).execute()
   await db
     .insertInto('sign_in_choices')
@@ -27,7 +33,11 @@ export async function insertSignInChoice(db: Kysely<Database>, tokenHash: string
 }
 
 /** Deletes the pending choice and answers it, unless it is unknown, already taken or expired. */
-export async function takeSignInChoice(db: Kysely<Database>, tokenHash: string, now: Date): Promise<PendingChoice | undefined> {
+export async function takeSignInChoice(
+  db: Kysely<Database>,
+  tokenHash: string,
+  now: Date,
+): Promise<PendingChoice | undefined> {
   const row = await db
     .deleteFrom('sign_in_choices')
     .where('token_hash', '=', tokenHash)
@@ -37,6 +47,16 @@ export async function takeSignInChoice(db: Kysely<Database>, tokenHash: string, 
   return toChoice(row)
 }
 
-function toChoice(row: { idp_issuer: string; idp_subject: string; verified_email: string | null; return_to: string }): PendingChoice {
-  return { issuer: row.idp_issuer, subject: row.idp_subject, verifiedEmail: row.verified_email ?? undefined, returnTo: row.return_to }
+function toChoice(row: {
+  idp_issuer: string
+  idp_subject: string
+  verified_email: string | null
+  return_to: string
+}): PendingChoice {
+  return {
+    issuer: row.idp_issuer,
+    subject: row.idp_subject,
+    verifiedEmail: row.verified_email ?? undefined,
+    returnTo: row.return_to,
+  }
 }

@@ -14,7 +14,12 @@ const columns = ['kid', 'algorithm', 'public_jwk as publicJwk', 'private_jwk as 
 export async function insertSigningKey(db: Kysely<Database>, key: StoredSigningKey): Promise<void> {
   await db
     .insertInto('signing_keys')
-    .values({ kid: key.kid, algorithm: key.algorithm, public_jwk: JSON.stringify(key.publicJwk), private_jwk: JSON.stringify(key.privateJwk) })
+    .values({
+      kid: key.kid,
+      algorithm: key.algorithm,
+      public_jwk: JSON.stringify(key.publicJwk),
+      private_jwk: JSON.stringify(key.privateJwk),
+    })
     .onConflict((oc) => oc.doNothing())
     .execute()
 }
@@ -25,6 +30,8 @@ export async function activeSigningKey(db: Kysely<Database>): Promise<StoredSign
 }
 
 /** Every key's public half, for the JWKS. */
-export async function publicSigningKeys(db: Kysely<Database>): Promise<Array<{ kid: string; publicJwk: Record<string, unknown> }>> {
+export async function publicSigningKeys(
+  db: Kysely<Database>,
+): Promise<{ kid: string; publicJwk: Record<string, unknown> }[]> {
   return db.selectFrom('signing_keys').select(['kid', 'public_jwk as publicJwk']).orderBy('created_at').execute()
 }

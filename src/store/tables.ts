@@ -1,5 +1,9 @@
 // Row types of every table, as Kysely sees them. Columns with defaults are Generated.
-import type { ColumnType, Generated } from 'kysely'
+import type { ColumnType, Generated, SelectType } from 'kysely'
+import type { HouseholdFieldColumns } from '../households/household-fields.ts'
+import type { EntityFieldColumns } from '../households/entity-fields.ts'
+import type { UserRole } from '../domain/user-roles.ts'
+import type { BeneficiaryType, LinkType } from '../domain/estate-vocabulary.ts'
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
 type CreatedAt = ColumnType<Date, never, never>
@@ -32,27 +36,24 @@ export interface UsersTable {
   org_id: string
   email: string
   name: string
-  role: 'admin' | 'advisor' | 'viewer'
+  role: UserRole
   created_at: CreatedAt
   /** The identity provider's issuer and subject, bound at the first sign-in; null while only invited. */
   idp_issuer: string | null
   idp_subject: string | null
   last_sign_in_at: Date | null
+  /** The order users were made in (migration 0012): what lists of a person's organizations read them by. */
+  seq: ColumnType<number, never, never>
 }
 
-export interface HouseholdsTable {
+/** The columns of the household's own fields come from their declaration (households/household-fields.ts). */
+export interface HouseholdsTable extends HouseholdFieldColumns {
   id: Generated<string>
   org_id: string
-  name: string
   is_sample: Generated<boolean>
-  dsue_received: number | null
-  deceased_spouse_name: string | null
-  dsue_date_of_death: DateOnly | null
-  metadata: ColumnType<Record<string, unknown> | null, string | null, string | null>
-  primary_client_as_donor: boolean | null
-  co_client_as_donor: boolean | null
   member_count: ColumnType<number, never, never>
   assignment_count: ColumnType<number, never, never>
+  entity_count: ColumnType<number, never, never>
   search_text: ColumnType<string, never, never>
   created_at: CreatedAt
   updated_at: Timestamp
@@ -67,6 +68,8 @@ export interface MembersTable {
   birth_date: DateOnly | null
   death_date: DateOnly | null
   email: string | null
+  /** A partner's own id for the member, unique in its household (migration 0011). */
+  external_id: string | null
   position: number
   created_at: CreatedAt
 }
@@ -132,12 +135,51 @@ export interface ChartMintsTable {
   rendered_at: Date | null
 }
 
-export interface MemberRelationshipsTable {
+export interface KinshipsTable {
   household_id: string
   from_member_id: string
   to_member_id: string
   type: 'spouse' | 'partner' | 'exSpouse' | 'parent'
+  /** Only on parent kinships; null = not stated (migration 0011). */
+  parent_kind: 'biological' | 'adopted' | 'step' | 'foster' | null
+  /** Only on spouse, partner and exSpouse kinships (migration 0011). */
+  since: DateOnly | null
+  until: DateOnly | null
   created_at: CreatedAt
+}
+
+/** A household's trusts, business entities, charities, holdings and parties (migration 0010); the columns of its fields come from their declaration (households/entity-fields.ts). */
+export interface EntitiesTable extends EntityFieldColumns {
+  id: Generated<string>
+  household_id: string
+  position: Generated<number>
+  created_at: CreatedAt
+  updated_at: Timestamp
+}
+
+/** Every value an entity has had (migration 0010). */
+export interface EntityValuationsTable {
+  id: ColumnType<number, never, never>
+  household_id: string
+  entity_id: string
+  value: number | null
+  value_as_of: DateOnly | null
+  recorded_at: CreatedAt
+}
+
+/** Who holds what: from a member or an entity to an entity (migration 0010). */
+export interface EntityLinksTable {
+  id: Generated<string>
+  household_id: string
+  from_member_id: string | null
+  from_entity_id: string | null
+  to_entity_id: string
+  type: LinkType
+  share: number | null
+  beneficiary_type: BeneficiaryType | null
+  created_at: CreatedAt
+  /** The order links were written in (migration 0012): what lists and the chart read them by. */
+  seq: ColumnType<number, never, never>
 }
 
 export interface AuditLogTable {
@@ -148,6 +190,9 @@ export interface AuditLogTable {
   action: string
   household_id: string | null
   member_id: string | null
+  /** The entity an entity.* action, the link a link.* action concerned (migration 0010). */
+  entity_id: string | null
+  link_id: string | null
   changed: string[]
   at: CreatedAt
 }
@@ -202,9 +247,254 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable
   signing_keys: SigningKeysTable
   chart_mints: ChartMintsTable
-  member_relationships: MemberRelationshipsTable
+  member_relationships: KinshipsTable
+  entities: EntitiesTable
+  entity_valuations: EntityValuationsTable
+  entity_links: EntityLinksTable
   audit_log: AuditLogTable
   sessions: SessionsTable
   sign_in_attempts: SignInAttemptsTable
   sign_in_choices: SignInChoicesTable
+}
+
+/** What Kysely reads from each column type (information_schema.columns udt_name; db.ts sets the parsers). */
+interface SqlTypes {
+  uuid: string
+  text: string
+  _text: string[]
+  bool: boolean
+  int2: number
+  int4: number
+  int8: number
+  numeric: number
+  date: DateOnly
+  timestamptz: Date
+  jsonb: unknown
+}
+
+/** The column types whose values a column of TypeScript type T can hold. */
+type SqlTypeOf<T> = { [K in keyof SqlTypes]: NonNullable<T> extends SqlTypes[K] ? K : never }[keyof SqlTypes]
+
+interface ColumnDeclaration<T> {
+  type: SqlTypeOf<T>
+  nullable: null extends T ? true : false
+}
+
+/**
+ * Every column of every table above, as the database has it: test/households/table-columns.test.ts
+ * migrates a fresh database and compares. The compiler checks this against the types above (every
+ * column named, its SQL type able to hold its TypeScript type, nullable exactly when null is), so
+ * together they keep the types true to the migrations.
+ */
+export const TABLE_COLUMNS: {
+  [Table in keyof Database]: {
+    [Column in keyof Database[Table]]-?: ColumnDeclaration<SelectType<Database[Table][Column]>>
+  }
+} = {
+  orgs: {
+    id: { type: 'uuid', nullable: false },
+    name: { type: 'text', nullable: false },
+    is_demo: { type: 'bool', nullable: false },
+    created_at: { type: 'timestamptz', nullable: false },
+    rate_limit_max: { type: 'int4', nullable: true },
+    key_rate_limit_max: { type: 'int4', nullable: true },
+    admin_rate_limit_max: { type: 'int4', nullable: true },
+    admin_key_rate_limit_max: { type: 'int4', nullable: true },
+  },
+  org_household_counts: {
+    org_id: { type: 'uuid', nullable: false },
+    shard: { type: 'int2', nullable: false },
+    households: { type: 'int4', nullable: false },
+    samples: { type: 'int4', nullable: false },
+  },
+  users: {
+    id: { type: 'uuid', nullable: false },
+    org_id: { type: 'uuid', nullable: false },
+    email: { type: 'text', nullable: false },
+    name: { type: 'text', nullable: false },
+    role: { type: 'text', nullable: false },
+    created_at: { type: 'timestamptz', nullable: false },
+    idp_issuer: { type: 'text', nullable: true },
+    idp_subject: { type: 'text', nullable: true },
+    last_sign_in_at: { type: 'timestamptz', nullable: true },
+    seq: { type: 'int8', nullable: false },
+  },
+  households: {
+    id: { type: 'uuid', nullable: false },
+    org_id: { type: 'uuid', nullable: false },
+    name: { type: 'text', nullable: false },
+    is_sample: { type: 'bool', nullable: false },
+    dsue_received: { type: 'numeric', nullable: true },
+    deceased_spouse_name: { type: 'text', nullable: true },
+    dsue_date_of_death: { type: 'date', nullable: true },
+    metadata: { type: 'jsonb', nullable: true },
+    primary_client_as_donor: { type: 'bool', nullable: true },
+    co_client_as_donor: { type: 'bool', nullable: true },
+    currency: { type: 'text', nullable: false },
+    portability_elected: { type: 'text', nullable: true },
+    primary_client_lifetime_gifts: { type: 'numeric', nullable: true },
+    co_client_lifetime_gifts: { type: 'numeric', nullable: true },
+    primary_client_exemption_used: { type: 'numeric', nullable: true },
+    co_client_exemption_used: { type: 'numeric', nullable: true },
+    primary_client_us_citizen: { type: 'bool', nullable: true },
+    co_client_us_citizen: { type: 'bool', nullable: true },
+    member_count: { type: 'int4', nullable: false },
+    assignment_count: { type: 'int4', nullable: false },
+    entity_count: { type: 'int4', nullable: false },
+    search_text: { type: 'text', nullable: false },
+    created_at: { type: 'timestamptz', nullable: false },
+    updated_at: { type: 'timestamptz', nullable: false },
+    version: { type: 'int4', nullable: false },
+  },
+  members: {
+    id: { type: 'uuid', nullable: false },
+    household_id: { type: 'uuid', nullable: false },
+    name: { type: 'text', nullable: false },
+    role: { type: 'text', nullable: false },
+    birth_date: { type: 'date', nullable: true },
+    death_date: { type: 'date', nullable: true },
+    email: { type: 'text', nullable: true },
+    position: { type: 'int4', nullable: false },
+    created_at: { type: 'timestamptz', nullable: false },
+    external_id: { type: 'text', nullable: true },
+  },
+  assignments: {
+    household_id: { type: 'uuid', nullable: false },
+    user_id: { type: 'uuid', nullable: false },
+    role: { type: 'text', nullable: false },
+    created_at: { type: 'timestamptz', nullable: false },
+  },
+  api_keys: {
+    id: { type: 'uuid', nullable: false },
+    org_id: { type: 'uuid', nullable: false },
+    name: { type: 'text', nullable: false },
+    prefix: { type: 'text', nullable: false },
+    secret_hash: { type: 'text', nullable: false },
+    permissions: { type: '_text', nullable: false },
+    created_at: { type: 'timestamptz', nullable: false },
+    expires_at: { type: 'timestamptz', nullable: true },
+    revoked_at: { type: 'timestamptz', nullable: true },
+    last_used_at: { type: 'timestamptz', nullable: true },
+  },
+  api_key_usage: {
+    key_id: { type: 'uuid', nullable: false },
+    day: { type: 'date', nullable: false },
+    legacy: { type: 'bool', nullable: false },
+    calls: { type: 'int4', nullable: false },
+  },
+  frame_origins: {
+    org_id: { type: 'uuid', nullable: false },
+    origin: { type: 'text', nullable: false },
+    created_at: { type: 'timestamptz', nullable: false },
+  },
+  idempotency_keys: {
+    org_id: { type: 'uuid', nullable: false },
+    key: { type: 'text', nullable: false },
+    request_hash: { type: 'text', nullable: false },
+    response: { type: 'jsonb', nullable: true },
+    location: { type: 'text', nullable: true },
+    created_at: { type: 'timestamptz', nullable: false },
+  },
+  signing_keys: {
+    kid: { type: 'text', nullable: false },
+    algorithm: { type: 'text', nullable: false },
+    public_jwk: { type: 'jsonb', nullable: false },
+    private_jwk: { type: 'jsonb', nullable: false },
+    created_at: { type: 'timestamptz', nullable: false },
+  },
+  chart_mints: {
+    jti: { type: 'uuid', nullable: false },
+    org_id: { type: 'uuid', nullable: false },
+    key_id: { type: 'uuid', nullable: false },
+    frame_origin: { type: 'text', nullable: false },
+    created_at: { type: 'timestamptz', nullable: false },
+    rendered_at: { type: 'timestamptz', nullable: true },
+    actor_type: { type: 'text', nullable: false },
+  },
+  member_relationships: {
+    household_id: { type: 'uuid', nullable: false },
+    from_member_id: { type: 'uuid', nullable: false },
+    to_member_id: { type: 'uuid', nullable: false },
+    type: { type: 'text', nullable: false },
+    created_at: { type: 'timestamptz', nullable: false },
+    parent_kind: { type: 'text', nullable: true },
+    since: { type: 'date', nullable: true },
+    until: { type: 'date', nullable: true },
+  },
+  entities: {
+    id: { type: 'uuid', nullable: false },
+    household_id: { type: 'uuid', nullable: false },
+    name: { type: 'text', nullable: false },
+    short_name: { type: 'text', nullable: true },
+    kind: { type: 'text', nullable: false },
+    value: { type: 'numeric', nullable: true },
+    value_as_of: { type: 'date', nullable: true },
+    estate: { type: 'text', nullable: true },
+    notes: { type: 'text', nullable: true },
+    external_id: { type: 'text', nullable: true },
+    position: { type: 'int4', nullable: false },
+    created_at: { type: 'timestamptz', nullable: false },
+    updated_at: { type: 'timestamptz', nullable: false },
+  },
+  entity_valuations: {
+    id: { type: 'int8', nullable: false },
+    household_id: { type: 'uuid', nullable: false },
+    entity_id: { type: 'uuid', nullable: false },
+    value: { type: 'numeric', nullable: true },
+    value_as_of: { type: 'date', nullable: true },
+    recorded_at: { type: 'timestamptz', nullable: false },
+  },
+  entity_links: {
+    id: { type: 'uuid', nullable: false },
+    household_id: { type: 'uuid', nullable: false },
+    from_member_id: { type: 'uuid', nullable: true },
+    from_entity_id: { type: 'uuid', nullable: true },
+    to_entity_id: { type: 'uuid', nullable: false },
+    type: { type: 'text', nullable: false },
+    share: { type: 'numeric', nullable: true },
+    beneficiary_type: { type: 'text', nullable: true },
+    created_at: { type: 'timestamptz', nullable: false },
+    seq: { type: 'int8', nullable: false },
+  },
+  audit_log: {
+    id: { type: 'int8', nullable: false },
+    org_id: { type: 'uuid', nullable: false },
+    actor_type: { type: 'text', nullable: false },
+    actor_id: { type: 'uuid', nullable: false },
+    action: { type: 'text', nullable: false },
+    household_id: { type: 'uuid', nullable: true },
+    member_id: { type: 'uuid', nullable: true },
+    entity_id: { type: 'uuid', nullable: true },
+    link_id: { type: 'uuid', nullable: true },
+    changed: { type: '_text', nullable: false },
+    at: { type: 'timestamptz', nullable: false },
+  },
+  sessions: {
+    id: { type: 'uuid', nullable: false },
+    token_hash: { type: 'text', nullable: false },
+    user_id: { type: 'uuid', nullable: false },
+    org_id: { type: 'uuid', nullable: false },
+    created_at: { type: 'timestamptz', nullable: false },
+    last_seen_at: { type: 'timestamptz', nullable: false },
+    idle_expires_at: { type: 'timestamptz', nullable: false },
+    absolute_expires_at: { type: 'timestamptz', nullable: false },
+    revoked_at: { type: 'timestamptz', nullable: true },
+    verified_email: { type: 'text', nullable: true },
+  },
+  sign_in_attempts: {
+    state_hash: { type: 'text', nullable: false },
+    code_verifier: { type: 'text', nullable: false },
+    nonce: { type: 'text', nullable: false },
+    return_to: { type: 'text', nullable: false },
+    expires_at: { type: 'timestamptz', nullable: false },
+    client_address: { type: 'text', nullable: false },
+  },
+  sign_in_choices: {
+    token_hash: { type: 'text', nullable: false },
+    idp_issuer: { type: 'text', nullable: false },
+    idp_subject: { type: 'text', nullable: false },
+    verified_email: { type: 'text', nullable: true },
+    return_to: { type: 'text', nullable: false },
+    expires_at: { type: 'timestamptz', nullable: false },
+  },
 }

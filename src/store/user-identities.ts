@@ -4,7 +4,7 @@
 // ever creates a user: that is an admin's invitation.
 import { sql, type Kysely } from 'kysely'
 import type { Database } from './tables.ts'
-import type { UserRole } from './users.ts'
+import type { UserRole } from '../domain/user-roles.ts'
 
 export interface Identity {
   issuer: string
@@ -42,13 +42,16 @@ type Executor = Kysely<Database>
  * where its verified address is invited and it is not a user yet (one identity is one user per
  * organization, so an invitation in an organization it already belongs to is not offered).
  */
-export async function listOrganizationChoices(db: Executor, identity: Identity): Promise<OrganizationChoice[]> {
+async function listOrganizationChoices(db: Executor, identity: Identity): Promise<OrganizationChoice[]> {
   const rows = await db
     .selectFrom('users')
     .innerJoin('orgs', 'orgs.id', 'users.org_id')
     .select(['users.id', 'users.org_id', 'orgs.name', 'users.role', 'users.idp_subject'])
     .where((eb) => {
-      const bound = eb.and([eb('users.idp_issuer', '=', identity.issuer), eb('users.idp_subject', '=', identity.subject)])
+      const bound = eb.and([
+        eb('users.idp_issuer', '=', identity.issuer),
+        eb('users.idp_subject', '=', identity.subject),
+      ])
       if (identity.verifiedEmail === undefined) return bound
       const alreadyUserThere = eb.exists(
         eb
@@ -58,12 +61,20 @@ export async function listOrganizationChoices(db: Executor, identity: Identity):
           .where('bound.idp_issuer', '=', identity.issuer)
           .where('bound.idp_subject', '=', identity.subject),
       )
-      return eb.or([bound, eb.and([eb('users.idp_subject', 'is', null), invitedAddress(identity.verifiedEmail), eb.not(alreadyUserThere)])])
+      return eb.or([
+        bound,
+        eb.and([eb('users.idp_subject', 'is', null), invitedAddress(identity.verifiedEmail), eb.not(alreadyUserThere)]),
+      ])
     })
-    .orderBy('users.created_at')
-    .orderBy('users.id')
+    .orderBy('users.seq')
     .execute()
-  return rows.map((row) => ({ orgId: row.org_id, orgName: row.name, userId: row.id, role: row.role, invited: row.idp_subject === null }))
+  return rows.map((row) => ({
+    orgId: row.org_id,
+    orgName: row.name,
+    userId: row.id,
+    role: row.role,
+    invited: row.idp_subject === null,
+  }))
 }
 
 /**
@@ -86,7 +97,12 @@ export async function signInIdentity(db: Executor, identity: Identity, now: Date
  * organization's open invitation to its verified address (and no other invitation). Stamps the
  * sign-in time. Undefined: the identity has neither there (or the invitation was withdrawn).
  */
-export async function signInToOrganization(db: Executor, identity: Identity, orgId: string, now: Date): Promise<SignedInUser | undefined> {
+export async function signInToOrganization(
+  db: Executor,
+  identity: Identity,
+  orgId: string,
+  now: Date,
+): Promise<SignedInUser | undefined> {
   return db.transaction().execute(async (trx) => {
     let user = await trx
       .selectFrom('users')
@@ -116,7 +132,11 @@ export async function signInToOrganization(db: Executor, identity: Identity, org
  * every open invitation to the address the provider verified at this sign-in. A user without an
  * identity (a session not made by sign-in) has only their own organization.
  */
-export async function listUserOrganizations(db: Executor, userId: string, verifiedEmail: string | null): Promise<OrganizationChoice[]> {
+export async function listUserOrganizations(
+  db: Executor,
+  userId: string,
+  verifiedEmail: string | null,
+): Promise<OrganizationChoice[]> {
   const user = await db
     .selectFrom('users')
     .innerJoin('orgs', 'orgs.id', 'users.org_id')
@@ -127,14 +147,26 @@ export async function listUserOrganizations(db: Executor, userId: string, verifi
   if (user.idp_issuer === null || user.idp_subject === null) {
     return [{ orgId: user.org_id, orgName: user.name, userId: user.id, role: user.role, invited: false }]
   }
-  return listOrganizationChoices(db, { issuer: user.idp_issuer, subject: user.idp_subject, verifiedEmail: verifiedEmail ?? undefined })
+  return listOrganizationChoices(db, {
+    issuer: user.idp_issuer,
+    subject: user.idp_subject,
+    verifiedEmail: verifiedEmail ?? undefined,
+  })
 }
 
 /** The identity a user is bound to; undefined for an invitation nobody has accepted. */
-export async function readUserIdentity(db: Executor, userId: string): Promise<{ issuer: string; subject: string } | undefined> {
-  const row = await db.selectFrom('users').select(['idp_issuer', 'idp_subject']).where('id', '=', userId).executeTakeFirst()
-  if (!row || row.idp_issuer === null || row.idp_subject === null) return undefined
-  return { issuer: row.idp_issuer, subject: row.idp_subject }
+export async function readUserIdentity(
+  db: Executor,
+  userId: string,
+): Promise<{ issuer: string; subject: string } | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .select(['idp_issuer', 'idp_subject'])
+    .where('id', '=', userId)
+    .executeTakeFirst()
+  if (!row) return undefined
+  const { idp_issuer: issuer, idp_subject: subject } = row
+  return issuer === null || subject === null ? undefined : { issuer, subject }
 }
 
 /** The address the users row was invited at is the verified one, in any case. */
@@ -158,5 +190,7 @@ export async function readUserProfile(db: Kysely<Database>, userId: string): Pro
     .select(['users.id', 'users.email', 'users.name', 'users.role', 'orgs.id as org_id', 'orgs.name as org_name'])
     .where('users.id', '=', userId)
     .executeTakeFirst()
-  return row && { id: row.id, email: row.email, name: row.name, role: row.role, org: { id: row.org_id, name: row.org_name } }
+  return (
+    row && { id: row.id, email: row.email, name: row.name, role: row.role, org: { id: row.org_id, name: row.org_name } }
+  )
 }

@@ -2,9 +2,7 @@
 // users add` and POST /api/v1/users invite them; their first sign-in makes them active.
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely'
 import type { Database, UsersTable } from './tables.ts'
-
-export type UserRole = 'admin' | 'advisor' | 'viewer'
-export const USER_ROLES: readonly UserRole[] = ['admin', 'advisor', 'viewer']
+import type { UserRole } from '../domain/user-roles.ts'
 
 /** invited: has never signed in (no identity bound yet); active: has signed in at least once. */
 export type UserStatus = 'invited' | 'active'
@@ -35,7 +33,10 @@ function toUser(row: UserRow): User {
 }
 
 /** Creates a user, or answers undefined when the organization already has one with this email (in any case). */
-export async function createUser(db: Kysely<Database>, user: { orgId: string; email: string; name: string; role: UserRole }): Promise<User | undefined> {
+export async function createUser(
+  db: Kysely<Database>,
+  user: { orgId: string; email: string; name: string; role: UserRole },
+): Promise<User | undefined> {
   const row = await db
     .insertInto('users')
     .values({ org_id: user.orgId, email: user.email, name: user.name, role: user.role })
@@ -82,7 +83,9 @@ async function keepingAnAdmin<T>(
       .selectFrom('users')
       .select([
         'role',
-        sql<number>`(SELECT count(*)::int FROM users admins WHERE admins.org_id = ${orgId} AND admins.role = 'admin')`.as('admins'),
+        sql<number>`(SELECT count(*)::int FROM users admins WHERE admins.org_id = ${orgId} AND admins.role = 'admin')`.as(
+          'admins',
+        ),
       ])
       .where('id', '=', userId)
       .where('org_id', '=', orgId)
@@ -94,9 +97,21 @@ async function keepingAnAdmin<T>(
 }
 
 /** Gives a user of the organization another role; the organization keeps at least one admin. */
-export async function updateUserRole(db: Kysely<Database>, orgId: string, userId: string, role: UserRole): Promise<UserChange<User>> {
+export async function updateUserRole(
+  db: Kysely<Database>,
+  orgId: string,
+  userId: string,
+  role: UserRole,
+): Promise<UserChange<User>> {
   return keepingAnAdmin(db, orgId, userId, role === 'admin', async (trx) =>
-    toUser(await trx.updateTable('users').set({ role }).where('id', '=', userId).returning(userColumns).executeTakeFirstOrThrow()),
+    toUser(
+      await trx
+        .updateTable('users')
+        .set({ role })
+        .where('id', '=', userId)
+        .returning(userColumns)
+        .executeTakeFirstOrThrow(),
+    ),
   )
 }
 

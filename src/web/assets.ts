@@ -1,15 +1,21 @@
-// The web app's client: one script and one stylesheet, bundled by esbuild from src/web/client when
-// the first page is asked for (about a third of a second, once per process), then served from
-// memory under content-hashed names, so browsers may cache them for a year.
-import { createHash } from 'node:crypto'
-import { gzipSync } from 'node:zlib'
+// The web app's client: one script and one stylesheet, built ahead of time by `npm run build`
+// (bundle.ts) under content-hashed names, so browsers may cache them for a year. The server reads
+// them, with their gzipped copies, when the first page is asked for, and serves them from memory.
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
-import { CHART_VERSION } from '../../chart/version.ts'
+import { projectPath } from '../project-files.ts'
 
-const clientDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'client')
 export const ASSET_PREFIX = '/app/'
+
+/** build/web: where the built client is. */
+export const WEB_BUILD_DIR = projectPath('build', 'web')
+export const MANIFEST_FILE = 'manifest.json'
+
+/** manifest.json: the names, in WEB_BUILD_DIR, of the script and the stylesheet. */
+export interface WebManifest {
+  script: string
+  stylesheet: string
+}
 
 export interface Asset {
   contentType: string
@@ -25,48 +31,36 @@ export interface WebAssets {
   files: Map<string, Asset>
 }
 
-let built: Promise<WebAssets> | undefined
+let loaded: Promise<WebAssets> | undefined
 
-/** Builds once per process; a failed build is retried on the next request. */
+/** Reads the built client once per process; a failed read is retried on the next request. */
 export function webAssets(): Promise<WebAssets> {
-  built ??= buildWebAssets().catch((error: unknown) => {
-    built = undefined
+  loaded ??= loadWebAssets().catch((error: unknown) => {
+    loaded = undefined
     throw error
   })
-  return built
+  return loaded
 }
 
-async function buildWebAssets(): Promise<WebAssets> {
-  const result = await build({
-    entryPoints: [path.join(clientDir, 'main.tsx')],
-    bundle: true,
-    format: 'esm',
-    target: ['es2022'],
-    platform: 'browser',
-    minify: true,
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
-    legalComments: 'eof',
-    write: false,
-    outdir: 'out',
-    entryNames: 'app',
-    logLevel: 'silent',
-    // The chart SDK is bundled in; it frames the chart release of this version from the embed origin.
-    define: { __CHART_VERSION__: JSON.stringify(CHART_VERSION) },
-  })
-  const script = result.outputFiles.find((file) => file.path.endsWith('.js'))
-  const stylesheet = result.outputFiles.find((file) => file.path.endsWith('.css'))
-  if (!script || !stylesheet) throw new Error('the web app build must give one script and one stylesheet')
+async function loadWebAssets(): Promise<WebAssets> {
+  let manifest: WebManifest
+  try {
+    manifest = JSON.parse(await readFile(path.join(WEB_BUILD_DIR, MANIFEST_FILE), 'utf8')) as WebManifest
+  } catch (error) {
+    throw new Error(`the web app is not built (${(error as Error).message}): run npm run build`, { cause: error })
+  }
   const files = new Map<string, Asset>()
-  const add = (extension: string, contentType: string, contents: Uint8Array) => {
-    const body = Buffer.from(contents)
-    const name = `${ASSET_PREFIX}app-${createHash('sha256').update(body).digest('hex').slice(0, 12)}.${extension}`
-    files.set(name, { contentType, body, gzipped: gzipSync(body, { level: 9 }) })
-    return name
+  const add = async (name: string, contentType: string): Promise<string> => {
+    const [body, gzipped] = await Promise.all([
+      readFile(path.join(WEB_BUILD_DIR, name)),
+      readFile(path.join(WEB_BUILD_DIR, `${name}.gz`)),
+    ])
+    files.set(`${ASSET_PREFIX}${name}`, { contentType, body, gzipped })
+    return `${ASSET_PREFIX}${name}`
   }
-  return {
-    scriptPath: add('js', 'text/javascript; charset=utf-8', script.contents),
-    stylesheetPath: add('css', 'text/css; charset=utf-8', stylesheet.contents),
-    files,
-  }
+  const [scriptPath, stylesheetPath] = await Promise.all([
+    add(manifest.script, 'text/javascript; charset=utf-8'),
+    add(manifest.stylesheet, 'text/css; charset=utf-8'),
+  ])
+  return { scriptPath, stylesheetPath, files }
 }

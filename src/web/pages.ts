@@ -51,7 +51,9 @@ export interface MessagePage {
 
 export function messagePage(assets: WebAssets, page: MessagePage): string {
   const paragraphs = page.paragraphs.map((text) => `<p>${escapeHtml(text)}</p>`).join('\n')
-  const action = page.action ? `<p><a class="button" href="${escapeHtml(page.action.href)}">${escapeHtml(page.action.label)}</a></p>` : ''
+  const action = page.action
+    ? `<p><a class="button" href="${escapeHtml(page.action.href)}">${escapeHtml(page.action.label)}</a></p>`
+    : ''
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -86,7 +88,10 @@ export interface OrganizationOption {
  * the chosen orgId to `action` (same origin; the pending choice travels in a cookie). No script:
  * the page works under the message pages' policy.
  */
-export function organizationChoicePage(assets: WebAssets, options: { action: string; email: string | undefined; organizations: OrganizationOption[] }): string {
+export function organizationChoicePage(
+  assets: WebAssets,
+  options: { action: string; email: string | undefined; organizations: OrganizationOption[] },
+): string {
   const intro = options.email
     ? `You signed in as ${options.email}. Choose the organization to work in; you can switch later from the menu at the top of Hearth.`
     : 'Choose the organization to work in; you can switch later from the menu at the top of Hearth.'

@@ -6,7 +6,7 @@ import { webAssets, ASSET_PREFIX, type Asset } from './assets.ts'
 import { appPolicy, shellPage } from './pages.ts'
 
 /** Paths the client draws; anything else under them is the client's own "not found". */
-export const APP_PAGES = ['/households', '/households/*', '/admin', '/admin/*', '/signed-out']
+const APP_PAGES = ['/households', '/households/*', '/admin', '/admin/*', '/signed-out']
 
 export function registerWebRoutes(app: App, options: { embedOrigin: string }): void {
   const policy = appPolicy(options.embedOrigin)
@@ -27,14 +27,21 @@ export function registerWebRoutes(app: App, options: { embedOrigin: string }): v
   app.get(`${ASSET_PREFIX}*`, { schema: { hide: true } }, async (request, reply) => {
     const assets = await webAssets()
     const asset = assets.files.get(request.url.split('?')[0] ?? '')
-    if (!asset) return reply.status(404).type('text/plain; charset=utf-8').send('No such asset: the app was updated; reload the page.')
+    if (!asset)
+      return reply
+        .status(404)
+        .type('text/plain; charset=utf-8')
+        .send('No such asset: the app was updated; reload the page.')
     return sendAsset(request, reply, asset)
   })
 }
 
 function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset) {
-  reply.header('Cache-Control', 'public, max-age=31536000, immutable').header('Vary', 'Accept-Encoding').type(asset.contentType)
-  if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
+  reply
+    .header('Cache-Control', 'public, max-age=31536000, immutable')
+    .header('Vary', 'Accept-Encoding')
+    .type(asset.contentType)
+  if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
     return reply.header('Content-Encoding', 'gzip').send(asset.gzipped)
   }
   return reply.send(asset.body)

@@ -5,9 +5,9 @@
 // and no console error, page error or dialog either.
 import { readFileSync } from 'node:fs'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { build } from 'esbuild'
 import type { Browser, Page } from 'playwright-core'
 import { hasChromium, launchChromium } from '../helpers/browser.ts'
+import { bundleFixture, watchProblems } from '../helpers/chart-pages.ts'
 import { startSite, type Site } from '../helpers/sites.ts'
 import { generateHousehold } from '../../bench/chart/generate.ts'
 import { layoutChart, NAME_SIZE, type ChartLayout } from '../../chart/src/layout.ts'
@@ -34,7 +34,14 @@ const markup: Payload = {
   links: [{ from: 'js', to: 'svg', type: 'owner', share: 100 }],
 }
 
-type View = { x: number; y: number; w: number; h: number; width: number; height: number }
+interface View {
+  x: number
+  y: number
+  w: number
+  h: number
+  width: number
+  height: number
+}
 
 describe.runIf(hasChromium())('drawing the chart in Chromium', () => {
   let site: Site
@@ -42,15 +49,7 @@ describe.runIf(hasChromium())('drawing the chart in Chromium', () => {
   const opened: { page: Page; problems: string[] }[] = []
 
   beforeAll(async () => {
-    const bundle = await build({
-      entryPoints: [new URL('fixtures/draw-entry.ts', import.meta.url).pathname],
-      bundle: true,
-      format: 'esm',
-      target: 'es2022',
-      platform: 'browser',
-      write: false,
-      logLevel: 'silent',
-    })
+    const bundle = await bundleFixture(new URL('fixtures/draw-entry.ts', import.meta.url))
     site = await startSite()
     const headers = { 'content-security-policy': CSP }
     site.set('/', {
@@ -60,7 +59,7 @@ describe.runIf(hasChromium())('drawing the chart in Chromium', () => {
 <link rel="stylesheet" href="/styles.css"><script type="module" src="/draw-entry.js"></script></head>
 <body><main id="chart"></main></body></html>`,
     })
-    site.set('/draw-entry.js', { type: 'text/javascript', headers, body: bundle.outputFiles[0]!.contents })
+    site.set('/draw-entry.js', { type: 'text/javascript', headers, body: bundle })
     site.set('/styles.css', { type: 'text/css', headers, body: readFileSync(new URL('chart/src/styles.css', root)) })
     site.set('/favicon.ico', { type: 'image/x-icon', headers, body: new Uint8Array() })
     for (const [name, payload] of Object.entries({ example, big, markup })) {
@@ -84,31 +83,27 @@ describe.runIf(hasChromium())('drawing the chart in Chromium', () => {
     const page = await browser.newPage({ viewport: { width: 1300, height } })
     const problems: string[] = []
     opened.push({ page, problems })
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(`console: ${message.text()}`)
-    })
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
-    page.on('dialog', (dialog) => {
-      problems.push(`dialog: ${dialog.message()}`)
-      void dialog.dismiss()
-    })
+    await watchProblems(page, problems)
     await page.addInitScript(() => {
-      const w = window as unknown as { violations: string[]; wheels: boolean[] }
-      w.violations = []
+      const w = window as unknown as { wheels: boolean[] }
       w.wheels = []
-      document.addEventListener('securitypolicyviolation', (e) => w.violations.push(`${e.violatedDirective} ${e.blockedURI}`), true)
       // Bubbles here after the chart's own listener: records whether the chart prevented it.
       window.addEventListener('wheel', (e) => w.wheels.push(e.defaultPrevented))
     })
     await page.goto(`${site.origin}/?payload=${payload}&theme=${theme}`)
-    await page.waitForFunction(() => (window as unknown as DrawTestWindow).drawn === true)
+    await page.waitForFunction(() => (window as unknown as DrawTestWindow).drawn)
     return page
   }
 
   const view = (page: Page): Promise<View> =>
     page.evaluate(() => {
       const svg = document.querySelector('svg.hc-svg')!
-      const [x, y, w, h] = (svg.getAttribute('viewBox') ?? '').split(' ').map(Number) as [number, number, number, number]
+      const [x, y, w, h] = (svg.getAttribute('viewBox') ?? '').split(' ').map(Number) as [
+        number,
+        number,
+        number,
+        number,
+      ]
       return { x, y, w, h, width: Number(svg.getAttribute('width')), height: Number(svg.getAttribute('height')) }
     })
   const scaleOf = (v: View) => v.width / v.w
@@ -123,7 +118,9 @@ describe.runIf(hasChromium())('drawing the chart in Chromium', () => {
     await page.evaluate(() => document.getElementById('x')!.setAttribute('style', 'color: red'))
     await page.waitForFunction(() => (window as unknown as { violations: string[] }).violations.length > 0)
     const { problems } = opened.find((o) => o.page === page)!
-    await expect.poll(() => problems.join('\n')).toContain("violates the following Content Security Policy directive 'style-src 'self''")
+    await expect
+      .poll(() => problems.join('\n'))
+      .toContain("violates the following Content Security Policy directive 'style-src 'self''")
     // Seen; now cleared, so the check after each test passes for this one.
     problems.length = 0
     await page.evaluate(() => ((window as unknown as { violations: string[] }).violations = []))
@@ -133,7 +130,11 @@ describe.runIf(hasChromium())('drawing the chart in Chromium', () => {
     const page = await open('example')
     const layout = layoutChart(example)
     const nodes = await page.$$eval('svg.hc-svg .hc-n', (gs) =>
-      gs.map((g) => ({ role: g.getAttribute('role'), tabindex: g.getAttribute('tabindex'), label: g.getAttribute('aria-label') ?? '' })),
+      gs.map((g) => ({
+        role: g.getAttribute('role'),
+        tabindex: g.getAttribute('tabindex'),
+        label: g.getAttribute('aria-label') ?? '',
+      })),
     )
     const named = [...example.people, ...(example.entities ?? [])]
     expect(nodes).toHaveLength(named.length)
@@ -144,7 +145,9 @@ describe.runIf(hasChromium())('drawing the chart in Chromium', () => {
     let first: string | null = null
     for (let i = 0; i < 10 && first === null; i++) {
       await page.keyboard.press('Tab')
-      first = await page.evaluate(() => (document.activeElement?.classList.contains('hc-n') ? document.activeElement.getAttribute('aria-label') : null))
+      first = await page.evaluate(() =>
+        document.activeElement?.classList.contains('hc-n') ? document.activeElement.getAttribute('aria-label') : null,
+      )
     }
     const visited = [first]
     for (let i = 1; i < nodes.length; i++) {
@@ -154,7 +157,9 @@ describe.runIf(hasChromium())('drawing the chart in Chromium', () => {
     expect(new Set(visited)).toEqual(new Set(nodes.map((n) => n.label)))
     const rowOf = new Map(layout.boxes.map((b) => [b.label, b.row]))
     const rows = visited.map((l) => rowOf.get(l ?? '')!)
-    expect(rows.slice(0, example.people.length)).toEqual([...rows.slice(0, example.people.length)].sort((a, b) => a - b))
+    expect(rows.slice(0, example.people.length)).toEqual(
+      [...rows.slice(0, example.people.length)].sort((a, b) => a - b),
+    )
     expect(rows.slice(example.people.length).every((r) => r === -1)).toBe(true)
     await page.keyboard.press('Tab')
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('SUMMARY')
@@ -219,7 +224,9 @@ describe.runIf(hasChromium())('drawing the chart in Chromium', () => {
     expect(after.y - before.y).toBeCloseTo(-30 / scaleOf(before), -0.5)
     expect(after.w).toBe(before.w)
     expect(await selects(page)).toEqual([])
-    expect(await page.evaluate(() => document.querySelector('svg.hc-svg')!.classList.contains('hc-panning'))).toBe(false)
+    expect(await page.evaluate(() => document.querySelector('svg.hc-svg')!.classList.contains('hc-panning'))).toBe(
+      false,
+    )
   })
 
   it('leaves a plain wheel to the page and zooms on ctrl + wheel', async () => {
@@ -235,14 +242,22 @@ describe.runIf(hasChromium())('drawing the chart in Chromium', () => {
     await page.keyboard.down('Control')
     await page.mouse.wheel(0, -120)
     await page.keyboard.up('Control')
-    await page.waitForFunction((w) => document.querySelector('svg.hc-svg')!.getAttribute('viewBox')!.split(' ')[2] !== String(w), initial.w)
+    await page.waitForFunction(
+      (w) => document.querySelector('svg.hc-svg')!.getAttribute('viewBox')!.split(' ')[2] !== String(w),
+      initial.w,
+    )
     expect(scaleOf(await view(page))).toBeGreaterThan(scaleOf(initial))
     expect(await page.evaluate(() => (window as unknown as { wheels: boolean[] }).wheels)).toEqual([false, true])
   })
 
   it('lists every person, entity, relationship and link in the text version', async () => {
     const page = await open('example')
-    const sections = await page.$$eval('.hc-text h3', (hs) => hs.map((h) => ({ title: h.textContent, items: [...(h.nextElementSibling?.children ?? [])].map((li) => li.textContent ?? '') })))
+    const sections = await page.$$eval('.hc-text h3', (hs) =>
+      hs.map((h) => ({
+        title: h.textContent,
+        items: [...(h.nextElementSibling?.children ?? [])].map((li) => li.textContent ?? ''),
+      })),
+    )
     expect(sections.map((s) => [s.title, s.items.length])).toEqual([
       [`People (${example.people.length})`, example.people.length],
       [`Entities (${example.entities!.length})`, example.entities!.length],
@@ -287,10 +302,18 @@ describe.runIf(hasChromium())('drawing the chart in Chromium', () => {
       text: document.querySelector('.hc-text')?.textContent ?? '',
       scripts: document.querySelectorAll('script').length,
       injected: document.querySelectorAll('img, iframe, a, object, embed, .hc b, .hc i').length,
-      handlers: [...document.querySelectorAll('*')].flatMap((e) => [...e.attributes].filter((a) => a.name.startsWith('on')).map((a) => a.name)),
+      handlers: [...document.querySelectorAll('*')].flatMap((e) =>
+        [...e.attributes].filter((a) => a.name.startsWith('on')).map((a) => a.name),
+      ),
       pwned: (window as unknown as { pwned?: number }).pwned,
     }))
-    expect(seen).toMatchObject({ title: markup.household.name, scripts: 1, injected: 0, handlers: [], pwned: undefined })
+    expect(seen).toMatchObject({
+      title: markup.household.name,
+      scripts: 1,
+      injected: 0,
+      handlers: [],
+      pwned: undefined,
+    })
     for (const p of [...markup.people, ...markup.entities!]) {
       expect(seen.labels.some((l) => l.includes(p.name))).toBe(true)
       expect(seen.text).toContain(p.name)
@@ -311,17 +334,24 @@ describe.runIf(hasChromium())('drawing the chart in Chromium', () => {
         texts: document.querySelectorAll('.hc-text').length,
         nodes: document.querySelectorAll('.hc-n').length,
       }))
-    expect(await counts()).toEqual({ svgs: 1, bars: 1, texts: 1, nodes: example.people.length + example.entities!.length })
+    expect(await counts()).toEqual({
+      svgs: 1,
+      bars: 1,
+      texts: 1,
+      nodes: example.people.length + example.entities!.length,
+    })
     // The new drawing works; the old one's listeners are gone (one select per Enter).
     await node(page, labelOf(layoutChart(example), 'emily')).focus()
     await page.keyboard.press('Enter')
     await page.waitForFunction(() => (window as unknown as DrawTestWindow).selects.length > 0)
     expect(await selects(page)).toEqual([{ id: 'emily', kind: 'person' }])
     await page.evaluate(() => (window as unknown as DrawTestWindow).chart.destroy())
-    expect(await page.evaluate(() => {
-      const host = document.getElementById('chart')!
-      return { children: host.childNodes.length, className: host.className, theme: host.dataset.theme }
-    })).toEqual({ children: 0, className: '', theme: undefined })
+    expect(
+      await page.evaluate(() => {
+        const host = document.getElementById('chart')!
+        return { children: host.childNodes.length, className: host.className, theme: host.dataset.theme }
+      }),
+    ).toEqual({ children: 0, className: '', theme: undefined })
   })
 
   it('opens a big household on a readable window around the clients, capped in height; Fit shows it all', async () => {
@@ -340,17 +370,28 @@ describe.runIf(hasChromium())('drawing the chart in Chromium', () => {
     expect(page1.document).toBeLessThanOrEqual(MAX_VIEW_H + page1.bar + page1.text + 1)
 
     // The client's box is in view, and every box in view has names of a readable size on screen.
-    const shown = await page.evaluate((clientLabel) => {
-      const frame = document.querySelector('svg.hc-svg')!.getBoundingClientRect()
-      const inView = (r: DOMRect) => r.left >= frame.left && r.right <= frame.right && r.top >= frame.top && r.bottom <= frame.bottom
-      const visible = [...document.querySelectorAll<SVGGElement>('.hc-n')].filter((g) => inView(g.querySelector('.hc-box')!.getBoundingClientRect()))
-      const sizes = visible.map((g) => {
-        const text = g.querySelector<SVGTextElement>('.hc-nm')!
-        return parseFloat(getComputedStyle(text).fontSize) * text.getScreenCTM()!.a
-      })
-      const clientBox = visible.find((g) => g.getAttribute('aria-label') === clientLabel)?.getBoundingClientRect()
-      return { count: visible.length, smallest: Math.min(...sizes), client: clientBox ? clientBox.left + clientBox.width / 2 - frame.left : null, width: frame.width }
-    }, labelOf(layout, client.id))
+    const shown = await page.evaluate(
+      (clientLabel) => {
+        const frame = document.querySelector('svg.hc-svg')!.getBoundingClientRect()
+        const inView = (r: DOMRect) =>
+          r.left >= frame.left && r.right <= frame.right && r.top >= frame.top && r.bottom <= frame.bottom
+        const visible = [...document.querySelectorAll<SVGGElement>('.hc-n')].filter((g) =>
+          inView(g.querySelector('.hc-box')!.getBoundingClientRect()),
+        )
+        const sizes = visible.map((g) => {
+          const text = g.querySelector<SVGTextElement>('.hc-nm')!
+          return parseFloat(getComputedStyle(text).fontSize) * text.getScreenCTM()!.a
+        })
+        const clientBox = visible.find((g) => g.getAttribute('aria-label') === clientLabel)?.getBoundingClientRect()
+        return {
+          count: visible.length,
+          smallest: Math.min(...sizes),
+          client: clientBox ? clientBox.left + clientBox.width / 2 - frame.left : null,
+          width: frame.width,
+        }
+      },
+      labelOf(layout, client.id),
+    )
     expect(shown.count).toBeGreaterThanOrEqual(4)
     expect(shown.smallest).toBeGreaterThanOrEqual(NAME_SIZE * READABLE - 0.01)
     expect(shown.client).not.toBeNull()
@@ -374,7 +415,14 @@ describe.runIf(hasChromium())('drawing the chart in Chromium', () => {
     await page.emulateMedia({ media: 'print' })
     expect(await page.locator('.hc-tools').isVisible()).toBe(false)
     await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')))
-    expect(await view(page)).toEqual({ x: 0, y: 0, w: layout.width, h: layout.height, width: 1300, height: Math.ceil((layout.height * 1300) / layout.width) })
+    expect(await view(page)).toEqual({
+      x: 0,
+      y: 0,
+      w: layout.width,
+      h: layout.height,
+      width: 1300,
+      height: Math.ceil((layout.height * 1300) / layout.width),
+    })
     expect(await page.locator('.hc-text').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true)
     await page.evaluate(() => window.dispatchEvent(new Event('afterprint')))
     await page.emulateMedia({ media: 'screen' })

@@ -25,7 +25,9 @@ describe.runIf(hasChromium())('framing the chart page', () => {
   async function frameFrom(site: Site): Promise<{ ready: boolean; refused: boolean }> {
     const page: Page = await browser.newPage()
     let refused = false
-    let onRefused = () => {}
+    let onRefused = () => {
+      // Replaced by the promise's resolve on the next line.
+    }
     const blocked = new Promise<void>((resolve) => (onRefused = resolve))
     // Chromium reports a frame refused by frame-ancestors as a failed navigation.
     page.on('requestfailed', (request) => {
@@ -35,7 +37,9 @@ describe.runIf(hasChromium())('framing the chart page', () => {
     })
     try {
       await page.goto(`${site.origin}/frame.html`)
-      const said = page.waitForFunction(() => (window as unknown as { readyFrom: string[] }).readyFrom.length > 0).catch(() => undefined)
+      const said = page
+        .waitForFunction(() => (window as unknown as { readyFrom: string[] }).readyFrom.length > 0)
+        .catch(() => undefined)
       await Promise.race([said, blocked])
       // A refused frame shows Chromium's error page: no chart script runs in it, so no ready can follow.
       const ready = await page.evaluate(() => (window as unknown as { readyFrom: string[] }).readyFrom.length > 0)
@@ -50,7 +54,9 @@ describe.runIf(hasChromium())('framing the chart page', () => {
     const response = await fetch(stack.chartUrl, { headers: { referer: `${stack.partner.origin}/frame.html` } })
     const policy = response.headers.get('content-security-policy') ?? ''
     expect(policy).toContain(`frame-ancestors ${stack.partner.origin}`)
-    expect(policy).toContain("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'")
+    expect(policy).toContain(
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'",
+    )
     expect(response.headers.get('x-frame-options')).toBeNull()
   })
 

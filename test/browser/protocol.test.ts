@@ -26,7 +26,14 @@ interface Message {
 
 /** What the test reads inside a frame (this file compiles without the DOM library). */
 interface FrameGlobals {
-  document: { cookie: string; activeElement: { getAttribute(name: string): string | null; closest(selector: string): unknown; textContent: string | null } | null }
+  document: {
+    cookie: string
+    activeElement: {
+      getAttribute(name: string): string | null
+      closest(selector: string): unknown
+      textContent: string | null
+    } | null
+  }
   localStorage: { length: number }
   sessionStorage: { length: number }
   indexedDB: { databases(): Promise<unknown[]> }
@@ -57,9 +64,15 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
   beforeAll(async () => {
     stack = await startChartStack()
     browser = await launchChromium()
-    stack.stranger.set('/attacker.html', { type: 'text/html; charset=utf-8', body: '<!doctype html><meta charset="utf-8"><title>Stranger</title>' })
+    stack.stranger.set('/attacker.html', {
+      type: 'text/html; charset=utf-8',
+      body: '<!doctype html><meta charset="utf-8"><title>Stranger</title>',
+    })
     // Another window on the partner's own origin: only the source check tells it from the parent.
-    stack.partner.set('/sibling.html', { type: 'text/html; charset=utf-8', body: '<!doctype html><meta charset="utf-8"><title>Sibling</title>' })
+    stack.partner.set('/sibling.html', {
+      type: 'text/html; charset=utf-8',
+      body: '<!doctype html><meta charset="utf-8"><title>Sibling</title>',
+    })
   })
   afterAll(async () => {
     await browser?.close()
@@ -67,9 +80,16 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
   })
 
   /** Opens a partner page that renders `render` (a whole message, or nothing) when the chart is ready. */
-  async function openHost(render: Record<string, unknown> | null, options: { attacker?: boolean; sibling?: boolean } = {}): Promise<Host> {
+  async function openHost(
+    render: Record<string, unknown> | null,
+    options: { attacker?: boolean; sibling?: boolean } = {},
+  ): Promise<Host> {
     const path = `/host-${++pages}.html`
-    const other = options.attacker ? `${stack.stranger.origin}/attacker.html` : options.sibling ? `${stack.partner.origin}/sibling.html` : null
+    const other = options.attacker
+      ? `${stack.stranger.origin}/attacker.html`
+      : options.sibling
+        ? `${stack.partner.origin}/sibling.html`
+        : null
     stack.partner.set(path, hostPage(stack.chartUrl, render, other))
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
     const requests: Host['requests'] = []
@@ -77,7 +97,8 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
     const consoleErrors: string[] = []
     page.on('console', (message) => {
       // The partner page's own favicon 404 is not the chart's.
-      if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico')) consoleErrors.push(`${message.text()} (${message.location().url})`)
+      if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico'))
+        consoleErrors.push(`${message.text()} (${message.location().url})`)
     })
     page.on('pageerror', (error) => void consoleErrors.push(error.message))
     page.on('request', (request) => void requests.push({ url: request.url(), postData: request.postData() }))
@@ -111,20 +132,35 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
 
   it('says ready without secrets, verifies, draws every name, answers rendered and meters the render', async () => {
     const session = await stack.mint()
-    const jti = decodeJwt(session.token).jti as string
+    const jti = decodeJwt(session.token).jti!
     const { page, chart, requests, consoleErrors } = await openHost(await renderMessage(example, session.token))
     try {
       const [ready] = await received(page, 'ready')
-      expect(ready).toEqual({ type: 'ready', protocols: [1], capabilities: ['rendered', 'resize', 'select', 'error', 'theme'] })
+      expect(ready).toEqual({
+        type: 'ready',
+        protocols: [1],
+        capabilities: ['rendered', 'resize', 'select', 'error', 'theme'],
+      })
       const rendered = await waitFor(page, 'rendered')
       expect(rendered.height).toBeGreaterThan(0)
       expect(await chart.locator('#chart svg').count()).toBeGreaterThan(0)
-      for (const name of [...example.people.map((person) => person.name), ...(example.entities ?? []).map((entity) => entity.name)]) {
+      for (const name of [
+        ...example.people.map((person) => person.name),
+        ...(example.entities ?? []).map((entity) => entity.name),
+      ]) {
         await expect.poll(() => isNameVisible(chart, name), { message: name }).toBe(true)
       }
       const text = await textVersion(chart)
-      for (const name of [...example.people.map((person) => person.name), ...(example.entities ?? []).map((entity) => entity.name)]) expect(text).toContain(name)
-      const row = await stack.store.db.selectFrom('chart_mints').select('rendered_at').where('jti', '=', jti).executeTakeFirstOrThrow()
+      for (const name of [
+        ...example.people.map((person) => person.name),
+        ...(example.entities ?? []).map((entity) => entity.name),
+      ])
+        expect(text).toContain(name)
+      const row = await stack.store.db
+        .selectFrom('chart_mints')
+        .select('rendered_at')
+        .where('jti', '=', jti)
+        .executeTakeFirstOrThrow()
       expect(row.rendered_at).toBeInstanceOf(Date)
       expect(requests.filter((request) => request.url.includes('/.well-known/jwks.json'))).toHaveLength(1)
       // Nothing the page's CSP refuses (inline style or script, another request), no uncaught error.
@@ -141,27 +177,40 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
       try {
         const attacker = page.frame({ url: `${stack.stranger.origin}/attacker.html` })
         if (!attacker) throw new Error('no attacker frame')
-        await attacker.evaluate((message) => (globalThis as unknown as FrameGlobals).parent.frames[0]?.postMessage(message, '*'), await renderMessage(example, session.token))
+        await attacker.evaluate(
+          (message) => (globalThis as unknown as FrameGlobals).parent.frames[0]?.postMessage(message, '*'),
+          await renderMessage(example, session.token),
+        )
         expect(await waitFor(page, 'error')).toMatchObject({ code: 'origin_mismatch' })
         expect(await chart.locator('#chart').evaluate((element) => element.childElementCount)).toBe(0)
         // Refused before the key fetch: not metered.
         expect(requests.filter((request) => request.url.includes('jwks'))).toEqual([])
-        const row = await stack.store.db.selectFrom('chart_mints').select('rendered_at').where('jti', '=', decodeJwt(session.token).jti as string).executeTakeFirstOrThrow()
+        const row = await stack.store.db
+          .selectFrom('chart_mints')
+          .select('rendered_at')
+          .where('jti', '=', decodeJwt(session.token).jti!)
+          .executeTakeFirstOrThrow()
         expect(row.rendered_at).toBeNull()
       } finally {
         await page.close()
       }
     })
 
-    it('a render with a valid token sent by another window on the partner\'s own origin', async () => {
+    it("a render with a valid token sent by another window on the partner's own origin", async () => {
       const session = await stack.mint()
       const { page, chart, requests } = await openHost(null, { sibling: true })
       try {
         const sibling = page.frame({ url: `${stack.partner.origin}/sibling.html` })
         if (!sibling) throw new Error('no sibling frame')
         // Same origin as the parent and a token minted for it: only `source === window.parent` refuses it.
-        await sibling.evaluate((message) => (globalThis as unknown as FrameGlobals).parent.frames[0]?.postMessage(message, '*'), await renderMessage(example, session.token))
-        expect(await waitFor(page, 'error')).toMatchObject({ code: 'origin_mismatch', message: 'Render messages are accepted from the parent window only.' })
+        await sibling.evaluate(
+          (message) => (globalThis as unknown as FrameGlobals).parent.frames[0]?.postMessage(message, '*'),
+          await renderMessage(example, session.token),
+        )
+        expect(await waitFor(page, 'error')).toMatchObject({
+          code: 'origin_mismatch',
+          message: 'Render messages are accepted from the parent window only.',
+        })
         expect(await chart.locator('#chart').evaluate((element) => element.childElementCount)).toBe(0)
         expect(requests.filter((request) => request.url.includes('jwks'))).toEqual([])
       } finally {
@@ -171,8 +220,17 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
 
     it('a token minted for another frame origin', async () => {
       const signer = await loadChartSigner(stack.store.db)
-      const { token } = await mintChartToken(signer, { issuer: 'x', audience: stack.embedOrigin, orgId: stack.orgId, frameOrigin: stack.stranger.origin })
-      await expectRefused(await renderMessage(example, token), 'origin_mismatch')
+      const { token } = await mintChartToken(signer, {
+        issuer: 'x',
+        audience: stack.embedOrigin,
+        orgId: stack.orgId,
+        frameOrigin: stack.stranger.origin,
+      })
+      const answer = await expectRefused(await renderMessage(example, token), 'origin_mismatch')
+      // Both origins, so the partner sees which to change: the token's and the page's that sent it.
+      expect(answer.message).toBe(
+        `The token was minted for the frame origin ${stack.stranger.origin}, but the render message came from ${stack.partner.origin}: mint the token with frameOrigin ${stack.partner.origin}, or render from ${stack.stranger.origin}.`,
+      )
     })
 
     it('a protocol version other than 1', async () => {
@@ -198,24 +256,36 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
 
     it('a token for another audience', async () => {
       const signer = await loadChartSigner(stack.store.db)
-      const { token } = await mintChartToken(signer, { issuer: 'x', audience: 'http://127.0.0.1:9', orgId: stack.orgId, frameOrigin: stack.partner.origin })
+      const { token } = await mintChartToken(signer, {
+        issuer: 'x',
+        audience: 'http://127.0.0.1:9',
+        orgId: stack.orgId,
+        frameOrigin: stack.partner.origin,
+      })
       await expectRefused(await renderMessage(example, token), 'token_invalid')
     })
 
     it('a token that is not a JWT', async () => {
-      for (const token of ['not-a-token', 42, '', 'a.b.c']) await expectRefused(await renderMessage(example, token as string), 'token_invalid')
+      for (const token of ['not-a-token', 42, '', 'a.b.c'])
+        await expectRefused(await renderMessage(example, token as string), 'token_invalid')
     })
 
     // A hang would hit the test timeout; how fast is for bench/chart, not here.
     it('10,000 people, at /people', async () => {
       const people = Array.from({ length: 10_000 }, (_, i) => ({ id: `p${i}`, name: `Person ${i}`, role: 'other' }))
-      const answer = await expectRefused(await renderMessage({ ...example, people, relationships: [], links: [] }), 'payload_invalid')
+      const answer = await expectRefused(
+        await renderMessage({ ...example, people, relationships: [], links: [] }),
+        'payload_invalid',
+      )
       expect(answer.path).toBe('/people')
       expect(answer.message).toMatch(/^\/people: must NOT have more than 1000 items/)
     })
 
     it('a schema problem, at its JSON Pointer', async () => {
-      const answer = await expectRefused(await renderMessage({ ...example, people: [{ id: 'x', name: 'X' }] }), 'payload_invalid')
+      const answer = await expectRefused(
+        await renderMessage({ ...example, people: [{ id: 'x', name: 'X' }] }),
+        'payload_invalid',
+      )
       expect(answer).toMatchObject({ path: '/people/0', message: "/people/0: must have required property 'role'" })
     })
 
@@ -228,21 +298,29 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
 
     it('a link to an unknown id, and a duplicate id', async () => {
       const links = [...(example.links ?? []), { from: 'robert', to: 'gone', type: 'grantor' }]
-      expect(await expectRefused(await renderMessage({ ...example, links }), 'payload_invalid')).toMatchObject({ path: `/links/${links.length - 1}/to` })
+      expect(await expectRefused(await renderMessage({ ...example, links }), 'payload_invalid')).toMatchObject({
+        path: `/links/${links.length - 1}/to`,
+      })
       const people = [...example.people, { id: 'rlt', name: 'Clash', role: 'other' }]
-      expect(await expectRefused(await renderMessage({ ...example, people }), 'payload_invalid')).toMatchObject({ path: `/entities/0/id` })
+      expect(await expectRefused(await renderMessage({ ...example, people }), 'payload_invalid')).toMatchObject({
+        path: `/entities/0/id`,
+      })
     })
   })
 
   it('shows markup in names as literal text and runs none of it', async () => {
-    const names = [`<img src=x onerror="parent.postMessage('pwned','*')">`, '<script>parent.postMessage("pwned","*")</script>', 'javascript:alert(1)']
-    const people = example.people.map((person, i) => (i < names.length ? { ...person, name: names[i] as string } : person))
+    const names = [
+      `<img src=x onerror="parent.postMessage('pwned','*')">`,
+      '<script>parent.postMessage("pwned","*")</script>',
+      'javascript:alert(1)',
+    ]
+    const people = example.people.map((person, i) => (i < names.length ? { ...person, name: names[i]! } : person))
     const entities = [{ id: 'evil', name: '<b onmouseover=alert(1)>Trust</b>', kind: 'other' as const }]
     const { page, chart, dialogs } = await openHost(await renderMessage({ ...example, people, entities, links: [] }))
     try {
       await waitFor(page, 'rendered')
       const text = await textVersion(chart)
-      for (const name of [...names, entities[0]?.name as string]) {
+      for (const name of [...names, entities[0]!.name]) {
         expect(await isNameVisible(chart, name), name).toBe(true)
         expect(text).toContain(name)
       }
@@ -274,7 +352,10 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
       expect(await received(page, 'error')).toHaveLength(1)
       await expect.poll(() => isNameVisible(chart, 'Robert Chen')).toBe(true)
       // The same token again, with another payload: drawn, and still one key fetch.
-      const smaller: Payload = { household: { name: 'Small' }, people: [{ id: 'solo', name: 'Solo Person', role: 'primaryClient' }] }
+      const smaller: Payload = {
+        household: { name: 'Small' },
+        people: [{ id: 'solo', name: 'Solo Person', role: 'primaryClient' }],
+      }
       await send(page, { type: 'render', v: 1, token: session.token, payload: smaller })
       await waitFor(page, 'rendered', 2)
       await expect.poll(() => isNameVisible(chart, 'Solo Person')).toBe(true)
@@ -310,14 +391,18 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
 
   it('asks the network for nothing but its page, its assets and one key set, and sends no payload data', async () => {
     const session = await stack.mint()
-    const jti = decodeJwt(session.token).jti as string
+    const jti = decodeJwt(session.token).jti!
     const { page, requests } = await openHost(await renderMessage(example, session.token))
     try {
       await waitFor(page, 'rendered')
       // Let the chart settle (fonts, images it might load), then a round trip.
       await send(page, { type: 'render', v: 2 })
       await waitFor(page, 'error')
-      const secrets = [example.household.name, ...example.people.map((person) => person.name), ...(example.entities ?? []).map((entity) => entity.name)]
+      const secrets = [
+        example.household.name,
+        ...example.people.map((person) => person.name),
+        ...(example.entities ?? []).map((entity) => entity.name),
+      ]
       for (const request of requests) {
         for (const secret of secrets) {
           for (const form of [secret, encodeURIComponent(secret), secret.replace(/ /g, '+')]) {
@@ -326,10 +411,16 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
           }
         }
       }
-      const embed = requests.filter((request) => request.url.startsWith(stack.embedOrigin)).map((request) => request.url.slice(stack.embedOrigin.length))
+      const embed = requests
+        .filter((request) => request.url.startsWith(stack.embedOrigin))
+        .map((request) => request.url.slice(stack.embedOrigin.length))
       const assets = /^\/chart\/v\d+\.\d+\.\d+\/(index\.html|chart-[A-Za-z0-9]+\.(js|css))$/
       expect(embed.filter((url) => !assets.test(url))).toEqual([`/.well-known/jwks.json?render=${jti}`])
-      expect(requests.filter((request) => !request.url.startsWith(stack.embedOrigin) && !request.url.startsWith(stack.partner.origin))).toEqual([])
+      expect(
+        requests.filter(
+          (request) => !request.url.startsWith(stack.embedOrigin) && !request.url.startsWith(stack.partner.origin),
+        ),
+      ).toEqual([])
     } finally {
       await page.close()
     }
@@ -340,17 +431,25 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
     try {
       const rendered = await waitFor(page, 'rendered')
       const toggle = chart.locator('#chart details > summary').first()
-      const wasOpen = await chart.locator('#chart details').first().evaluate((element) => (element as unknown as { open: boolean }).open)
+      const wasOpen = await chart
+        .locator('#chart details')
+        .first()
+        .evaluate((element) => (element as unknown as { open: boolean }).open)
       await toggle.click()
       const first = await waitFor(page, 'resize')
       await toggle.click()
       const second = await waitFor(page, 'resize', 2)
       const heights = [rendered.height ?? 0, first.height ?? 0, second.height ?? 0]
-      if (wasOpen) expect(heights[1]).toBeLessThan(heights[0] as number)
-      else expect(heights[1]).toBeGreaterThan(heights[0] as number)
+      if (wasOpen) expect(heights[1]).toBeLessThan(heights[0]!)
+      else expect(heights[1]).toBeGreaterThan(heights[0]!)
       expect(heights[2]).toBe(heights[0])
       // Grows past and shrinks below the frame's earlier heights: the host followed each report.
-      expect(await page.locator('iframe').first().evaluate((element) => element.getBoundingClientRect().height)).toBe(heights[2])
+      expect(
+        await page
+          .locator('iframe')
+          .first()
+          .evaluate((element) => element.getBoundingClientRect().height),
+      ).toBe(heights[2])
     } finally {
       await page.close()
     }
@@ -365,7 +464,7 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
         await page.keyboard.press('Tab')
         focused = await chart.evaluate(() => {
           const active = (globalThis as unknown as FrameGlobals).document.activeElement
-          return active && active.getAttribute('role') === 'button' && active.closest('svg') ? (active.textContent ?? '') : ''
+          return active?.getAttribute('role') === 'button' && active.closest('svg') ? (active.textContent ?? '') : ''
         })
       }
       expect(focused).not.toBe('')
@@ -373,7 +472,9 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
         ...example.people.map((person) => ({ id: person.id, name: person.name, kind: 'person' })),
         ...(example.entities ?? []).map((entity) => ({ id: entity.id, name: entity.name, kind: 'entity' })),
       ]
-      const node = nodes.filter((candidate) => focused.includes(candidate.name)).sort((a, b) => b.name.length - a.name.length)[0]
+      const node = nodes
+        .filter((candidate) => focused.includes(candidate.name))
+        .sort((a, b) => b.name.length - a.name.length)[0]
       expect(node, focused).toBeDefined()
       await page.keyboard.press('Enter')
       expect(await waitFor(page, 'select')).toEqual({ type: 'select', id: node?.id, kind: node?.kind })
@@ -417,7 +518,12 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
       await expect.poll(() => themeOf(chart)).toBe('dark')
       // From another window on the host's own origin: the source check alone refuses it.
       const sibling = page.frame({ url: `${stack.partner.origin}/sibling.html` })
-      await sibling?.evaluate(() => (globalThis as unknown as FrameGlobals).parent.frames[0]?.postMessage({ type: 'theme', v: 1, theme: 'light' }, '*'))
+      await sibling?.evaluate(() =>
+        (globalThis as unknown as FrameGlobals).parent.frames[0]?.postMessage(
+          { type: 'theme', v: 1, theme: 'light' },
+          '*',
+        ),
+      )
       await send(page, { type: 'theme', v: 1, theme: 'purple' })
       // A round trip: both were handled before this answer.
       await send(page, { type: 'render', v: 2 })
@@ -472,18 +578,22 @@ function hostPage(chartUrl: string, render: Record<string, unknown> | null, atta
 }
 
 async function received(page: Page, type: string): Promise<Message[]> {
-  return page.evaluate((wanted) => (globalThis as unknown as HostWindow).received.filter((message) => message?.type === wanted), type)
+  return page.evaluate(
+    (wanted) => (globalThis as unknown as HostWindow).received.filter((message) => message?.type === wanted),
+    type,
+  )
 }
 
 /** The `count`-th message of `type` the host accepted (waits for it). */
 async function waitFor(page: Page, type: string, count = 1): Promise<Message> {
   await page.waitForFunction(
-    ([wanted, n]) => (globalThis as unknown as HostWindow).received.filter((message) => message?.type === wanted).length >= (n as number),
+    ([wanted, n]) =>
+      (globalThis as unknown as HostWindow).received.filter((message) => message?.type === wanted).length >= n,
     [type, count] as const,
     { timeout: 10_000 },
   )
   const messages = await received(page, type)
-  return messages[count - 1] as Message
+  return messages[count - 1]!
 }
 
 async function send(page: Page, message: unknown): Promise<void> {
@@ -496,11 +606,13 @@ async function send(page: Page, message: unknown): Promise<void> {
  * shortens what does not fit; a deceased person's name is preceded by "† ").
  */
 async function isNameVisible(chart: Frame, name: string): Promise<boolean> {
-  const nodes = await chart.locator('#chart svg [role="button"]').evaluateAll((elements) =>
-    elements
-      .filter((element) => element.getBoundingClientRect().width > 0)
-      .map((element) => Array.from(element.querySelectorAll('text'), (text) => text.textContent ?? '').join(' ')),
-  )
+  const nodes = await chart
+    .locator('#chart svg [role="button"]')
+    .evaluateAll((elements) =>
+      elements
+        .filter((element) => element.getBoundingClientRect().width > 0)
+        .map((element) => Array.from(element.querySelectorAll('text'), (text) => text.textContent ?? '').join(' ')),
+    )
   return nodes.some((shown) => {
     const text = shown.replace(/^† /, '')
     if (text.startsWith(name)) return true
@@ -512,7 +624,8 @@ async function isNameVisible(chart: Frame, name: string): Promise<boolean> {
 /** Opens the chart's text version and reads it. */
 async function textVersion(chart: Frame): Promise<string> {
   const details = chart.locator('#chart details').first()
-  if (!(await details.evaluate((element) => (element as unknown as { open: boolean }).open))) await details.locator('summary').click()
+  if (!(await details.evaluate((element) => (element as unknown as { open: boolean }).open)))
+    await details.locator('summary').click()
   return details.innerText()
 }
 

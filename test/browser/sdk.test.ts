@@ -12,8 +12,18 @@ import type { Site } from '../helpers/sites.ts'
 import { CHART_VERSION } from '../../chart/version.ts'
 import { loadChartSigner, mintChartToken } from '../../src/embed/tokens.ts'
 
-const EXAMPLE = JSON.parse(readFileSync(new URL('../../chart/example.json', import.meta.url), 'utf8')) as Record<string, unknown>
-const QUILLS = { household: { name: 'Quill Family' }, people: [{ id: 'zed', name: 'Zed Quill', role: 'primaryClient' }, { id: 'ada', name: 'Ada Quill', role: 'child' }], relationships: [{ from: 'zed', to: 'ada', type: 'parent' }] }
+const EXAMPLE = JSON.parse(readFileSync(new URL('../../chart/example.json', import.meta.url), 'utf8')) as Record<
+  string,
+  unknown
+>
+const QUILLS = {
+  household: { name: 'Quill Family' },
+  people: [
+    { id: 'zed', name: 'Zed Quill', role: 'primaryClient' },
+    { id: 'ada', name: 'Ada Quill', role: 'child' },
+  ],
+  relationships: [{ from: 'zed', to: 'ada', type: 'parent' }],
+}
 
 interface TokenAnswer {
   status: number
@@ -23,11 +33,11 @@ interface TokenAnswer {
 /** What the page exposes (host.js), as seen from page.evaluate. */
 interface HostWindow {
   hostReady?: boolean
-  events: Array<{ type: string; height?: number; code?: string; message?: string; id?: string; kind?: string }>
+  events: { type: string; height?: number; code?: string; message?: string; id?: string; kind?: string }[]
   readyOutcome?: { resolved: true } | { code: string; message: string; name: string; typed: boolean }
   /** Calls of fetchToken (counted when called, before the answer), and the answers it resolved with. */
   fetchTokenCalls: number
-  tokens: Array<{ token: string; expiresAt: string }>
+  tokens: { token: string; expiresAt: string }[]
   /** When set, fetchToken answers expiresAt this long after the page's (possibly fake) now. */
   tokenLifeMs?: number
   /** Messages of type `sentinel` the page received, by id (see sentinel()). */
@@ -42,7 +52,7 @@ describe.runIf(hasChromium())('the partner SDK', () => {
   let stack: ChartStack
   let browser: Browser
   /** Answers of the partner's token endpoint for the next calls; a real mint when empty. */
-  let plannedTokens: Array<() => Promise<TokenAnswer>> = []
+  let plannedTokens: (() => Promise<TokenAnswer>)[] = []
   let tokenCalls = 0
   const pages: Page[] = []
 
@@ -62,7 +72,10 @@ describe.runIf(hasChromium())('the partner SDK', () => {
       })
     }
     // A stranger's page framed inside the partner's page, to post forged messages from.
-    stack.stranger.set('/forger.html', { type: 'text/html; charset=utf-8', body: '<!doctype html><meta charset="utf-8"><title>Forger</title><p>forger</p>' })
+    stack.stranger.set('/forger.html', {
+      type: 'text/html; charset=utf-8',
+      body: '<!doctype html><meta charset="utf-8"><title>Forger</title><p>forger</p>',
+    })
   })
   afterAll(async () => {
     await browser?.close()
@@ -86,11 +99,18 @@ describe.runIf(hasChromium())('the partner SDK', () => {
   }
 
   const mount = (page: Page, options: Record<string, unknown> = {}, containerId = 'c') =>
-    page.evaluate(([options, containerId]) => (window as unknown as HostWindow).mount(options, containerId), [options, containerId] as const)
+    page.evaluate(([options, containerId]) => (window as unknown as HostWindow).mount(options, containerId), [
+      options,
+      containerId,
+    ] as const)
   const events = (page: Page) => page.evaluate(() => (window as unknown as HostWindow).events)
   const eventsOf = async (page: Page, type: string) => (await events(page)).filter((event) => event.type === type)
   const waitForEvents = (page: Page, type: string, count: number) =>
-    page.waitForFunction(([type, count]) => (window as unknown as HostWindow).events.filter((event) => event.type === type).length >= count, [type, count] as const)
+    page.waitForFunction(
+      ([type, count]) =>
+        (window as unknown as HostWindow).events.filter((event) => event.type === type).length >= count,
+      [type, count] as const,
+    )
   const readyOutcome = async (page: Page) => {
     await page.waitForFunction(() => (window as unknown as HostWindow).readyOutcome !== undefined)
     return page.evaluate(() => (window as unknown as HostWindow).readyOutcome)
@@ -119,8 +139,10 @@ describe.runIf(hasChromium())('the partner SDK', () => {
     return () => frame.evaluate(() => (window as unknown as { renderTokens: string[] }).renderTokens)
   }
   const fetchTokenCalls = (page: Page) => page.evaluate(() => (window as unknown as HostWindow).fetchTokenCalls)
-  const heldTokens = (page: Page) => page.evaluate(() => (window as unknown as HostWindow).tokens.map((answer) => answer.token))
-  const waitForTokens = (page: Page, count: number) => page.waitForFunction((count) => (window as unknown as HostWindow).tokens.length >= count, count)
+  const heldTokens = (page: Page) =>
+    page.evaluate(() => (window as unknown as HostWindow).tokens.map((answer) => answer.token))
+  const waitForTokens = (page: Page, count: number) =>
+    page.waitForFunction((count) => (window as unknown as HostWindow).tokens.length >= count, count)
   /**
    * Posts a `sentinel` message from `source` (a frame, or the page itself) to the top page and
    * waits until the page has received it. Messages from one window to another arrive in the order
@@ -131,7 +153,8 @@ describe.runIf(hasChromium())('the partner SDK', () => {
     await source.evaluate((id) => window.parent.postMessage({ type: 'sentinel', id }, '*'), id)
     await page.waitForFunction((id) => (window as unknown as HostWindow).sentinels.includes(id), id)
   }
-  const chartText = async (page: Page, containerId = 'c') => (await (await chartFrame(page, containerId)).locator('#chart').textContent()) ?? ''
+  const chartText = async (page: Page, containerId = 'c') =>
+    (await (await chartFrame(page, containerId)).locator('#chart').textContent()) ?? ''
   const iframeHeight = (page: Page, containerId = 'c') =>
     page.evaluate((id) => document.querySelector(`#${id} iframe`)?.getBoundingClientRect().height ?? -1, containerId)
 
@@ -139,7 +162,7 @@ describe.runIf(hasChromium())('the partner SDK', () => {
     const page = await openHost()
     await mount(page, { title: 'Household chart of the Chen family' })
     const attributes = await page.evaluate(() => {
-      const iframe = document.querySelector('#c iframe') as HTMLIFrameElement
+      const iframe = document.querySelector<HTMLIFrameElement>('#c iframe')!
       return {
         names: iframe.getAttributeNames().sort(),
         sandbox: iframe.getAttribute('sandbox'),
@@ -189,11 +212,17 @@ describe.runIf(hasChromium())('the partner SDK', () => {
     await waitForEvents(page, 'resize', 1)
     const grown = (await eventsOf(page, 'resize')).at(-1)?.height ?? 0
     expect(grown).toBeGreaterThanOrEqual((rendered?.height ?? 0) + 700)
-    await page.waitForFunction((height) => document.querySelector('#c iframe')?.getBoundingClientRect().height === height, Math.ceil(grown))
+    await page.waitForFunction(
+      (height) => document.querySelector('#c iframe')?.getBoundingClientRect().height === height,
+      Math.ceil(grown),
+    )
 
     await frame.evaluate(() => document.getElementById('filler')?.remove())
     await waitForEvents(page, 'resize', 2)
-    await page.waitForFunction((height) => document.querySelector('#c iframe')?.getBoundingClientRect().height === height, Math.ceil(rendered?.height ?? 0))
+    await page.waitForFunction(
+      (height) => document.querySelector('#c iframe')?.getBoundingClientRect().height === height,
+      Math.ceil(rendered?.height ?? 0),
+    )
   })
 
   it('ignores messages from other windows and origins', async () => {
@@ -236,12 +265,19 @@ describe.runIf(hasChromium())('the partner SDK', () => {
         container: document.getElementById('d'),
         embedOrigin: document.documentElement.dataset.embedOrigin,
         title: 'Second chart',
-        fetchToken: async () => (await fetch('/token', { method: 'POST' })).json(),
-        payload: { household: { name: 'Second' }, people: [{ id: 'solo', name: 'Solo Person', role: 'primaryClient' }] },
+        fetchToken: async (): Promise<unknown> => (await fetch('/token', { method: 'POST' })).json(),
+        payload: {
+          household: { name: 'Second' },
+          people: [{ id: 'solo', name: 'Solo Person', role: 'primaryClient' }],
+        },
         onEvent: (event: unknown) => w.secondEvents.push(event),
       })
     })
-    await page.waitForFunction(() => (window as unknown as { secondEvents: Array<{ type: string }> }).secondEvents.some((event) => event.type === 'rendered'))
+    await page.waitForFunction(() =>
+      (window as unknown as { secondEvents: { type: string }[] }).secondEvents.some(
+        (event) => event.type === 'rendered',
+      ),
+    )
     // The chart's own window, navigated to another origin: the right source, the wrong origin.
     const frame = await chartFrame(page)
     await frame.goto(`${stack.stranger.origin}/forger.html`)
@@ -315,7 +351,11 @@ describe.runIf(hasChromium())('the partner SDK', () => {
     expect(await chartText(page)).toContain('Zed Quill')
     // The chart metered a render for the new token (its key fetch names the token id).
     const jti = String(decodeJwt(second ?? '').jti)
-    const mint = await stack.store.db.selectFrom('chart_mints').select('rendered_at').where('jti', '=', jti).executeTakeFirst()
+    const mint = await stack.store.db
+      .selectFrom('chart_mints')
+      .select('rendered_at')
+      .where('jti', '=', jti)
+      .executeTakeFirst()
     expect(mint?.rendered_at).toBeInstanceOf(Date)
     expect(tokenCalls).toBe(2)
     expect(await eventsOf(page, 'error')).toEqual([])
@@ -417,12 +457,23 @@ describe.runIf(hasChromium())('the partner SDK', () => {
     const outcome = await readyOutcome(page)
     expect(outcome).toMatchObject({ code: 'ready_timeout', name: 'HouseholdChartError', typed: true })
     const message = outcome && 'message' in outcome ? outcome.message : ''
-    for (const cause of [stack.stranger.origin, 'hearth origins add', 'frame-src', 'child-src', 'embedOrigin', 'version']) expect(message).toContain(cause)
+    for (const cause of [
+      stack.stranger.origin,
+      'hearth origins add',
+      'frame-src',
+      'child-src',
+      'embedOrigin',
+      'version',
+    ])
+      expect(message).toContain(cause)
     expect((await eventsOf(page, 'error')).map((event) => event.code)).toEqual(['ready_timeout'])
   })
 
   it('reports token_fetch_failed when the partner server gives no token', async () => {
-    plannedTokens = [async () => ({ status: 500, body: { error: 'down' } }), async () => ({ status: 500, body: { error: 'down' } })]
+    plannedTokens = [
+      async () => ({ status: 500, body: { error: 'down' } }),
+      async () => ({ status: 500, body: { error: 'down' } }),
+    ]
     const page = await openHost()
     await mount(page)
     const outcome = await readyOutcome(page)
@@ -435,14 +486,14 @@ describe.runIf(hasChromium())('the partner SDK', () => {
   it('refuses options that break the mounting rules with a TypeError', async () => {
     const page = await openHost()
     const errors = await page.evaluate((embedOrigin) => {
-      const { mountError } = window as unknown as HostWindow
+      const host = window as unknown as HostWindow
       return [
-        mountError({ version: 'latest' }),
-        mountError({ version: '1.0' }),
-        mountError({ embedOrigin: `${embedOrigin}/` }),
-        mountError({ embedOrigin: `${embedOrigin}/chart` }),
-        mountError({ embedOrigin: 'javascript:alert(1)' }),
-        mountError({ title: '' }),
+        host.mountError({ version: 'latest' }),
+        host.mountError({ version: '1.0' }),
+        host.mountError({ embedOrigin: `${embedOrigin}/` }),
+        host.mountError({ embedOrigin: `${embedOrigin}/chart` }),
+        host.mountError({ embedOrigin: 'javascript:alert(1)' }),
+        host.mountError({ title: '' }),
       ]
     }, stack.embedOrigin)
     expect(errors.map((error) => error.split(':')[0])).toEqual(Array(6).fill('TypeError'))

@@ -42,7 +42,9 @@ describe.each(storeKinds())('a write whose transaction fails midway, on %s', (ki
         END IF;
         RETURN NEW;
       END $$`.execute(store.db)
-    await sql`CREATE TRIGGER chaos_fail_doomed BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION chaos_fail_doomed()`.execute(store.db)
+    await sql`CREATE TRIGGER chaos_fail_doomed BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION chaos_fail_doomed()`.execute(
+      store.db,
+    )
   }
 
   async function databaseAnswersAgain(): Promise<void> {
@@ -51,13 +53,29 @@ describe.each(storeKinds())('a write whose transaction fails midway, on %s', (ki
   }
 
   function expectUnavailable(answer: { status: number; headers: Headers; body: Record<string, unknown> }): void {
-    expect(isDatabaseUnavailable(answer.status, JSON.stringify(answer.body), answer.headers), JSON.stringify(answer.body)).toBe(true)
+    expect(
+      isDatabaseUnavailable(answer.status, JSON.stringify(answer.body), answer.headers),
+      JSON.stringify(answer.body),
+    ).toBe(true)
   }
 
   const householdsNamed = async (name: string) =>
-    store.db.selectFrom('households').select(['id', 'version']).where('org_id', '=', orgId).where('name', '=', name).execute()
+    store.db
+      .selectFrom('households')
+      .select(['id', 'version'])
+      .where('org_id', '=', orgId)
+      .where('name', '=', name)
+      .execute()
   const auditRowsOf = async (householdId: string) =>
-    Number((await store.db.selectFrom('audit_log').select((eb) => eb.fn.countAll().as('n')).where('household_id', '=', householdId).executeTakeFirstOrThrow()).n)
+    Number(
+      (
+        await store.db
+          .selectFrom('audit_log')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('household_id', '=', householdId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    )
 
   it('answers 503 and leaves nothing behind; the next request works; the retry applies once', async () => {
     const kept = await call(`${api.url}${REL}`, key, { body: { name: 'Kept' } })
@@ -77,7 +95,11 @@ describe.each(storeKinds())('a write whose transaction fails midway, on %s', (ki
     const rename = { method: 'PATCH', body: { name: 'Doomed rename' }, headers: { 'if-match': keptTag } }
     expectUnavailable(await call(`${api.url}${REL}/${keptId}`, key, rename))
     const now = await call(`${api.url}${REL}/${keptId}`, key)
-    expect([now.status, (now.body.household as { name: string }).name, now.headers.get('etag')]).toEqual([200, 'Kept', keptTag])
+    expect([now.status, (now.body.household as { name: string }).name, now.headers.get('etag')]).toEqual([
+      200,
+      'Kept',
+      keptTag,
+    ])
     expect(await auditRowsOf(keptId)).toBe(1)
 
     // The next requests work (on PGlite: its one connection is not left inside the failed transaction).
@@ -91,7 +113,11 @@ describe.each(storeKinds())('a write whose transaction fails midway, on %s', (ki
     const retried = await call(`${api.url}${REL}`, key, create)
     expect(retried.status).toBe(201)
     const replayed = await call(`${api.url}${REL}`, key, create)
-    expect([replayed.status, replayed.headers.get('idempotent-replayed'), replayed.body.household]).toEqual([201, 'true', retried.body.household])
+    expect([replayed.status, replayed.headers.get('idempotent-replayed'), replayed.body.household]).toEqual([
+      201,
+      'true',
+      retried.body.household,
+    ])
     const created = await householdsNamed('Doomed create')
     expect(created).toHaveLength(1)
     expect(await auditRowsOf(created[0]?.id ?? '')).toBe(1)

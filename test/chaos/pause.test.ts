@@ -6,12 +6,23 @@
 import { describe, expect, it } from 'vitest'
 import pg from 'pg'
 import { freshPostgresDatabase } from '../helpers/stores.ts'
-import { CHAOS_TIMEOUT, chaosFile, chaosStore, databaseErrorsCounted, isDatabaseUnavailable, runChaosScenario } from '../helpers/chaos.ts'
+import {
+  CHAOS_TIMEOUT,
+  chaosFile,
+  chaosStore,
+  databaseErrorsCounted,
+  isDatabaseUnavailable,
+  runChaosScenario,
+} from '../helpers/chaos.ts'
 
 const { cleanups, hasPostgres } = chaosFile()
 
 /** One request while the lock is held; aborted (and so failed) if it hangs for 10 s, far beyond the statement timeout. */
-async function duringPause(url: string, key: string, init: { method: string; body?: unknown }): Promise<{ status: number; text: string; headers: Headers }> {
+async function duringPause(
+  url: string,
+  key: string,
+  init: { method: string; body?: unknown },
+): Promise<{ status: number; text: string; headers: Headers }> {
   const response = await fetch(url, {
     method: init.method,
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
@@ -45,7 +56,11 @@ describe.runIf(hasPostgres)('the database paused by a held lock, under read and 
               duringPause(`${apiUrl}/api/v1/relationships?pageSize=5`, key, { method: 'GET' }),
               duringPause(`${apiUrl}/api/v1/relationships`, key, { method: 'POST', body: { name: 'Paused probe' } }),
             ])
-            for (const answer of [list, create]) expect(isDatabaseUnavailable(answer.status, answer.text, answer.headers), `${answer.status} ${answer.text}`).toBe(true)
+            for (const answer of [list, create])
+              expect(
+                isDatabaseUnavailable(answer.status, answer.text, answer.headers),
+                `${answer.status} ${answer.text}`,
+              ).toBe(true)
             // Blocked, not gone: counted as timeouts.
             expect((await databaseErrorsCounted(apiUrl)).timeout).toBeGreaterThanOrEqual(2)
           } finally {
@@ -55,7 +70,12 @@ describe.runIf(hasPostgres)('the database paused by a held lock, under read and 
         },
       })
       // The probe's create was refused, not applied later.
-      const probes = await store.db.selectFrom('households').select('id').where('org_id', '=', orgId).where('name', '=', 'Paused probe').execute()
+      const probes = await store.db
+        .selectFrom('households')
+        .select('id')
+        .where('org_id', '=', orgId)
+        .where('name', '=', 'Paused probe')
+        .execute()
       expect(probes).toEqual([])
     },
     CHAOS_TIMEOUT,

@@ -24,10 +24,11 @@ describe.runIf(runnable)('PgBouncer restarting under read and write load', () =>
         db: store.db,
         orgId,
         key,
-        fault: ({ load }) => repeatFault(2, 0, async () => {
-          await bouncer.restart()
-          await load.progress(5, 'writes between PgBouncer restarts')
-        }),
+        fault: ({ load }) =>
+          repeatFault(2, 0, async () => {
+            await bouncer.restart()
+            await load.progress(5, 'writes between PgBouncer restarts')
+          }),
       })
     },
     CHAOS_TIMEOUT,

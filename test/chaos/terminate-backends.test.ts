@@ -33,7 +33,10 @@ describe.runIf(hasPostgres)('connections terminated by PostgreSQL under read and
         cleanups.push(database.drop)
         const { store, orgId, key, keyId } = await chaosStore(database.url, cleanups)
 
-        const server = new ServerProcess({ DATABASE_URL: database.url, ...CHAOS_ENV }, workers > 1 ? ['serve', '--workers', String(workers)] : ['serve'])
+        const server = new ServerProcess(
+          { DATABASE_URL: database.url, ...CHAOS_ENV },
+          workers > 1 ? ['serve', '--workers', String(workers)] : ['serve'],
+        )
         const banner = await server.ready()
         const pids = [server.pid, ...(workers > 1 ? workerPids(banner) : [])]
         const targets = new Targets([banner.apiUrl])
@@ -53,7 +56,9 @@ describe.runIf(hasPostgres)('connections terminated by PostgreSQL under read and
         await load.progress(10, '10 acknowledged writes after the chaos')
         await load.stopAndCheckAnswers()
         expectStillUp(server, pids)
-        expect(server.stderr).toContain('a database connection was lost (57P01 terminating connection due to administrator command)')
+        expect(server.stderr).toContain(
+          'a database connection was lost (57P01 terminating connection due to administrator command)',
+        )
         await checkNothingLost(store.db, orgId, load, targets.list(), key)
         console.info(
           `terminate-backends (${workers} worker(s)): ended ${JSON.stringify(ended)} connections; ${load.ledger.acks} acknowledged writes, ${load.ledger.serverErrors.length} writes and ${load.readers.unavailable} reads answered 503 database_unavailable, ${load.readers.answered} reads`,

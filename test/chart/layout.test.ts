@@ -31,7 +31,8 @@ function boxOverlaps(l: ChartLayout): string[] {
   const out: string[] = []
   for (let i = 0; i < bs.length; i++) {
     const a = bs[i]!
-    for (let j = i + 1; j < bs.length && bs[j]!.x < a.x + a.w; j++) if (overlaps(a, bs[j]!)) out.push(`${a.id}/${bs[j]!.id}`)
+    for (let j = i + 1; j < bs.length && bs[j]!.x < a.x + a.w; j++)
+      if (overlaps(a, bs[j]!)) out.push(`${a.id}/${bs[j]!.id}`)
   }
   return out
 }
@@ -54,7 +55,8 @@ function lineProblems(l: ChartLayout): string[] {
       for (let k = 1; k < path.length; k++) {
         const [x1, y1] = path[k - 1]!
         const [x2, y2] = path[k]!
-        if (Math.abs(x1 - x2) > 1e-6 && Math.abs(y1 - y2) > 1e-6) out.push(`${e.kind} ${e.ids.join(',')}: diagonal segment`)
+        if (Math.abs(x1 - x2) > 1e-6 && Math.abs(y1 - y2) > 1e-6)
+          out.push(`${e.kind} ${e.ids.join(',')}: diagonal segment`)
         const lx = Math.min(x1, x2)
         const hx = Math.max(x1, x2)
         const ly = Math.min(y1, y2)
@@ -94,7 +96,8 @@ function textProblems(l: ChartLayout): string[] {
   })
   for (const r of rects) {
     for (const b of l.boxes) {
-      if (r.x < b.x + b.w && b.x < r.x + r.w && r.y < b.y + b.h && b.y < r.y + r.h) out.push(`label "${r.t}" over ${b.id}`)
+      if (r.x < b.x + b.w && b.x < r.x + r.w && r.y < b.y + b.h && b.y < r.y + r.h)
+        out.push(`label "${r.t}" over ${b.id}`)
     }
   }
   const sorted = rects.slice().sort((a, b) => a.y - b.y)
@@ -126,7 +129,7 @@ function structureProblems(p: Payload, l: ChartLayout, opts: { parentsAbove: boo
     }
     if (b.estate !== estateOf(e)) out.push(`entity ${e.id} in the wrong estate group`)
     const heading = l.headings.filter((h) => h.y < b.y).sort((x, y) => y.y - x.y)[0]
-    if (!heading || heading.estate !== b.estate) out.push(`entity ${e.id} not under its heading`)
+    if (heading?.estate !== b.estate) out.push(`entity ${e.id} not under its heading`)
   }
   for (const person of p.people) {
     const b = byId.get(person.id)
@@ -182,7 +185,9 @@ describe('layout of the example household', () => {
     expect(second.paths[0]![0]).toEqual([(r.x + r.w + m.x) / 2, r.y + r.h / 2])
     // Children's drops end on the children's top edges.
     const david = boxById(l, 'david')
-    expect(first.paths.some((p) => p.some(([x, y]) => y === david.y && x > david.x && x < david.x + david.w))).toBe(true)
+    expect(first.paths.some((p) => p.some(([x, y]) => y === david.y && x > david.x && x < david.x + david.w))).toBe(
+      true,
+    )
   })
 
   it('marks the former spouse line dashed (kind ex) and struck, and the others not', () => {
@@ -237,7 +242,17 @@ describe('layout of the example household', () => {
   it('has checks that catch a crossing, an overlap, overflowing text and a colliding label', () => {
     const bad = structuredClone(l)
     const r = boxById(bad, 'robert')
-    bad.edges.push({ kind: 'link', ids: [], paths: [[[r.x - 10, r.y + 10], [r.x + r.w + 10, r.y + 10]]], title: '' })
+    bad.edges.push({
+      kind: 'link',
+      ids: [],
+      paths: [
+        [
+          [r.x - 10, r.y + 10],
+          [r.x + r.w + 10, r.y + 10],
+        ],
+      ],
+      title: '',
+    })
     expect(lineProblems(bad)).toHaveLength(1)
     boxById(bad, 'margaret').x = r.x + 20
     expect(boxOverlaps(bad)).toHaveLength(1)
@@ -263,7 +278,15 @@ describe('layout of the example household', () => {
 
 describe('layout of generated households', () => {
   it('keeps every rule for households of many sizes', () => {
-    for (const [people, entities, seed] of [[1, 0, 1], [2, 1, 2], [12, 3, 3], [40, 8, 4], [120, 20, 5], [250, 40, 6], [500, 100, 7]] as const) {
+    for (const [people, entities, seed] of [
+      [1, 0, 1],
+      [2, 1, 2],
+      [12, 3, 3],
+      [40, 8, 4],
+      [120, 20, 5],
+      [250, 40, 6],
+      [500, 100, 7],
+    ] as const) {
       const p = generateHousehold(people, entities, seed)
       // The generator only makes payloads the chart's own validation accepts.
       expect(Value.Check(PayloadSchema, p)).toBe(true)
@@ -287,59 +310,87 @@ describe('layout of generated households', () => {
 const ROLES: Person['role'][] = ['child', 'grandchild', 'inLaw', 'sibling', 'parent', 'other']
 
 const householdArb = fc.integer({ min: 1, max: 36 }).chain((n) =>
-  fc.record({
-    levels: fc.array(fc.integer({ min: 0, max: 4 }), { minLength: n, maxLength: n }),
-    names: fc.array(fc.string({ minLength: 1, maxLength: 70 }), { minLength: n, maxLength: n }),
-    dead: fc.array(fc.boolean(), { minLength: n, maxLength: n }),
-    parents: fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 70 }),
-    partners: fc.array(fc.tuple(fc.nat(), fc.nat(), fc.constantFrom('spouse', 'partner', 'exSpouse') as fc.Arbitrary<'spouse' | 'partner' | 'exSpouse'>), { maxLength: 30 }),
-    entities: fc.array(
-      fc.record({
-        kind: fc.constantFrom(...ENTITY_KINDS),
-        name: fc.string({ minLength: 1, maxLength: 90 }),
-        value: fc.option(fc.double({ min: 0, max: 1e13, noNaN: true }), { nil: undefined }),
-        estate: fc.option(fc.constantFrom('in', 'out') as fc.Arbitrary<'in' | 'out'>, { nil: undefined }),
-      }),
-      { maxLength: 10 },
-    ),
-    links: fc.array(fc.tuple(fc.nat(), fc.nat(), fc.constantFrom(...LINK_TYPES), fc.option(fc.double({ min: 0.01, max: 100, noNaN: true }), { nil: undefined })), { maxLength: 40 }),
-  }).map((r): Payload => {
-    const people: Person[] = r.levels.map((lv, i) => {
-      const p: Person = { id: `p${i}`, name: r.names[i]!.trim() ? r.names[i]! : `Person ${i}`, role: i === 0 ? 'primaryClient' : ROLES[i % ROLES.length]!, birthDate: `${1900 + lv * 25 + (i % 20)}-01-15` }
-      if (r.dead[i]) p.deathDate = '2001-02-03'
-      return p
+  fc
+    .record({
+      levels: fc.array(fc.integer({ min: 0, max: 4 }), { minLength: n, maxLength: n }),
+      names: fc.array(fc.string({ minLength: 1, maxLength: 70 }), { minLength: n, maxLength: n }),
+      dead: fc.array(fc.boolean(), { minLength: n, maxLength: n }),
+      parents: fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 70 }),
+      partners: fc.array(
+        fc.tuple(
+          fc.nat(),
+          fc.nat(),
+          fc.constantFrom<'spouse' | 'partner' | 'exSpouse'>('spouse', 'partner', 'exSpouse'),
+        ),
+        { maxLength: 30 },
+      ),
+      entities: fc.array(
+        fc.record({
+          kind: fc.constantFrom(...ENTITY_KINDS),
+          name: fc.string({ minLength: 1, maxLength: 90 }),
+          value: fc.option(fc.double({ min: 0, max: 1e13, noNaN: true }), { nil: undefined }),
+          estate: fc.option(fc.constantFrom<'in' | 'out'>('in', 'out'), { nil: undefined }),
+        }),
+        { maxLength: 10 },
+      ),
+      links: fc.array(
+        fc.tuple(
+          fc.nat(),
+          fc.nat(),
+          fc.constantFrom(...LINK_TYPES),
+          fc.option(fc.double({ min: 0.01, max: 100, noNaN: true }), { nil: undefined }),
+        ),
+        { maxLength: 40 },
+      ),
     })
-    const rels: NonNullable<Payload['relationships']> = []
-    const parentCount = new Array<number>(n).fill(0)
-    const seen = new Set<string>()
-    for (const [a0, b0] of r.parents) {
-      const a = a0 % n
-      const b = b0 % n
-      // Parents strictly one level or more above: no cycles; partners share a level, so nobody is
-      // partnered with an ancestor.
-      if (r.levels[a]! < r.levels[b]! && parentCount[b]! < 3 && !seen.has(`${a}>${b}`)) {
-        seen.add(`${a}>${b}`)
-        parentCount[b]!++
-        rels.push({ from: `p${a}`, to: `p${b}`, type: 'parent' })
+    .map((r): Payload => {
+      const people: Person[] = r.levels.map((lv, i) => {
+        const p: Person = {
+          id: `p${i}`,
+          name: r.names[i]!.trim() ? r.names[i]! : `Person ${i}`,
+          role: i === 0 ? 'primaryClient' : ROLES[i % ROLES.length]!,
+          birthDate: `${1900 + lv * 25 + (i % 20)}-01-15`,
+        }
+        if (r.dead[i]) p.deathDate = '2001-02-03'
+        return p
+      })
+      const rels: NonNullable<Payload['relationships']> = []
+      const parentCount = new Array<number>(n).fill(0)
+      const seen = new Set<string>()
+      for (const [a0, b0] of r.parents) {
+        const a = a0 % n
+        const b = b0 % n
+        // Parents strictly one level or more above: no cycles; partners share a level, so nobody is
+        // partnered with an ancestor.
+        if (r.levels[a]! < r.levels[b]! && parentCount[b]! < 3 && !seen.has(`${a}>${b}`)) {
+          seen.add(`${a}>${b}`)
+          parentCount[b]!++
+          rels.push({ from: `p${a}`, to: `p${b}`, type: 'parent' })
+        }
       }
-    }
-    for (const [a0, b0, type] of r.partners) {
-      const a = a0 % n
-      const b = b0 % n
-      if (a !== b && r.levels[a] === r.levels[b]) rels.push({ from: `p${a}`, to: `p${b}`, type })
-    }
-    const entities = r.entities.map((e, i) => ({ id: `e${i}`, name: e.name.trim() ? e.name : `Entity ${i}`, kind: e.kind, ...(e.value !== undefined ? { value: e.value } : {}), ...(e.estate ? { estate: e.estate } : {}) }))
-    const links: NonNullable<Payload['links']> = []
-    if (entities.length) {
-      for (const [f0, t0, type, share] of r.links) {
-        const to = `e${t0 % entities.length}`
-        const f = f0 % (n + entities.length)
-        const from = f < n ? `p${f}` : `e${f - n}`
-        if (from !== to) links.push({ from, to, type, ...(share !== undefined ? { share } : {}) })
+      for (const [a0, b0, type] of r.partners) {
+        const a = a0 % n
+        const b = b0 % n
+        if (a !== b && r.levels[a] === r.levels[b]) rels.push({ from: `p${a}`, to: `p${b}`, type })
       }
-    }
-    return { household: { name: 'Random' }, people, relationships: rels, entities, links }
-  }),
+      const entities = r.entities.map((e, i) => ({
+        id: `e${i}`,
+        name: e.name.trim() ? e.name : `Entity ${i}`,
+        kind: e.kind,
+        ...(e.value !== undefined ? { value: e.value } : {}),
+        ...(e.estate ? { estate: e.estate } : {}),
+      }))
+      const links: NonNullable<Payload['links']> = []
+      if (entities.length) {
+        for (const [f0, t0, type, share] of r.links) {
+          const to = `e${t0 % entities.length}`
+          const f = f0 % (n + entities.length)
+          const from = f < n ? `p${f}` : `e${f - n}`
+          if (from !== to) links.push({ from, to, type, ...(share !== undefined ? { share } : {}) })
+        }
+      }
+      return { household: { name: 'Random' }, people, relationships: rels, entities, links }
+    }),
 )
 
 describe('layout of random valid households (fast-check)', () => {
@@ -356,7 +407,12 @@ describe('layout of random valid households (fast-check)', () => {
 })
 
 describe('odd but valid shapes', () => {
-  const person = (id: string, extra: Partial<Person> = {}): Person => ({ id, name: `Person ${id}`, role: 'other', ...extra })
+  const person = (id: string, extra: Partial<Person> = {}): Person => ({
+    id,
+    name: `Person ${id}`,
+    role: 'other',
+    ...extra,
+  })
 
   it('draws people with no relations, and several roots', () => {
     const p: Payload = {
@@ -424,7 +480,11 @@ describe('odd but valid shapes', () => {
     const chain: Payload = {
       household: { name: 'Chain' },
       people: Array.from({ length: 1000 }, (_, i) => person(`p${i}`)),
-      relationships: Array.from({ length: 999 }, (_, i) => ({ from: `p${i}`, to: `p${i + 1}`, type: 'parent' as const })),
+      relationships: Array.from({ length: 999 }, (_, i) => ({
+        from: `p${i}`,
+        to: `p${i + 1}`,
+        type: 'parent' as const,
+      })),
     }
     const l = checkAll(chain)
     expect(new Set(l.boxes.map((b) => b.row)).size).toBe(1000)

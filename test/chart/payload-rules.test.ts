@@ -33,8 +33,16 @@ describe('payload rules', () => {
       message: '/people/3/id: repeats the id of an earlier person',
     })
     const entity = (id: string) => ({ id, name: `Trust ${id}`, kind: 'other' as const })
-    expect(checkPayloadRules({ household: { name: 'T' }, people: people('a'), entities: [entity('t'), entity('a')] })?.path).toBe('/entities/1/id')
-    expect(checkPayloadRules({ household: { name: 'T' }, people: people('a'), entities: [entity('t'), entity('u'), entity('t')] })?.path).toBe('/entities/2/id')
+    expect(
+      checkPayloadRules({ household: { name: 'T' }, people: people('a'), entities: [entity('t'), entity('a')] })?.path,
+    ).toBe('/entities/1/id')
+    expect(
+      checkPayloadRules({
+        household: { name: 'T' },
+        people: people('a'),
+        entities: [entity('t'), entity('u'), entity('t')],
+      })?.path,
+    ).toBe('/entities/2/id')
   })
 
   it('refuses relationships that do not join two known, different people', () => {
@@ -74,11 +82,26 @@ describe('payload rules', () => {
       path: '/relationships/2',
       message: '/relationships/2: makes a person their own ancestor (a cycle of parent relationships)',
     })
-    expect(checkPayloadRules(family([parent('a', 'b'), spouse('a', 'c'), parent('b', 'a')]))?.path).toBe('/relationships/2')
+    expect(checkPayloadRules(family([parent('a', 'b'), spouse('a', 'c'), parent('b', 'a')]))?.path).toBe(
+      '/relationships/2',
+    )
     // A cycle away from the first person, among other edges.
-    expect(checkPayloadRules(family([parent('a', 'b'), parent('c', 'd'), parent('d', 'e'), parent('e', 'c')]))?.path).toBe('/relationships/3')
+    expect(
+      checkPayloadRules(family([parent('a', 'b'), parent('c', 'd'), parent('d', 'e'), parent('e', 'c')]))?.path,
+    ).toBe('/relationships/3')
     // Two parents, a diamond, and the same edge twice are not cycles.
-    expect(checkPayloadRules(family([parent('a', 'c'), parent('b', 'c'), parent('c', 'd'), parent('a', 'e'), parent('e', 'd'), parent('a', 'c')]))).toBeNull()
+    expect(
+      checkPayloadRules(
+        family([
+          parent('a', 'c'),
+          parent('b', 'c'),
+          parent('c', 'd'),
+          parent('a', 'e'),
+          parent('e', 'd'),
+          parent('a', 'c'),
+        ]),
+      ),
+    ).toBeNull()
   })
 
   it('refuses partners who are each other’s ancestor and descendant, in either order', () => {
@@ -87,7 +110,9 @@ describe('payload rules', () => {
       path: '/relationships/3',
       message: '/relationships/3: joins as partners a person and their own ancestor or descendant',
     })
-    expect(checkPayloadRules(family([...tree, { from: 'c', to: 'a', type: 'exSpouse' }]))?.path).toBe('/relationships/3')
+    expect(checkPayloadRules(family([...tree, { from: 'c', to: 'a', type: 'exSpouse' }]))?.path).toBe(
+      '/relationships/3',
+    )
     expect(checkPayloadRules(family([{ from: 'b', to: 'd', type: 'partner' }, ...tree]))?.path).toBe('/relationships/0')
     // Co-parents, in-laws and (unusually) siblings are not each other's ancestors.
     expect(checkPayloadRules(family([...tree, spouse('a', 'd'), spouse('c', 'e')]))).toBeNull()
@@ -124,7 +149,7 @@ describe('payload rules', () => {
           // Which edge of a cycle is blamed depends on the search; it must be a parent edge on a cycle.
           expect(problem?.message).toContain('own ancestor (a cycle')
           const index = Number(problem?.path.split('/')[2])
-          const edge = relationships[index] as Relationship
+          const edge = relationships[index]!
           expect(edge.type).toBe('parent')
           expect(reaches(relationships, edge.to, edge.from)).toBe(true)
         } else {
@@ -140,25 +165,42 @@ describe('payload rules', () => {
     const count = PAYLOAD_LIMITS.people
     const ids = Array.from({ length: count }, (_, i) => `p${i}`)
     const relationships: Relationship[] = []
-    for (let i = 1; i < count; i++) relationships.push(parent(ids[i - 1] as string, ids[i] as string))
+    for (let i = 1; i < count; i++) relationships.push(parent(ids[i - 1]!, ids[i]!))
     while (relationships.length < PAYLOAD_LIMITS.relationships - 1) {
       const i = relationships.length % (count - 2)
-      relationships.push(parent(ids[i] as string, ids[i + 2] as string))
+      relationships.push(parent(ids[i]!, ids[i + 2]!))
     }
     const line = family(relationships, ids)
-    expect(checkPayloadRules({ ...line, relationships: [...relationships, spouse('p500', 'p501')] })?.path).toBe(`/relationships/${relationships.length}`)
-    expect(checkPayloadRules({ ...line, relationships: [...relationships, parent('p999', 'p0')] })?.path).toBe(`/relationships/${relationships.length}`)
+    expect(checkPayloadRules({ ...line, relationships: [...relationships, spouse('p500', 'p501')] })?.path).toBe(
+      `/relationships/${relationships.length}`,
+    )
+    expect(checkPayloadRules({ ...line, relationships: [...relationships, parent('p999', 'p0')] })?.path).toBe(
+      `/relationships/${relationships.length}`,
+    )
     // Many partner edges, the last one wrong: every earlier one is checked first.
-    const partners = Array.from({ length: 1499 }, (_, i) => ({ from: ids[i % count] as string, to: `q${i}`, type: 'partner' as const }))
+    const partners = Array.from({ length: 1499 }, (_, i) => ({
+      from: ids[i % count]!,
+      to: `q${i}`,
+      type: 'partner' as const,
+    }))
     const spouses = people(...partners.map((partner) => partner.to))
     expect(
-      checkPayloadRules({ ...line, people: [...line.people, ...spouses], relationships: [...relationships.slice(0, 3500), ...partners, spouse('p999', 'p3')] })?.path,
+      checkPayloadRules({
+        ...line,
+        people: [...line.people, ...spouses],
+        relationships: [...relationships.slice(0, 3500), ...partners, spouse('p999', 'p3')],
+      })?.path,
     ).toBe('/relationships/4999')
     const wide = family(
       ids.slice(1).map((id) => parent('p0', id)),
       ids,
     )
-    expect(checkPayloadRules({ ...wide, relationships: [...(wide.relationships ?? []), ...ids.slice(2).map((id) => spouse('p1', id))] })).toBeNull()
+    expect(
+      checkPayloadRules({
+        ...wide,
+        relationships: [...(wide.relationships ?? []), ...ids.slice(2).map((id) => spouse('p1', id))],
+      }),
+    ).toBeNull()
   })
 })
 
@@ -167,11 +209,17 @@ describe('payload schema', () => {
 
   it('accepts the example and answers the first problem with its JSON Pointer', () => {
     expect(validate(example)).toBe(true)
-    const tooMany = { ...example, people: Array.from({ length: 10_000 }, (_, i) => ({ id: `p${i}`, name: `P ${i}`, role: 'other' })) }
+    const tooMany = {
+      ...example,
+      people: Array.from({ length: 10_000 }, (_, i) => ({ id: `p${i}`, name: `P ${i}`, role: 'other' })),
+    }
     expect(validate(tooMany)).toBe(false)
     expect(validate.errors?.[0]?.instancePath).toBe('/people')
     expect(validate({ ...example, people: [{ id: 'x', name: 'X' }] })).toBe(false)
-    expect(validate.errors?.[0]).toMatchObject({ instancePath: '/people/0', message: "must have required property 'role'" })
+    expect(validate.errors?.[0]).toMatchObject({
+      instancePath: '/people/0',
+      message: "must have required property 'role'",
+    })
   })
 })
 
@@ -180,7 +228,7 @@ function reaches(relationships: Relationship[], from: string, to: string): boole
   const seen = new Set<string>([from])
   const queue = [from]
   while (queue.length > 0) {
-    const person = queue.shift() as string
+    const person = queue.shift()!
     if (person === to) return true
     for (const r of relationships) {
       if (r.type === 'parent' && r.from === person && !seen.has(r.to)) {
@@ -195,6 +243,8 @@ function reaches(relationships: Relationship[], from: string, to: string): boole
 /** The slow, obvious version: is there a cycle, and which partner edge comes first with an ancestor. */
 function naiveProblem(relationships: Relationship[]): { cycle: boolean; partner: number | null } {
   const cycle = relationships.some((r) => r.type === 'parent' && reaches(relationships, r.to, r.from))
-  const partner = relationships.findIndex((r) => r.type !== 'parent' && (reaches(relationships, r.from, r.to) || reaches(relationships, r.to, r.from)))
+  const partner = relationships.findIndex(
+    (r) => r.type !== 'parent' && (reaches(relationships, r.from, r.to) || reaches(relationships, r.to, r.from)),
+  )
   return { cycle, partner: partner === -1 ? null : partner }
 }

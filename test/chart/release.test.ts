@@ -21,7 +21,7 @@ describe('chart releases', () => {
     async () => {
       const released = await readRelease(path.join(RELEASES_DIR, `v${CHART_VERSION}`))
       expect(released, `dist/chart/v${CHART_VERSION}/ is missing: run npm run chart:release`).toBeDefined()
-      expect(differences(released ?? new Map(), await buildChartRelease(CHART_VERSION))).toEqual([])
+      expect(differences(released ?? new Map<string, Uint8Array>(), await buildChartRelease(CHART_VERSION))).toEqual([])
     },
     TIMEOUT,
   )
@@ -48,16 +48,19 @@ describe('chart releases', () => {
     async () => {
       expect(await releaseChart('0.1.0', scratch)).toBe('released')
       const before = await readRelease(path.join(scratch, 'v0.1.0'))
-      expect(await releaseChart('0.2.0', scratch)).toBe('released')
+      expect(await releaseChart('0.1.1', scratch)).toBe('released')
       expect(await releaseChart('0.1.0', scratch)).toBe('unchanged')
       const after = await readRelease(path.join(scratch, 'v0.1.0'))
-      expect(differences(before ?? new Map(), after ?? new Map())).toEqual([])
+      expect(differences(before ?? new Map<string, Uint8Array>(), after ?? new Map<string, Uint8Array>())).toEqual([])
 
       const served = await loadChartReleases(scratch)
-      for (const version of ['0.1.0', '0.2.0']) {
+      for (const version of ['0.1.0', '0.1.1']) {
         const onDisk = await readRelease(path.join(scratch, `v${version}`))
         for (const [name, bytes] of onDisk ?? []) {
-          expect(Buffer.compare(served.get(`/chart/v${version}/${name}`)?.body ?? Buffer.alloc(0), Buffer.from(bytes)), `${version}/${name}`).toBe(0)
+          expect(
+            Buffer.compare(served.get(`/chart/v${version}/${name}`)?.body ?? Buffer.alloc(0), Buffer.from(bytes)),
+            `${version}/${name}`,
+          ).toBe(0)
         }
       }
     },
@@ -70,7 +73,9 @@ describe('chart releases', () => {
       const page = path.join(scratch, 'v0.1.0', 'index.html')
       writeFileSync(page, '<!doctype html><title>tampered</title>')
       await expect(releaseChart('0.1.0', scratch)).rejects.toThrow(ReleaseConflictError)
-      await expect(releaseChart('0.1.0', scratch)).rejects.toThrow(/v0\.1\.0 is already released .*index\.html.*raise CHART_VERSION/)
+      await expect(releaseChart('0.1.0', scratch)).rejects.toThrow(
+        /v0\.1\.0 is already released .*index\.html.*raise CHART_VERSION/,
+      )
       expect(readFileSync(page, 'utf8')).toBe('<!doctype html><title>tampered</title>')
     },
     TIMEOUT,
@@ -83,6 +88,6 @@ describe('chart releases', () => {
       writeFileSync(path.join(scratch, name, 'index.html'), '<!doctype html>')
     }
     const versions = new Set([...(await loadChartReleases(scratch)).keys()].map((key) => key.split('/')[2]))
-    expect([...versions].sort()).toEqual(['v0.1.0', 'v0.2.0'])
+    expect([...versions].sort()).toEqual(['v0.1.0', 'v0.1.1'])
   })
 })

@@ -18,6 +18,7 @@ function auditStory(makeTarget: () => Promise<Target>): void {
   let userId = ''
   let keyId = ''
   let householdId = ''
+  let entityId = ''
   let otherHouseholdId = ''
 
   beforeAll(async () => {
@@ -34,14 +35,28 @@ function auditStory(makeTarget: () => Promise<Target>): void {
   it(
     'users add creates a user of the organization once per email; users list shows them',
     async () => {
-      const [org, other] = await Promise.all([hearthJson(['orgs', 'create', '--name', 'Audited Advisors'], env), hearthJson(['orgs', 'create', '--name', 'Elsewhere'], env)])
+      const [org, other] = await Promise.all([
+        hearthJson(['orgs', 'create', '--name', 'Audited Advisors'], env),
+        hearthJson(['orgs', 'create', '--name', 'Elsewhere'], env),
+      ])
       orgId = String(org.id)
       otherOrgId = String(other.id)
-      const added = await hearthJson(['users', 'add', '--org', orgId, '--email', 'Ann@Example.com', '--name', ' Ann Advisor '], env)
-      expect(added).toMatchObject({ id: expect.stringMatching(UUID), email: 'Ann@Example.com', name: 'Ann Advisor', role: 'advisor' })
+      const added = await hearthJson(
+        ['users', 'add', '--org', orgId, '--email', 'Ann@Example.com', '--name', ' Ann Advisor '],
+        env,
+      )
+      expect(added).toMatchObject({
+        id: expect.stringMatching(UUID),
+        email: 'Ann@Example.com',
+        name: 'Ann Advisor',
+        role: 'advisor',
+      })
       userId = String(added.id)
       const [human, unnamed, again, elsewhere, missingOrg] = await Promise.all([
-        hearth(['users', 'add', '--org', orgId, '--email', 'ben@example.com', '--name', 'Ben Admin', '--role', 'admin'], env),
+        hearth(
+          ['users', 'add', '--org', orgId, '--email', 'ben@example.com', '--name', 'Ben Admin', '--role', 'admin'],
+          env,
+        ),
         // The issue's own command: no --name; the invitation is named after the address until then.
         hearthJson(['users', 'add', '--org', orgId, '--email', 'cleo.viewer@example.com', '--role', 'viewer'], env),
         hearth(['users', 'add', '--org', orgId, '--email', 'ann@example.COM', '--name', 'Ann Again'], env),
@@ -56,8 +71,11 @@ function auditStory(makeTarget: () => Promise<Target>): void {
       expect(elsewhere.role).toBe('advisor')
       expectOneLineError(missingOrg, 2, 'no organization has the id')
 
-      const [listed, table] = await Promise.all([hearthJson(['users', 'list', '--org', orgId], env), hearth(['users', 'list', '--org', orgId], env)])
-      expect((listed.users as Array<Record<string, unknown>>).map((u) => [u.name, u.role]).sort()).toEqual([
+      const [listed, table] = await Promise.all([
+        hearthJson(['users', 'list', '--org', orgId], env),
+        hearth(['users', 'list', '--org', orgId], env),
+      ])
+      expect((listed.users as Record<string, unknown>[]).map((u) => [u.name, u.role]).sort()).toEqual([
         ['Ann Advisor', 'advisor'],
         ['Ben Admin', 'admin'],
         ['cleo.viewer', 'viewer'],
@@ -86,16 +104,26 @@ function auditStory(makeTarget: () => Promise<Target>): void {
             headers: { 'if-match': read.headers.get('etag') ?? '' },
           })
           expect(patched.status).toBe(200)
+          const trust = await call(`${app.url}/api/v1/relationships/${householdId}/entities`, key.key, {
+            body: { name: 'Audit Family Trust', kind: 'revocableTrust', notes: 'private-note' },
+            headers: { 'if-match': patched.headers.get('etag') ?? '' },
+          })
+          expect(trust.status, JSON.stringify(trust.body)).toBe(201)
+          entityId = (trust.body.entity as { id: string }).id
           const assigned = await call(`${app.url}/api/v1/relationships/${householdId}/assignments`, key.key, {
             method: 'PUT',
             body: { assignments: [{ userId, role: 'leadAdvisor' }] },
-            headers: { 'if-match': patched.headers.get('etag') ?? '' },
+            headers: { 'if-match': trust.headers.get('etag') ?? '' },
           })
           expect(assigned.status, JSON.stringify(assigned.body)).toBe(200)
           const other = await call(`${app.url}/api/v1/relationships`, otherKey.key, { body: { name: 'Other Family' } })
           otherHouseholdId = (other.body.household as { id: string }).id
           const otherRead = await call(`${app.url}/api/v1/relationships/${otherHouseholdId}`, otherKey.key)
-          await call(`${app.url}/api/v1/relationships/${otherHouseholdId}`, otherKey.key, { method: 'PATCH', body: { name: 'Renamed' }, headers: { 'if-match': otherRead.headers.get('etag') ?? '' } })
+          await call(`${app.url}/api/v1/relationships/${otherHouseholdId}`, otherKey.key, {
+            method: 'PATCH',
+            body: { name: 'Renamed' },
+            headers: { 'if-match': otherRead.headers.get('etag') ?? '' },
+          })
         } finally {
           await app.close()
         }
@@ -105,13 +133,55 @@ function auditStory(makeTarget: () => Promise<Target>): void {
       }
 
       const json = await hearthJson(['audit', '--org', orgId], env)
-      const entries = json.entries as Array<Record<string, unknown>>
+      const entries = json.entries as Record<string, unknown>[]
       expect(entries).toEqual([
-        { at: expect.any(String), actorType: 'apiKey', actorId: keyId, action: 'household.create', householdId, memberId: null, changed: ['name'] },
-        { at: expect.any(String), actorType: 'apiKey', actorId: keyId, action: 'household.update', householdId, memberId: null, changed: ['dsueReceived', 'metadata'] },
-        { at: expect.any(String), actorType: 'apiKey', actorId: keyId, action: 'assignments.set', householdId, memberId: null, changed: ['assignments'] },
+        {
+          at: expect.any(String),
+          actorType: 'apiKey',
+          actorId: keyId,
+          action: 'household.create',
+          householdId,
+          memberId: null,
+          entityId: null,
+          linkId: null,
+          changed: ['name'],
+        },
+        {
+          at: expect.any(String),
+          actorType: 'apiKey',
+          actorId: keyId,
+          action: 'household.update',
+          householdId,
+          memberId: null,
+          entityId: null,
+          linkId: null,
+          changed: ['dsueReceived', 'metadata'],
+        },
+        {
+          at: expect.any(String),
+          actorType: 'apiKey',
+          actorId: keyId,
+          action: 'entity.create',
+          householdId,
+          memberId: null,
+          entityId,
+          linkId: null,
+          changed: ['kind', 'name', 'notes'],
+        },
+        {
+          at: expect.any(String),
+          actorType: 'apiKey',
+          actorId: keyId,
+          action: 'assignments.set',
+          householdId,
+          memberId: null,
+          entityId: null,
+          linkId: null,
+          changed: ['assignments'],
+        },
       ])
       expect(JSON.stringify(json)).not.toContain('do-not-log')
+      expect(JSON.stringify(json)).not.toContain('private-note')
       expect(JSON.stringify(json)).not.toContain(otherHouseholdId)
       for (const e of entries) expect(Number.isNaN(Date.parse(String(e.at)))).toBe(false)
 
@@ -125,14 +195,27 @@ function auditStory(makeTarget: () => Promise<Target>): void {
       ])
       expect(text.code, text.stderr).toBe(0)
       const rows = lines(text.stdout).map((line) => line.split(/\s{2,}/))
-      expect(rows[0]).toEqual(['TIME', 'ACTOR', 'ACTION', 'HOUSEHOLD', 'MEMBER', 'CHANGED'])
+      expect(rows[0]).toEqual(['TIME', 'ACTOR', 'ACTION', 'HOUSEHOLD', 'SUBJECT', 'CHANGED'])
       expect(rows.at(-1)?.slice(1)).toEqual([`apiKey ${keyId}`, 'assignments.set', householdId, '-', 'assignments'])
-      expect(rows.at(-2)?.slice(1)).toEqual([`apiKey ${keyId}`, 'household.update', householdId, '-', 'dsueReceived,metadata'])
+      expect(rows.at(-2)?.slice(1)).toEqual([
+        `apiKey ${keyId}`,
+        'entity.create',
+        householdId,
+        `entity ${entityId}`,
+        'kind,name,notes',
+      ])
+      expect(rows.at(-3)?.slice(1)).toEqual([
+        `apiKey ${keyId}`,
+        'household.update',
+        householdId,
+        '-',
+        'dsueReceived,metadata',
+      ])
       // --limit keeps the newest entries.
-      expect((limited.entries as Array<Record<string, unknown>>).map((e) => e.action)).toEqual(['assignments.set'])
+      expect((limited.entries as Record<string, unknown>[]).map((e) => e.action)).toEqual(['assignments.set'])
       // Another organization never sees this household's entries, even by its id.
       expect(byHousehold.entries).toEqual([])
-      expect((elsewhere.entries as Array<Record<string, unknown>>).filter((e) => e.action === 'household.update')).toEqual([
+      expect((elsewhere.entries as Record<string, unknown>[]).filter((e) => e.action === 'household.update')).toEqual([
         expect.objectContaining({ householdId: otherHouseholdId, changed: ['name'] }),
       ])
       expect(none.code, none.stderr).toBe(0)
@@ -148,7 +231,11 @@ describe('hearth users and hearth audit on an embedded PGlite directory', () => 
   auditStory(pgliteTarget)
 })
 
-const hasPostgres = requirePart('PostgreSQL', DATABASE_URL !== undefined, 'set DATABASE_URL=postgres://… to also test the CLI on PostgreSQL')
+const hasPostgres = requirePart(
+  'PostgreSQL',
+  DATABASE_URL !== undefined,
+  'set DATABASE_URL=postgres://… to also test the CLI on PostgreSQL',
+)
 
 describe.runIf(hasPostgres)('hearth users and hearth audit on PostgreSQL (DATABASE_URL)', () => {
   auditStory(postgresTarget)

@@ -7,12 +7,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
 import { openStore } from '../../src/store/db.ts'
 import { readMigrations } from '../../src/store/migrate.ts'
-import { lockPathOf } from '../../src/admin/data-dir-lock.ts'
+import { lockPathOf } from '../../src/operator/data-dir-lock.ts'
 import { SAMPLE_HOUSEHOLDS } from '../../src/domain/sample-households.ts'
 import { DATABASE_URL, requirePart } from '../helpers/environment.ts'
 import { freshPgliteDir } from '../helpers/stores.ts'
 import { call, startApp } from '../helpers/app.ts'
-import { expectEndsAfterGivingBack, expectOneLineError, hearth, HearthProcess, hearthJson, KEY, killAll, lastJson, lines, until, UUID } from '../helpers/cli.ts'
+import {
+  expectEndsAfterGivingBack,
+  expectOneLineError,
+  hearth,
+  HearthProcess,
+  hearthJson,
+  KEY,
+  killAll,
+  lastJson,
+  lines,
+  until,
+  UUID,
+} from '../helpers/cli.ts'
 import { pgliteTarget, postgresTarget, type Target } from '../helpers/cli-targets.ts'
 
 const TIMEOUT = 120_000
@@ -47,8 +59,15 @@ function adminCommandStory(kind: Target['kind'], makeTarget: () => Promise<Targe
         // test), so its answer is read as soon as it is printed.
         pgliteMigrate = new HearthProcess(['migrate', '--json'], env)
         const proc = pgliteMigrate
-        await until(() => proc.exit !== undefined || proc.stdout.endsWith('\n'), 'hearth migrate printed nothing', TIMEOUT)
-        expect(lastJson({ code: 0, signal: null, stdout: proc.stdout, stderr: proc.stderr })).toEqual({ applied: [], current })
+        await until(
+          () => proc.exit !== undefined || proc.stdout.endsWith('\n'),
+          'hearth migrate printed nothing',
+          TIMEOUT,
+        )
+        expect(lastJson({ code: 0, signal: null, stdout: proc.stdout, stderr: proc.stderr })).toEqual({
+          applied: [],
+          current,
+        })
         return
       }
       // The PostgreSQL database is empty. Two migrates at once: each migration's transaction takes the
@@ -118,10 +137,29 @@ function adminCommandStory(kind: Target['kind'], makeTarget: () => Promise<Targe
     'keys create prints {id, key, permissions} with a well-formed key, once',
     async () => {
       const [created, human] = await Promise.all([
-        hearthJson(['keys', 'create', '--org', orgId, '--permissions', 'relationships:read,embed:chart', '--name', 'Reporting', '--expires-in-days', '30'], env),
+        hearthJson(
+          [
+            'keys',
+            'create',
+            '--org',
+            orgId,
+            '--permissions',
+            'relationships:read,embed:chart',
+            '--name',
+            'Reporting',
+            '--expires-in-days',
+            '30',
+          ],
+          env,
+        ),
         hearth(['keys', 'create', '--org', orgId, '--permissions', 'households:read'], env),
       ])
-      expect(created).toMatchObject({ id: expect.stringMatching(UUID), key: expect.stringMatching(KEY), permissions: ['relationships:read', 'embed:chart'], name: 'Reporting' })
+      expect(created).toMatchObject({
+        id: expect.stringMatching(UUID),
+        key: expect.stringMatching(KEY),
+        permissions: ['relationships:read', 'embed:chart'],
+        name: 'Reporting',
+      })
       const expiresIn = Date.parse(String(created.expiresAt)) - Date.now()
       expect(expiresIn).toBeGreaterThan(29 * 86_400_000)
       expect(expiresIn).toBeLessThanOrEqual(30 * 86_400_000)
@@ -130,7 +168,9 @@ function adminCommandStory(kind: Target['kind'], makeTarget: () => Promise<Targe
       // Without --json: the key on a line of its own, and the warning that it is shown once.
       expect(human.code, human.stderr).toBe(0)
       expect(human.stdout).toContain('Copy it now: it is not shown again.')
-      const key = lines(human.stdout).map((line) => line.trim()).find((line) => KEY.test(line))
+      const key = lines(human.stdout)
+        .map((line) => line.trim())
+        .find((line) => KEY.test(line))
       expect(key, human.stdout).toBeDefined()
       const id = /\(id ([0-9a-f-]{36})\)/.exec(human.stdout)?.[1]
       expect(id).toMatch(UUID)
@@ -140,9 +180,12 @@ function adminCommandStory(kind: Target['kind'], makeTarget: () => Promise<Targe
   )
 
   it(
-    'keys list shows each key\'s prefix but never the key',
+    "keys list shows each key's prefix but never the key",
     async () => {
-      const [json, table] = await Promise.all([hearth(['keys', 'list', '--org', orgId, '--json'], env), hearth(['keys', 'list', '--org', orgId], env)])
+      const [json, table] = await Promise.all([
+        hearth(['keys', 'list', '--org', orgId, '--json'], env),
+        hearth(['keys', 'list', '--org', orgId], env),
+      ])
       expect(json.code, json.stderr).toBe(0)
       expect(table.code, table.stderr).toBe(0)
       for (const { key } of [revokedKey, keptKey]) {
@@ -151,7 +194,7 @@ function adminCommandStory(kind: Target['kind'], makeTarget: () => Promise<Targe
         for (const output of [json.stdout, table.stdout]) expect(output).not.toContain(secret)
         expect(table.stdout).toContain(`${key.slice(0, 12)}…`)
       }
-      const listed = lastJson(json).keys as Array<Record<string, unknown>>
+      const listed = lastJson(json).keys as Record<string, unknown>[]
       // Both keys were created at the same time, in no particular order.
       expect(listed.map((k) => [k.id, k.prefix, k.revokedAt]).sort()).toEqual(
         [
@@ -179,7 +222,7 @@ function adminCommandStory(kind: Target['kind'], makeTarget: () => Promise<Targe
       ])
       expect(again.code, again.stderr).toBe(0)
       expect(again.stdout).toContain(`Revoked API key ${revokedKey.id} at `)
-      const listed = list.keys as Array<Record<string, unknown>>
+      const listed = list.keys as Record<string, unknown>[]
       expect(listed.find((k) => k.id === revokedKey.id)?.revokedAt).toBe(revoked.revokedAt)
       expect(listed.find((k) => k.id === keptKey.id)?.revokedAt).toBeNull()
       expectOneLineError(unknown, 2, 'no API key has the id')
@@ -201,9 +244,13 @@ function adminCommandStory(kind: Target['kind'], makeTarget: () => Promise<Targe
       expect(duplicate.stdout.trim()).toBe('https://app.example.com was already registered')
       expect(local).toEqual({ origin: 'http://localhost:5173', added: true })
 
-      expect(await hearthJson(['origins', 'list', '--org', orgId], env)).toEqual({ origins: ['http://localhost:5173', 'https://app.example.com'] })
+      expect(await hearthJson(['origins', 'list', '--org', orgId], env)).toEqual({
+        origins: ['http://localhost:5173', 'https://app.example.com'],
+      })
 
-      expect(await hearthJson(['origins', 'remove', '--org', orgId, '--origin', 'http://localhost:5173'], env)).toEqual({ origin: 'http://localhost:5173', removed: true })
+      expect(await hearthJson(['origins', 'remove', '--org', orgId, '--origin', 'http://localhost:5173'], env)).toEqual(
+        { origin: 'http://localhost:5173', removed: true },
+      )
       const [absent, list] = await Promise.all([
         hearth(['origins', 'remove', '--org', orgId, '--origin', 'http://localhost:5173'], env),
         hearth(['origins', 'list', '--org', orgId], env),
@@ -219,10 +266,13 @@ function adminCommandStory(kind: Target['kind'], makeTarget: () => Promise<Targe
     'samples add adds the sample households once; the second time adds 0',
     async () => {
       expect(await hearthJson(['samples', 'add', '--org', orgId], env)).toEqual({ added: SAMPLES, skipped: 0 })
-      const [again, list] = await Promise.all([hearth(['samples', 'add', '--org', orgId], env), hearthJson(['orgs', 'list'], env)])
+      const [again, list] = await Promise.all([
+        hearth(['samples', 'add', '--org', orgId], env),
+        hearthJson(['orgs', 'list'], env),
+      ])
       expect(again.code, again.stderr).toBe(0)
       expect(again.stdout.trim()).toBe(`Added 0 sample households (${SAMPLES} were already there)`)
-      const orgs = list.orgs as Array<Record<string, unknown>>
+      const orgs = list.orgs as Record<string, unknown>[]
       expect(orgs.find((o) => o.id === orgId)?.households).toBe(SAMPLES)
     },
     TIMEOUT,
@@ -307,9 +357,14 @@ function adminCommandStory(kind: Target['kind'], makeTarget: () => Promise<Targe
   )
 
   it(
-    'orgs limits shows the budgets in force, sets the operator\'s overrides, resets them, and refuses bad numbers',
+    "orgs limits shows the budgets in force, sets the operator's overrides, resets them, and refuses bad numbers",
     async () => {
-      const budget = (limit: number, operatorOverride: number | null) => ({ limit, ceiling: limit, operatorOverride, adminLowered: null })
+      const budget = (limit: number, operatorOverride: number | null) => ({
+        limit,
+        ceiling: limit,
+        operatorOverride,
+        adminLowered: null,
+      })
       expect(await hearthJson(['orgs', 'limits', '--org', orgId], env)).toEqual({
         orgId,
         windowSeconds: 60,
@@ -318,20 +373,43 @@ function adminCommandStory(kind: Target['kind'], makeTarget: () => Promise<Targe
       })
       const set = await hearth(['orgs', 'limits', '--org', orgId, '--requests', '5000', '--key-requests', '900'], env)
       expect(set.code, set.stderr).toBe(0)
-      expect(lines(set.stdout).slice(2).map((line) => line.split(/\s{2,}/))).toEqual([
+      expect(
+        lines(set.stdout)
+          .slice(2)
+          .map((line) => line.split(/\s{2,}/)),
+      ).toEqual([
         ['BUDGET', 'IN FORCE', 'OPERATOR ALLOWS', 'LOWERED BY ITS ADMINS'],
         ['organization', '5000', '5000 (set for this organization)', '-'],
         ['each API key', '900', '900 (set for this organization)', '-'],
       ])
       // One flag changes only its own budget.
-      expect((await hearthJson(['orgs', 'limits', '--org', orgId, '--key-requests', '7'], env)).perCredential).toEqual(budget(7, 7))
-      expect((await hearthJson(['orgs', 'limits', '--org', orgId, '--reset'], env)).organization).toEqual(budget(1800, null))
+      expect((await hearthJson(['orgs', 'limits', '--org', orgId, '--key-requests', '7'], env)).perCredential).toEqual(
+        budget(7, 7),
+      )
+      expect((await hearthJson(['orgs', 'limits', '--org', orgId, '--reset'], env)).organization).toEqual(
+        budget(1800, null),
+      )
       // Left set for the last test, which sees them in the API's headers.
-      const kept = await hearthJson(['orgs', 'limits', '--org', orgId, '--requests', '5000', '--key-requests', '7'], env)
+      const kept = await hearthJson(
+        ['orgs', 'limits', '--org', orgId, '--requests', '5000', '--key-requests', '7'],
+        env,
+      )
       expect(kept).toMatchObject({ organization: budget(5000, 5000), perCredential: budget(7, 7) })
-      expectOneLineError(await hearth(['orgs', 'limits', '--org', orgId, '--requests', '0'], env), 2, '--requests must be a whole number from 1 to')
-      expectOneLineError(await hearth(['orgs', 'limits', '--org', orgId, '--key-requests', 'many'], env), 2, '--key-requests must be a whole number of units')
-      expectOneLineError(await hearth(['orgs', 'limits', '--org', orgId, '--reset', '--requests', '5'], env), 2, '--reset goes back to the instance defaults')
+      expectOneLineError(
+        await hearth(['orgs', 'limits', '--org', orgId, '--requests', '0'], env),
+        2,
+        '--requests must be a whole number from 1 to',
+      )
+      expectOneLineError(
+        await hearth(['orgs', 'limits', '--org', orgId, '--key-requests', 'many'], env),
+        2,
+        '--key-requests must be a whole number of units',
+      )
+      expectOneLineError(
+        await hearth(['orgs', 'limits', '--org', orgId, '--reset', '--requests', '5'], env),
+        2,
+        '--reset goes back to the instance defaults',
+      )
     },
     TIMEOUT,
   )
@@ -339,7 +417,8 @@ function adminCommandStory(kind: Target['kind'], makeTarget: () => Promise<Targe
   it(
     'what the commands did is in the database: the kept key lists the samples over HTTP, the revoked key gets 401',
     async () => {
-      if (kind === 'pglite') expect(existsSync(lockPathOf(env.HEARTH_DATA_DIR ?? '')), 'a command left its lock behind').toBe(false)
+      if (kind === 'pglite')
+        expect(existsSync(lockPathOf(env.HEARTH_DATA_DIR ?? '')), 'a command left its lock behind').toBe(false)
       const { store, release } = await target.open()
       try {
         const app = await startApp(store.db)
@@ -368,7 +447,11 @@ describe('admin commands on an embedded PGlite directory with no server', () => 
   adminCommandStory('pglite', pgliteTarget)
 })
 
-const hasPostgres = requirePart('PostgreSQL', DATABASE_URL !== undefined, 'set DATABASE_URL=postgres://… to also test the CLI on PostgreSQL')
+const hasPostgres = requirePart(
+  'PostgreSQL',
+  DATABASE_URL !== undefined,
+  'set DATABASE_URL=postgres://… to also test the CLI on PostgreSQL',
+)
 
 describe.runIf(hasPostgres)('admin commands on PostgreSQL (DATABASE_URL)', () => {
   adminCommandStory('postgres', postgresTarget)

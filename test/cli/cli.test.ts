@@ -41,7 +41,7 @@ async function runArgs(args: string[]): Promise<Result & { dataDirCreated: boole
   return { ...result, dataDirCreated: existsSync(dataDir) }
 }
 
-async function expectUsageError(args: string[], ...expected: Array<RegExp | string>): Promise<string> {
+async function expectUsageError(args: string[], ...expected: (RegExp | string)[]): Promise<string> {
   const result = await runArgs(args)
   expect(result.stdout).toBe('')
   const line = expectOneLineError(result, 2, /^hearth\b/, ...expected)
@@ -100,14 +100,15 @@ describe.concurrent('help', () => {
   )
 
   it(
-    '-h works like --help and wins over the other arguments; a group\'s --help lists its commands',
+    "-h works like --help and wins over the other arguments; a group's --help lists its commands",
     async () => {
       const short = await runArgs(['keys', 'list', '--org', 'not-a-uuid', '-h'])
       expect(short.code, short.stderr).toBe(0)
       expect(short.stdout).toContain('Usage: hearth keys list --org <orgId>')
       const group = await runArgs(['keys', '--help'])
       expect(group.code, group.stderr).toBe(0)
-      for (const command of ['keys create', 'keys list', 'keys revoke']) expect(group.stdout).toContain(`hearth ${command}`)
+      for (const command of ['keys create', 'keys list', 'keys revoke'])
+        expect(group.stdout).toContain(`hearth ${command}`)
       expect(short.dataDirCreated || group.dataDirCreated).toBe(false)
     },
     TIMEOUT,
@@ -118,18 +119,30 @@ describe.concurrent('wrong arguments: exit 2, one line on stderr saying what is 
   const org = randomUUID()
 
   it(
-    'an unknown command lists the commands; an unknown command of a group lists the group\'s',
+    "an unknown command lists the commands; an unknown command of a group lists the group's",
     async () => {
-      await expectUsageError(['frobnicate'], 'unknown command "frobnicate"', 'the commands are: serve, migrate, orgs, keys, origins, samples, usage, users, audit')
-      await expectUsageError(['keys', 'rotate'], 'unknown command "keys rotate"', 'the keys commands are: create, list, revoke')
+      await expectUsageError(
+        ['frobnicate'],
+        'unknown command "frobnicate"',
+        'the commands are: serve, migrate, orgs, keys, origins, samples, usage, users, audit',
+      )
+      await expectUsageError(
+        ['keys', 'rotate'],
+        'unknown command "keys rotate"',
+        'the keys commands are: create, list, revoke',
+      )
     },
     TIMEOUT,
   )
 
   it(
-    'an unknown option names it and points at the command\'s help',
+    "an unknown option names it and points at the command's help",
     async () => {
-      await expectUsageError(['orgs', 'create', '--name', 'Acme', '--colour', 'red'], "'--colour'", 'see hearth orgs create --help')
+      await expectUsageError(
+        ['orgs', 'create', '--name', 'Acme', '--colour', 'red'],
+        "'--colour'",
+        'see hearth orgs create --help',
+      )
     },
     TIMEOUT,
   )
@@ -148,7 +161,10 @@ describe.concurrent('wrong arguments: exit 2, one line on stderr saying what is 
   it(
     'a malformed --org says it must be a UUID',
     async () => {
-      await expectUsageError(['keys', 'create', '--org', 'acme', '--permissions', 'embed:chart'], '--org must be an organization id (a UUID), got "acme"')
+      await expectUsageError(
+        ['keys', 'create', '--org', 'acme', '--permissions', 'embed:chart'],
+        '--org must be an organization id (a UUID), got "acme"',
+      )
     },
     TIMEOUT,
   )
@@ -182,7 +198,10 @@ describe.concurrent('wrong arguments: exit 2, one line on stderr saying what is 
   ])(
     'origins add --origin %s is refused: %s',
     async (origin, reason) => {
-      await expectUsageError(['origins', 'add', '--org', org, '--origin', origin], `--origin ${reason}: expected ${ORIGIN_RULE}`)
+      await expectUsageError(
+        ['origins', 'add', '--org', org, '--origin', origin],
+        `--origin ${reason}: expected ${ORIGIN_RULE}`,
+      )
     },
     TIMEOUT,
   )
@@ -213,8 +232,14 @@ describe.concurrent('wrong arguments: exit 2, one line on stderr saying what is 
   it(
     'keys revoke wants a key id; an unexpected argument shows the usage',
     async () => {
-      await expectUsageError(['keys', 'revoke', 'idx_abc'], 'give the id of the key to revoke (a UUID from hearth keys list), got "idx_abc"')
-      await expectUsageError(['orgs', 'list', 'everything'], 'unexpected argument "everything"; usage: hearth orgs list')
+      await expectUsageError(
+        ['keys', 'revoke', 'idx_abc'],
+        'give the id of the key to revoke (a UUID from hearth keys list), got "idx_abc"',
+      )
+      await expectUsageError(
+        ['orgs', 'list', 'everything'],
+        'unexpected argument "everything"; usage: hearth orgs list',
+      )
     },
     TIMEOUT,
   )
@@ -222,11 +247,27 @@ describe.concurrent('wrong arguments: exit 2, one line on stderr saying what is 
   it(
     'audit --household must be a UUID and --limit a whole number from 1 to 10000; users add checks its email and role',
     async () => {
-      await expectUsageError(['audit', '--org', org, '--household', 'chens'], '--household must be a household id (a UUID), got "chens"')
-      for (const limit of ['0', '10001', 'all', '-5']) await expectUsageError(['audit', '--org', org, '--limit', limit], '--limit must be a whole number from 1 to 10000')
-      await expectUsageError(['users', 'add', '--org', org, '--email', 'not-an-email', '--name', 'Ann'], '--email must be an email address, got "not-an-email"')
-      await expectUsageError(['users', 'add', '--org', org, '--email', 'ann@example.com', '--name', 'Ann', '--role', 'owner'], '--role must be one of admin, advisor, viewer, got "owner"')
-      await expectUsageError(['users', 'add', '--org', org, '--email', 'ann@example.com', '--name', '   '], '--name must be 1 to 200 characters')
+      await expectUsageError(
+        ['audit', '--org', org, '--household', 'chens'],
+        '--household must be a household id (a UUID), got "chens"',
+      )
+      for (const limit of ['0', '10001', 'all', '-5'])
+        await expectUsageError(
+          ['audit', '--org', org, '--limit', limit],
+          '--limit must be a whole number from 1 to 10000',
+        )
+      await expectUsageError(
+        ['users', 'add', '--org', org, '--email', 'not-an-email', '--name', 'Ann'],
+        '--email must be an email address, got "not-an-email"',
+      )
+      await expectUsageError(
+        ['users', 'add', '--org', org, '--email', 'ann@example.com', '--name', 'Ann', '--role', 'owner'],
+        '--role must be one of admin, advisor, viewer, got "owner"',
+      )
+      await expectUsageError(
+        ['users', 'add', '--org', org, '--email', 'ann@example.com', '--name', '   '],
+        '--name must be 1 to 200 characters',
+      )
     },
     TIMEOUT,
   )

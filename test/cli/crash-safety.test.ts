@@ -11,7 +11,7 @@
 import { existsSync, rmSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { openStore, type Store } from '../../src/store/db.ts'
-import { lockPathOf } from '../../src/admin/data-dir-lock.ts'
+import { lockPathOf } from '../../src/operator/data-dir-lock.ts'
 import { DATABASE_URL, requirePart } from '../helpers/environment.ts'
 import { freshPgliteDir, freshPostgresDatabase } from '../helpers/stores.ts'
 import { createOrgWithKey } from '../helpers/app.ts'
@@ -21,7 +21,7 @@ import { checkDatabase, checkThroughApi, Ledger, startClients, Targets } from '.
 const TIMEOUT = 120_000
 const QUIET = { HEARTH_DEMO: '0', HEARTH_RATE_LIMIT_MAX: '1000000', HEARTH_ORG_RATE_LIMIT_MAX: '1000000' }
 
-const cleanups: Array<() => Promise<void>> = []
+const cleanups: (() => Promise<void>)[] = []
 afterAll(async () => {
   await killAll()
   for (const cleanup of cleanups.reverse()) await cleanup()
@@ -44,7 +44,11 @@ function summary(what: string, ledger: Ledger, extra: Record<string, unknown>): 
   )
 }
 
-const hasPostgres = requirePart('PostgreSQL', DATABASE_URL !== undefined, 'set DATABASE_URL=postgres://… to test crash safety of two instances on PostgreSQL')
+const hasPostgres = requirePart(
+  'PostgreSQL',
+  DATABASE_URL !== undefined,
+  'set DATABASE_URL=postgres://… to test crash safety of two instances on PostgreSQL',
+)
 
 describe.runIf(hasPostgres)('two hearth serve instances on one PostgreSQL database', () => {
   it(
@@ -54,7 +58,7 @@ describe.runIf(hasPostgres)('two hearth serve instances on one PostgreSQL databa
       cleanups.push(database.drop)
       // Opening migrates the empty database; the org and its key are made in-process (createOrg, issueApiKey).
       const store: Store = await openStore({ databaseUrl: database.url, dataDir: '', poolMax: 2 })
-      cleanups.push(store.close)
+      cleanups.push(() => store.close())
       const { orgId, key } = await createOrgWithKey(store.db)
       const env = { DATABASE_URL: database.url, ...QUIET }
       const laps = new Laps()
@@ -70,7 +74,10 @@ describe.runIf(hasPostgres)('two hearth serve instances on one PostgreSQL databa
       cleanups.push(async () => clients.abandon())
 
       // Killed with writes in flight at A (the clients keep going; what A was doing gets no answer).
-      await clients.until(() => ledger.acks >= 40 && ledger.inFlightAt(killedUrl) > 0, '40 acknowledged writes with one in flight at A')
+      await clients.until(
+        () => ledger.acks >= 40 && ledger.inFlightAt(killedUrl) > 0,
+        '40 acknowledged writes with one in flight at A',
+      )
       const inFlightAtKill = ledger.inFlightAt(killedUrl)
       laps.lap('writes before the kill')
       a.server.child.kill('SIGKILL')
@@ -89,7 +96,10 @@ describe.runIf(hasPostgres)('two hearth serve instances on one PostgreSQL databa
       a = await startServer(env)
       targets.set(0, a.banner.apiUrl)
       laps.lap('restart A')
-      await clients.until(() => (ledger.acksByTarget.get(a.banner.apiUrl) ?? 0) >= 15, '15 writes through the restarted A')
+      await clients.until(
+        () => (ledger.acksByTarget.get(a.banner.apiUrl) ?? 0) >= 15,
+        '15 writes through the restarted A',
+      )
       await clients.stop()
       laps.lap('writes through both')
       expect(ledger.serverErrors).toEqual([])
@@ -126,7 +136,10 @@ describe('hearth serve on an embedded PGlite directory', () => {
 
       for (const round of [1, 2]) {
         const url = banner.apiUrl
-        await clients.until(() => ledger.acks >= round * 30 && ledger.inFlightAt(url) > 0, `${round * 30} acknowledged writes with one in flight`)
+        await clients.until(
+          () => ledger.acks >= round * 30 && ledger.inFlightAt(url) > 0,
+          `${round * 30} acknowledged writes with one in flight`,
+        )
         inFlightAtKills.push(ledger.inFlightAt(url))
         laps.lap(`writes ${round}`)
         server.child.kill('SIGKILL')

@@ -10,7 +10,14 @@ import { CHART_VERSION } from '../../chart/version.ts'
 import { RELEASES_DIR } from '../../chart/release.ts'
 import { freshPgliteDir } from '../helpers/stores.ts'
 import { hasChromium, launchChromium } from '../helpers/browser.ts'
-import { expectEndsAfterGivingBack, hearthJson, killAll, startServer, type Banner, type ServerProcess } from '../helpers/cli.ts'
+import {
+  expectEndsAfterGivingBack,
+  hearthJson,
+  killAll,
+  startServer,
+  type Banner,
+  type ServerProcess,
+} from '../helpers/cli.ts'
 
 const TIMEOUT = 120_000
 
@@ -33,7 +40,11 @@ afterAll(async () => {
 }, TIMEOUT)
 
 /** A request with the Host header as given (fetch would set it from the URL). */
-function request(method: string, urlPath: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function request(
+  method: string,
+  urlPath: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const outgoing = http.request({ host: '127.0.0.1', port, method, path: urlPath, headers }, (response) => {
       let body = ''
@@ -53,12 +64,16 @@ describe('the demo partner site', () => {
   it('the banner prints its URL in the banner style', () => {
     expect(partnerUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     expect(port).toBeGreaterThan(0)
-    expect(banner.text).toContain(`\n  Demo partner ${partnerUrl}   (the household chart, embedded as a partner would)\n`)
+    expect(banner.text).toContain(
+      `\n  Demo partner ${partnerUrl}   (the household chart, embedded as a partner would)\n`,
+    )
     expect(new Set([banner.apiUrl, banner.embedUrl, partnerUrl]).size).toBe(3)
   })
 
   it('registers its two origins for the demo organization', async () => {
-    const { origins } = await hearthJson(['origins', 'list', '--org', banner.demoOrgId ?? ''], { HEARTH_DATA_DIR: dataDir })
+    const { origins } = await hearthJson(['origins', 'list', '--org', banner.demoOrgId ?? ''], {
+      HEARTH_DATA_DIR: dataDir,
+    })
     expect(origins).toEqual([`http://127.0.0.1:${port}`, `http://localhost:${port}`])
   })
 
@@ -74,13 +89,23 @@ describe('the demo partner site', () => {
       expect(claims(body.token)).toMatchObject({ frameOrigin: origin, aud: banner.embedUrl, sub: banner.demoOrgId })
       expect(response.body).not.toContain('idx_')
     }
-    for (const host of ['evil.example', `evil.example:${port}`, `127.0.0.1:${port + 1}`, 'localhost', '127.0.0.1', `[::1]:${port}`]) {
+    for (const host of [
+      'evil.example',
+      `evil.example:${port}`,
+      `127.0.0.1:${port + 1}`,
+      'localhost',
+      '127.0.0.1',
+      `[::1]:${port}`,
+    ]) {
       const response = await request('POST', '/chart-token', { host })
       expect(response.status, host).toBe(400)
       expect((JSON.parse(response.body) as { error: string }).error).toContain('mints tokens only for')
     }
     // Another site's page may not spend the demo's tokens.
-    const crossSite = await request('POST', '/chart-token', { host: `127.0.0.1:${port}`, origin: 'https://evil.example' })
+    const crossSite = await request('POST', '/chart-token', {
+      host: `127.0.0.1:${port}`,
+      origin: 'https://evil.example',
+    })
     expect(crossSite.status).toBe(403)
     expect((await request('GET', '/chart-token', { host: `127.0.0.1:${port}` })).status).toBe(405)
   })
@@ -111,7 +136,10 @@ describe('the demo partner site', () => {
   it.runIf(hasChromium())(
     'in Chromium the page shows the example household in the chart, with a working theme toggle and events log',
     async () => {
-      expect(existsSync(path.join(RELEASES_DIR, `v${CHART_VERSION}`, 'sdk.js')), `dist/chart/v${CHART_VERSION}/ is missing: run npm run chart:release`).toBe(true)
+      expect(
+        existsSync(path.join(RELEASES_DIR, `v${CHART_VERSION}`, 'sdk.js')),
+        `dist/chart/v${CHART_VERSION}/ is missing: run npm run chart:release`,
+      ).toBe(true)
       const browser = await launchChromium()
       try {
         const page = await browser.newPage()
@@ -130,7 +158,9 @@ describe('the demo partner site', () => {
 
         // Selecting a person in the chart reaches the partner page's events log.
         await chart.locator('[role="button"][aria-label*="Margaret Chen"]').first().click()
-        await expect.poll(() => page.locator('#events').textContent()).toContain('select person Margaret Chen (margaret)')
+        await expect
+          .poll(() => page.locator('#events').textContent())
+          .toContain('select person Margaret Chen (margaret)')
         expect(await page.locator('#selection').textContent()).toBe('Selected: Margaret Chen (person)')
 
         await page.click('#theme-toggle')
@@ -148,9 +178,13 @@ describe('the demo partner site', () => {
     'stops with the server, and takes its origins away with it',
     async () => {
       server.child.kill('SIGTERM')
-      expect(await expectEndsAfterGivingBack(server, dataDir, () => !existsSync(path.join(dataDir, 'hearth.lock')))).toEqual({ code: 0, signal: null })
+      expect(
+        await expectEndsAfterGivingBack(server, dataDir, () => !existsSync(path.join(dataDir, 'hearth.lock'))),
+      ).toEqual({ code: 0, signal: null })
       await expect(fetch(`${partnerUrl}/`)).rejects.toThrow()
-      const { origins } = await hearthJson(['origins', 'list', '--org', banner.demoOrgId ?? ''], { HEARTH_DATA_DIR: dataDir })
+      const { origins } = await hearthJson(['origins', 'list', '--org', banner.demoOrgId ?? ''], {
+        HEARTH_DATA_DIR: dataDir,
+      })
       expect(origins).toEqual([])
     },
     TIMEOUT,

@@ -46,7 +46,14 @@ describe.each(storeKinds())('graceful shutdown of hearth serve on %s', (kind) =>
 
       server.child.kill('SIGTERM')
       // The listener closes at once: a new connection is refused while the held request is still open.
-      await expect.poll(async () => fetch(`${started.banner.apiUrl}/healthz`).then(() => 'accepted', () => 'refused')).toBe('refused')
+      await expect
+        .poll(async () =>
+          fetch(`${started.banner.apiUrl}/healthz`).then(
+            () => 'accepted',
+            () => 'refused',
+          ),
+        )
+        .toBe('refused')
       held.finish()
       const answer = await held.response
       expect(answer.status).toBe(201)
@@ -56,7 +63,9 @@ describe.each(storeKinds())('graceful shutdown of hearth serve on %s', (kind) =>
       const again = await startServer(env)
       server = again.server
       const found = await call(`${again.banner.apiUrl}/api/v1/relationships?search=In-Flight`, again.banner.demoKey)
-      expect((found.body.households as Array<{ name: string }>).map((household) => household.name)).toEqual(['The In-Flight Family'])
+      expect((found.body.households as { name: string }[]).map((household) => household.name)).toEqual([
+        'The In-Flight Family',
+      ])
     },
     TIMEOUT,
   )

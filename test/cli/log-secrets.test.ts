@@ -26,7 +26,9 @@ describe('what the logs hold', () => {
     const api = `${banner.apiUrl}/api/v1`
 
     // A key used well, misplaced in the query, and wrong; metadata written and read back.
-    const created = await call(`${api}/relationships`, key, { body: { name: 'The Logged Family', metadata: { note: METADATA_MARKER } } })
+    const created = await call(`${api}/relationships`, key, {
+      body: { name: 'The Logged Family', metadata: { note: METADATA_MARKER } },
+    })
     expect(created.status).toBe(201)
     secrets.set('household metadata', METADATA_MARKER)
     const id = (created.body.household as { id: string }).id

@@ -71,7 +71,7 @@ describe('while hearth serve runs on the embedded database', () => {
         while (traffic) statuses.push((await list(demo().key, '?pageSize=2')).status)
       }
       const loads = [load(), load()]
-      let results: Array<Record<string, unknown>>
+      let results: Record<string, unknown>[]
       try {
         results = await Promise.all([
           hearthJson(['orgs', 'create', '--name', 'Concurrent One'], env),
@@ -100,7 +100,10 @@ describe('while hearth serve runs on the embedded database', () => {
       expect(withDemoKey.body.total).toBe(SAMPLES)
 
       const orgId = String(created?.id)
-      const key = await hearthJson(['keys', 'create', '--org', orgId, '--permissions', 'relationships:read,relationships:write'], env)
+      const key = await hearthJson(
+        ['keys', 'create', '--org', orgId, '--permissions', 'relationships:read,relationships:write'],
+        env,
+      )
       one = { orgId, keyId: String(key.id), key: String(key.key) }
       const empty = await list(one.key)
       expect(empty.status).toBe(200)
@@ -131,7 +134,7 @@ describe('while hearth serve runs on the embedded database', () => {
   )
 
   it(
-    'a second hearth serve on the same data directory gives up with a message naming the running server\'s pid',
+    "a second hearth serve on the same data directory gives up with a message naming the running server's pid",
     async () => {
       const second = await secondServe
       expect(second.stdout).not.toContain('Hearth is running')
@@ -164,9 +167,11 @@ describe('while hearth serve runs on the embedded database', () => {
         hearthJson(['keys', 'list', '--org', one.orgId], env),
         hearthJson(['origins', 'list', '--org', demo().orgId], env),
       ])
-      const households = Object.fromEntries((orgs.orgs as Array<{ name: string; households: number }>).map((o) => [o.name, o.households]))
+      const households = Object.fromEntries(
+        (orgs.orgs as { name: string; households: number }[]).map((o) => [o.name, o.households]),
+      )
       expect(households).toEqual({ 'Demo Wealth Partners': SAMPLES, 'Concurrent One': SAMPLES, 'Concurrent Two': 0 })
-      const oneKeys = keys.keys as Array<{ id: string; revokedAt: string | null }>
+      const oneKeys = keys.keys as { id: string; revokedAt: string | null }[]
       expect(oneKeys.map((k) => k.id)).toEqual([one.keyId])
       expect(oneKeys[0]?.revokedAt).not.toBeNull()
       expect(origins).toEqual({ origins: ['https://crm.example.com'] })
@@ -187,7 +192,7 @@ describe('with no server running', () => {
       expect(a.code, a.stderr).toBe(0)
       expect(b.code, b.stderr).toBe(0)
       expect(JSON.parse(lines(b.stdout).at(-1) ?? '')).toEqual({ added: 0, skipped: SAMPLES })
-      const orgs = (await hearthJson(['orgs', 'list'], env)).orgs as Array<{ name: string }>
+      const orgs = (await hearthJson(['orgs', 'list'], env)).orgs as { name: string }[]
       expect(orgs.map((o) => o.name)).toContain('Together A')
       expect(existsSync(lockFile())).toBe(false)
     },
@@ -199,7 +204,10 @@ describe('with no server running', () => {
     async () => {
       const dead = spawnSync(process.execPath, ['-e', '']).pid
       const stale = () => {
-        writeFileSync(lockFile(), JSON.stringify({ pid: dead, role: 'server', socket: socketFile(), since: new Date().toISOString() }))
+        writeFileSync(
+          lockFile(),
+          JSON.stringify({ pid: dead, role: 'server', socket: socketFile(), since: new Date().toISOString() }),
+        )
         writeFileSync(socketFile(), '')
       }
       stale()
@@ -236,7 +244,9 @@ describe('a data directory with a long path', () => {
         const result = await new HearthProcess(['orgs', 'list', '--json'], longEnv, { cwd: base }).result()
         expect(result.code, result.stderr).toBe(0)
         longServer.child.kill('SIGTERM')
-        expect(await expectEndsAfterGivingBack(longServer, longDir, () => !existsSync(path.join(longDir, 'hearth.lock')))).toEqual({ code: 0, signal: null })
+        expect(
+          await expectEndsAfterGivingBack(longServer, longDir, () => !existsSync(path.join(longDir, 'hearth.lock'))),
+        ).toEqual({ code: 0, signal: null })
       } finally {
         await killAll()
         rmSync(base, { recursive: true, force: true })

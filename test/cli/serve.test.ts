@@ -1,7 +1,7 @@
 // `hearth serve` as a newcomer meets it: on an empty data directory it creates the demo
 // organization and prints a curl line that works as pasted; restarts print a new demo key; the
 // demo is off with HEARTH_DEMO=0 and in production; bad settings stop it with their name.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -16,6 +16,7 @@ import {
   KEY,
   killAll,
   lines,
+  ROOT,
   run,
   ServerProcess,
   startServer,
@@ -58,7 +59,11 @@ describe('first start on an empty data directory', () => {
   beforeAll(async () => {
     server = new ServerProcess(env)
     // A command run while the server is still creating the database (seconds, on an empty directory).
-    await until(() => existsSync(path.join(dataDir, 'hearth.lock')) || server.exit !== undefined, 'the server took no lock', TIMEOUT)
+    await until(
+      () => existsSync(path.join(dataDir, 'hearth.lock')) || server.exit !== undefined,
+      'the server took no lock',
+      TIMEOUT,
+    )
     early = hearth(['orgs', 'list', '--json'], env, TIMEOUT)
     banner = await server.ready(TIMEOUT)
   }, TIMEOUT)
@@ -69,11 +74,48 @@ describe('first start on an empty data directory', () => {
     expect(banner.embedUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     expect(banner.apiUrl).not.toBe(banner.embedUrl)
     expect(banner.text).toContain(`Database     embedded, in ${dataDir}`)
-    expect(banner.text).toMatch(/Demo organization "Demo Wealth Partners" \([0-9a-f-]{36}\), created with sample households\./)
+    expect(banner.text).toMatch(
+      /Demo organization "Demo Wealth Partners" \([0-9a-f-]{36}\), created with sample households\./,
+    )
     expect(banner.demoOrgId).toMatch(UUID)
     expect(banner.demoKey).toMatch(KEY)
-    expect(banner.curl).toBe(`curl -s -H "Authorization: Bearer ${banner.demoKey}" "${banner.apiUrl}/api/v1/relationships?pageSize=3"`)
+    expect(banner.curl).toBe(
+      `curl -s -H "Authorization: Bearer ${banner.demoKey}" "${banner.apiUrl}/api/v1/relationships?pageSize=3"`,
+    )
     expect(banner.text).toContain('Turn the demo off with HEARTH_DEMO=0')
+  })
+
+  // oidc-provider's two warnings that do not apply to a development provider (src/dev-idp/quiet-provider.ts).
+  it('the development identity provider starts without "Unsupported runtime" or in-memory adapter warnings', () => {
+    expect(banner.text).toContain('(development identity provider: choose a demo person, no password)')
+    for (const output of [server.stdout, server.stderr]) {
+      expect(output).not.toContain('Unsupported runtime')
+      expect(output).not.toContain('in-memory adapter')
+    }
+  })
+
+  // The README's example is checked line by line, so that it says what a first start prints today
+  // (a new migration changes its first line). "…" stands for what differs from run to run; the
+  // README's ports are the defaults; log lines depend on HEARTH_LOG_LEVEL (warn here).
+  it("the README's banner example is what a first start prints", () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+    const example = /On the first start, `npm start`[\s\S]*?```\n([\s\S]*?)\n```/.exec(readme)?.[1]
+    if (example === undefined) throw new Error("no banner example in the README's opening")
+    const printed = lines(server.stdout)
+    let from = 0
+    for (const line of lines(example).filter((l) => !l.startsWith('{"level"'))) {
+      const pattern = new RegExp(
+        `^${line
+          .split('…')
+          .map((part) =>
+            part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/127\\.0\\.0\\.1:300\d/g, '127\\.0\\.0\\.1:\\d+'),
+          )
+          .join('.*')}$`,
+      )
+      const at = printed.findIndex((candidate, i) => i >= from && pattern.test(candidate))
+      expect(at, `README line not printed (in this order): ${line}`).toBeGreaterThanOrEqual(0)
+      from = at + 1
+    }
   })
 
   it(
@@ -81,13 +123,18 @@ describe('first start on an empty data directory', () => {
     async () => {
       const curl = await run('sh', ['-c', banner.curl ?? 'false'], env)
       expect(curl.code, curl.stderr).toBe(0)
-      const body = JSON.parse(curl.stdout) as { households: Array<Record<string, unknown>>; total: number; page: number; pageSize: number }
+      const body = JSON.parse(curl.stdout) as {
+        households: Record<string, unknown>[]
+        total: number
+        page: number
+        pageSize: number
+      }
       expect(body).toMatchObject({ total: SAMPLES, page: 1, pageSize: 3 })
       expect(body.households).toHaveLength(3)
 
       const all = await call(`${banner.apiUrl}/api/v1/relationships?pageSize=100`, banner.demoKey)
       expect(all.status).toBe(200)
-      const households = all.body.households as Array<{ name: string; isSample: boolean; members: unknown[] }>
+      const households = all.body.households as { name: string; isSample: boolean; members: unknown[] }[]
       expect(households).toHaveLength(SAMPLES)
       expect(households.map((h) => h.name).sort()).toEqual(SAMPLE_HOUSEHOLDS.map((s) => s.fields.name).sort())
       for (const household of households) {
@@ -105,7 +152,10 @@ describe('first start on an empty data directory', () => {
       ['GET', '/api/v1/relationships'],
       ['POST', '/anything'],
     ] as const) {
-      const response = await fetch(`${banner.embedUrl}${route}`, { method, headers: { authorization: `Bearer ${banner.demoKey ?? ''}` } })
+      const response = await fetch(`${banner.embedUrl}${route}`, {
+        method,
+        headers: { authorization: `Bearer ${banner.demoKey ?? ''}` },
+      })
       expect(response.status, `${method} ${route}`).toBe(404)
       expect(response.headers.get('content-type')).toMatch(/^application\/json/)
       expect(((await response.json()) as { code: string }).code).toBe('not_found')
@@ -141,8 +191,13 @@ describe('first start on an empty data directory', () => {
           expect(response.status).toBe(200)
           expect(response.body.total).toBe(SAMPLES) // The restart added no second set of samples.
         }
-        const keys = (await hearthJson(['keys', 'list', '--org', banner.demoOrgId ?? ''], env)).keys as Array<{ prefix: string; expiresAt: string }>
-        expect(keys.map((k) => k.prefix).sort()).toEqual([firstKey.slice(0, 12), (second.demoKey ?? '').slice(0, 12)].sort())
+        const keys = (await hearthJson(['keys', 'list', '--org', banner.demoOrgId ?? ''], env)).keys as {
+          prefix: string
+          expiresAt: string
+        }[]
+        expect(keys.map((k) => k.prefix).sort()).toEqual(
+          [firstKey.slice(0, 12), (second.demoKey ?? '').slice(0, 12)].sort(),
+        )
         for (const key of keys) {
           const left = Date.parse(key.expiresAt) - Date.now()
           expect(left).toBeGreaterThan(29 * DAY)
@@ -157,10 +212,10 @@ describe('first start on an empty data directory', () => {
 })
 
 describe('the demo is off with HEARTH_DEMO=0 and with NODE_ENV=production', () => {
-  const started: Array<{ name: string; dataDir: string; server: ServerProcess; banner: Banner; demoPort: number }> = []
+  const started: { name: string; dataDir: string; server: ServerProcess; banner: Banner; demoPort: number }[] = []
 
   beforeAll(async () => {
-    const settings: Array<{ name: string; env: Record<string, string> }> = [
+    const settings: { name: string; env: Record<string, string> }[] = [
       { name: 'HEARTH_DEMO=0', env: { HEARTH_DEMO: '0' } },
       { name: 'NODE_ENV=production', env: { NODE_ENV: 'production' } },
     ]
@@ -170,7 +225,11 @@ describe('the demo is off with HEARTH_DEMO=0 and with NODE_ENV=production', () =
         dirs.push(dataDir)
         // A real port, so that "nothing listens there" means something.
         const demoPort = await freePort('127.0.0.1')
-        const { server, banner } = await startServer({ HEARTH_DATA_DIR: dataDir, HEARTH_DEMO_PORT: String(demoPort), ...env })
+        const { server, banner } = await startServer({
+          HEARTH_DATA_DIR: dataDir,
+          HEARTH_DEMO_PORT: String(demoPort),
+          ...env,
+        })
         started.push({ name, dataDir, server, banner, demoPort })
       }),
     )
@@ -219,11 +278,43 @@ describe('the demo is off with HEARTH_DEMO=0 and with NODE_ENV=production', () =
   )
 })
 
+describe('hearth serve --only api: the API alone, as one instance among several', () => {
+  it(
+    'starts neither the development identity provider nor the demo, and writes no demo organization',
+    async () => {
+      const dataDir = freshPgliteDir()
+      dirs.push(dataDir)
+      // Real ports, so that "nothing listens there" means something.
+      const idpPort = await freePort('127.0.0.1')
+      const demoPort = await freePort('127.0.0.1')
+      const env = { HEARTH_DATA_DIR: dataDir, HEARTH_IDP_PORT: String(idpPort), HEARTH_DEMO_PORT: String(demoPort) }
+      const server = new ServerProcess(env, ['serve', '--only', 'api'])
+      await until(() => /^ {2}Database .*\n/m.test(server.stdout) || server.exit !== undefined, 'a banner', TIMEOUT)
+      const text = server.stdout
+      expect(text, server.stderr).toContain('Hearth is running')
+      const apiUrl = /^ {2}API\s+(http:\/\/\S+)/m.exec(text)?.[1] ?? ''
+      expect(apiUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+      expect(text).toContain('Sign-in      not set up: set OIDC_ISSUER')
+      expect(text).not.toContain('development identity provider')
+      expect(text).not.toContain('Embed origin')
+      expect(text).not.toContain('Demo')
+      expect(text).not.toContain('idx_')
+      await expect(fetch(`http://127.0.0.1:${idpPort}/`)).rejects.toThrow()
+      await expect(fetch(`http://127.0.0.1:${demoPort}/`)).rejects.toThrow()
+      expect((await fetch(`${apiUrl}/healthz`)).status).toBe(200)
+      // Through the running server's control socket.
+      expect(await hearthJson(['orgs', 'list'], env)).toEqual({ orgs: [] })
+      await stopCleanly(server, dataDir)
+    },
+    TIMEOUT,
+  )
+})
+
 describe('invalid settings', () => {
   it(
     'PORT=abc (and other bad values) stop hearth serve with a message naming the variable',
     async () => {
-      const cases: Array<[Record<string, string>, string]> = [
+      const cases: [Record<string, string>, string][] = [
         [{ PORT: 'abc' }, 'PORT=abc is not a whole number'],
         [{ HEARTH_EMBED_PORT: '70000' }, 'HEARTH_EMBED_PORT=70000 is not valid'],
         [{ HEARTH_DEMO: 'maybe' }, 'HEARTH_DEMO=maybe must be 1 or 0'],

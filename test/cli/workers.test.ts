@@ -36,10 +36,14 @@ function parentOf(pid: number): number | undefined {
 /** GET on a connection of its own (no keep-alive), so that each request is handed to a worker afresh. */
 function getOnNewConnection(url: string, key: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const request = http.get(url, { agent: false, headers: { authorization: `Bearer ${key}`, connection: 'close' } }, (response) => {
-      response.resume()
-      response.once('end', () => resolve(response.statusCode ?? 0))
-    })
+    const request = http.get(
+      url,
+      { agent: false, headers: { authorization: `Bearer ${key}`, connection: 'close' } },
+      (response) => {
+        response.resume()
+        response.once('end', () => resolve(response.statusCode ?? 0))
+      },
+    )
     request.once('error', reject)
   })
 }
@@ -63,7 +67,11 @@ describe('hearth serve --workers on the embedded database', () => {
 
   it('refuses HEARTH_WORKERS=2 with one line and exit 2, creating no data directory', async () => {
     const result = await hearth(['serve'], { HEARTH_DATA_DIR: dataDir, HEARTH_WORKERS: '2' })
-    expectOneLineError(result, 2, 'hearth serve: HEARTH_WORKERS=2 needs PostgreSQL (DATABASE_URL): the embedded database can be opened by one process only')
+    expectOneLineError(
+      result,
+      2,
+      'hearth serve: HEARTH_WORKERS=2 needs PostgreSQL (DATABASE_URL): the embedded database can be opened by one process only',
+    )
     expect(existsSync(dataDir)).toBe(false)
   })
 
@@ -84,7 +92,11 @@ describe('hearth serve --workers on the embedded database', () => {
   })
 })
 
-const hasPostgres = requirePart('PostgreSQL', DATABASE_URL !== undefined, 'set DATABASE_URL=postgres://… to test hearth serve --workers')
+const hasPostgres = requirePart(
+  'PostgreSQL',
+  DATABASE_URL !== undefined,
+  'set DATABASE_URL=postgres://… to test hearth serve --workers',
+)
 
 describe.runIf(hasPostgres)('hearth serve --workers 2 on PostgreSQL', () => {
   let database: { url: string; drop: () => Promise<void> }
@@ -124,7 +136,7 @@ describe.runIf(hasPostgres)('hearth serve --workers 2 on PostgreSQL', () => {
   })
 
   it(
-    'signs in through the development identity provider in the primary, and a chart token minted by a worker verifies against the embed origin\'s keys',
+    "signs in through the development identity provider in the primary, and a chart token minted by a worker verifies against the embed origin's keys",
     async () => {
       const browser = new HttpBrowser()
       const { callback } = await signInOverHttp(browser, banner.apiUrl, { choice: { subject: 'demo-admin' } })
@@ -132,10 +144,15 @@ describe.runIf(hasPostgres)('hearth serve --workers 2 on PostgreSQL', () => {
       const me = await browser.request(`${banner.apiUrl}/api/v1/me`)
       expect(me.status).toBe(200)
 
-      const minted = await call(`${banner.apiUrl}/api/v1/embed/chart-sessions`, banner.demoKey, { body: { frameOrigin: banner.demoPartnerUrl } })
+      const minted = await call(`${banner.apiUrl}/api/v1/embed/chart-sessions`, banner.demoKey, {
+        body: { frameOrigin: banner.demoPartnerUrl },
+      })
       expect(minted.status).toBe(201)
       const keys = createRemoteJWKSet(new URL('/.well-known/jwks.json', banner.embedUrl))
-      const { payload } = await jwtVerify(String(minted.body.token), keys, { issuer: banner.apiUrl, audience: banner.embedUrl })
+      const { payload } = await jwtVerify(String(minted.body.token), keys, {
+        issuer: banner.apiUrl,
+        audience: banner.embedUrl,
+      })
       expect(payload.sub).toBe(banner.demoOrgId)
     },
     TIMEOUT,
@@ -151,14 +168,20 @@ describe.runIf(hasPostgres)('hearth serve --workers 2 on PostgreSQL', () => {
       const third = await replacementOf(server, first, 'SIGKILL')
       // The primary no longer hands connections to the dead worker: every one is answered.
       expect(await statuses(banner, 40)).toEqual(Array(40).fill(200))
-      await until(() => server.stderr.includes(`worker ${third} is listening (in place of ${first})\n`), 'the replacement did not listen')
+      await until(
+        () => server.stderr.includes(`worker ${third} is listening (in place of ${first})\n`),
+        'the replacement did not listen',
+      )
       expect(parentOf(third)).toBe(server.pid)
 
       // Now the other original goes: what answers is the replacement (and the other's own replacement).
       process.kill(second, 'SIGKILL')
       const fourth = await replacementOf(server, second, 'SIGKILL')
       expect(await statuses(banner, 40)).toEqual(Array(40).fill(200))
-      await until(() => server.stderr.includes(`worker ${fourth} is listening (in place of ${second})\n`), 'the second replacement did not listen')
+      await until(
+        () => server.stderr.includes(`worker ${fourth} is listening (in place of ${second})\n`),
+        'the second replacement did not listen',
+      )
       expect([parentOf(first), parentOf(second)]).toEqual([undefined, undefined])
       expect(server.exit).toBeUndefined()
     },
@@ -168,7 +191,9 @@ describe.runIf(hasPostgres)('hearth serve --workers 2 on PostgreSQL', () => {
   it(
     'SIGTERM: every worker ends, then the primary exits 0',
     async () => {
-      const replacements = [...server.stderr.matchAll(/^worker \d+ .*; starting worker (\d+) in its place$/gm)].map((match) => Number(match[1]))
+      const replacements = [...server.stderr.matchAll(/^worker \d+ .*; starting worker (\d+) in its place$/gm)].map(
+        (match) => Number(match[1]),
+      )
       const workers = [...workerPids(banner), ...replacements].filter((pid) => parentOf(pid) === server.pid)
       expect(workers).toHaveLength(2)
       expect(await server.stop('SIGTERM')).toEqual({ code: 0, signal: null })
@@ -197,7 +222,9 @@ describe.runIf(hasPostgres)('hearth serve --workers when workers keep failing at
       process.kill(first, 'SIGKILL')
       const exit = await server.result(TIMEOUT)
       expect(exit.code, exit.stderr).toBe(1)
-      expect(exit.stderr).toMatch(/^hearth serve: workers keep ending right after they start \(5 in a row; the last, \d+, exited with code 1\): stopping instead of starting more$/m)
+      expect(exit.stderr).toMatch(
+        /^hearth serve: workers keep ending right after they start \(5 in a row; the last, \d+, exited with code 1\): stopping instead of starting more$/m,
+      )
       expect(exit.stderr).toMatch(/^hearth serve failed: .*does not exist/m)
       for (const pid of workerPids(banner)) expect(parentOf(pid)).toBeUndefined()
     },

@@ -11,7 +11,17 @@ import type { OidcSignIn } from '../../src/auth/oidc.ts'
 import type { RateLimitStore } from '../../src/rate-limit/store.ts'
 
 export type TestConfig = AppConfigOverrides
-type AppConfigOverrides = Partial<Pick<Config, 'rateLimitMax' | 'rateLimitWindowSeconds' | 'orgRateLimitMax' | 'addressRateLimitMax' | 'householdsSunset' | 'trustProxy'>> & {
+type AppConfigOverrides = Partial<
+  Pick<
+    Config,
+    | 'rateLimitMax'
+    | 'rateLimitWindowSeconds'
+    | 'orgRateLimitMax'
+    | 'addressRateLimitMax'
+    | 'householdsSunset'
+    | 'trustProxy'
+  >
+> & {
   embedOrigin?: string
   /** The API's public origin (chart token issuer; the only origin cookie writes may come from). */
   publicUrl?: string
@@ -57,7 +67,10 @@ export async function startApp(db: Kysely<Database>, overrides: AppConfigOverrid
     publicUrl: overrides.publicUrl ?? TEST_PUBLIC_URL,
     ...(overrides.limits ? { limits: overrides.limits } : {}),
     ...(overrides.orgConcurrency ? { orgConcurrency: overrides.orgConcurrency } : {}),
-    chart: { issuer: overrides.publicUrl ?? TEST_PUBLIC_URL, embedOrigin: overrides.embedOrigin ?? 'http://embed.hearth.test' },
+    chart: {
+      issuer: overrides.publicUrl ?? TEST_PUBLIC_URL,
+      embedOrigin: overrides.embedOrigin ?? 'http://embed.hearth.test',
+    },
     oidc: overrides.oidc,
     poolStats: overrides.poolStats,
     readinessChecks: overrides.readinessChecks,
@@ -68,7 +81,13 @@ export async function startApp(db: Kysely<Database>, overrides: AppConfigOverrid
   return { app, url: `http://127.0.0.1:${address.port}`, close: () => app.close() }
 }
 
-export const ALL_PERMISSIONS = ['relationships:read', 'relationships:write', 'households:read', 'households:write', 'embed:chart']
+export const ALL_PERMISSIONS = [
+  'relationships:read',
+  'relationships:write',
+  'households:read',
+  'households:write',
+  'embed:chart',
+]
 
 export async function createKey(
   db: Kysely<Database>,
@@ -101,5 +120,9 @@ export async function call(
   }
   const response = await fetch(url, { method: init.method ?? (body ? 'POST' : 'GET'), headers, body })
   const text = await response.text()
-  return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} }
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+  }
 }

@@ -18,7 +18,12 @@ import { createOrgWithKey } from './app.ts'
 import { openStore, type Store } from '../../src/store/db.ts'
 
 /** Settings of a hearth process under chaos: no demo, no rate limits in the way (per key and per organization), a short statement timeout. */
-export const CHAOS_ENV = { HEARTH_DEMO: '0', HEARTH_RATE_LIMIT_MAX: '1000000', HEARTH_ORG_RATE_LIMIT_MAX: '1000000', HEARTH_STATEMENT_TIMEOUT_MS: '1500' }
+export const CHAOS_ENV = {
+  HEARTH_DEMO: '0',
+  HEARTH_RATE_LIMIT_MAX: '1000000',
+  HEARTH_ORG_RATE_LIMIT_MAX: '1000000',
+  HEARTH_STATEMENT_TIMEOUT_MS: '1500',
+}
 
 /** How long one chaos test, and a file's cleanup, may take. */
 export const CHAOS_TIMEOUT = 90_000
@@ -27,20 +32,27 @@ export const CHAOS_TIMEOUT = 90_000
  * What every chaos file on PostgreSQL shares: the cleanups its tests push (run after them, newest first,
  * once every hearth process is gone) and whether PostgreSQL is there (a skip fails under HEARTH_REQUIRE_ALL).
  */
-export function chaosFile(): { cleanups: Array<() => Promise<void>>; hasPostgres: boolean } {
-  const cleanups: Array<() => Promise<void>> = []
+export function chaosFile(): { cleanups: (() => Promise<void>)[]; hasPostgres: boolean } {
+  const cleanups: (() => Promise<void>)[] = []
   afterAll(async () => {
     await killAll()
     for (const cleanup of cleanups.reverse()) await cleanup()
   }, CHAOS_TIMEOUT)
-  const hasPostgres = requirePart('PostgreSQL', DATABASE_URL !== undefined, 'set DATABASE_URL=postgres://… to run the chaos tests on PostgreSQL')
+  const hasPostgres = requirePart(
+    'PostgreSQL',
+    DATABASE_URL !== undefined,
+    'set DATABASE_URL=postgres://… to run the chaos tests on PostgreSQL',
+  )
   return { cleanups, hasPostgres }
 }
 
 /** The test's own store on `databaseUrl` (a small pool: the checks' connections), and an org with a key; closed by `cleanups`. */
-export async function chaosStore(databaseUrl: string, cleanups: Array<() => Promise<void>>): Promise<{ store: Store } & Awaited<ReturnType<typeof createOrgWithKey>>> {
+export async function chaosStore(
+  databaseUrl: string,
+  cleanups: (() => Promise<void>)[],
+): Promise<{ store: Store } & Awaited<ReturnType<typeof createOrgWithKey>>> {
   const store = await openStore({ databaseUrl, dataDir: '', poolMax: 2 })
-  cleanups.push(store.close)
+  cleanups.push(() => store.close())
   return { store, ...(await createOrgWithKey(store.db)) }
 }
 
@@ -79,7 +91,10 @@ class Readers {
         }
         this.violations.push({ request: `GET ${url}`, outcome: `${response.status} ${text.slice(0, 300)}` })
       } catch (error) {
-        this.violations.push({ request: `GET ${url}`, outcome: `no answer: ${String((error as { cause?: unknown }).cause ?? error)}` })
+        this.violations.push({
+          request: `GET ${url}`,
+          outcome: `no answer: ${String((error as { cause?: unknown }).cause ?? error)}`,
+        })
         await sleep(50)
       }
     }
@@ -117,7 +132,13 @@ export interface ChaosLoad {
  * crash-safety client that got no good answer from any origin waits for a change of origins; under
  * chaos the origins stay, the database comes back: a retry tick wakes them (every 100 ms).
  */
-export function startChaosLoad(options: { targets: Targets; key: string; label: string; writers: number; readers: number }): ChaosLoad {
+export function startChaosLoad(options: {
+  targets: Targets
+  key: string
+  label: string
+  writers: number
+  readers: number
+}): ChaosLoad {
   const { targets, key, label } = options
   const ledger = new Ledger()
   const writers = startClients(options.writers, { targets, ledger, key, label })
@@ -138,7 +159,9 @@ export function startChaosLoad(options: { targets: Targets; key: string; label: 
         clearInterval(tick)
       }
       // The writers count a 5xx and a request without an answer alike as "lost"; only 503s are allowed.
-      const notUnavailable = ledger.serverErrors.filter((error) => !/ → 503 .*"code":"database_unavailable"/.test(error))
+      const notUnavailable = ledger.serverErrors.filter(
+        (error) => !/ → 503 .*"code":"database_unavailable"/.test(error),
+      )
       expect(notUnavailable, 'writes answered with another 5xx than 503 database_unavailable').toEqual([])
       expect(ledger.lost - ledger.serverErrors.length, `writes that got no answer (last: ${ledger.lastLost})`).toBe(0)
       expect(readers.violations, 'reads answered with something else than 200 or 503 database_unavailable').toEqual([])
@@ -150,7 +173,9 @@ export function startChaosLoad(options: { targets: Targets; key: string; label: 
 /** Ends every other connection to the database, as an administrator, a failover or a network reset would. How many it ended. */
 export async function terminateBackends(adminUrl: string, database: string): Promise<number> {
   const admin = new pg.Client({ connectionString: adminUrl })
-  admin.on('error', () => {})
+  admin.on('error', () => {
+    // A listener so that an error on the idle connection does not crash the run; the queries report failures.
+  })
   await admin.connect()
   try {
     const { rows } = await admin.query<{ ended: number }>(
@@ -164,7 +189,11 @@ export async function terminateBackends(adminUrl: string, database: string): Pro
 }
 
 /** Runs `fault` `times` times, `pauseMs` apart: bounded by count (and so by time). Returns what each returned. */
-export async function repeatFault<T>(times: number, pauseMs: number, fault: (round: number) => Promise<T>): Promise<T[]> {
+export async function repeatFault<T>(
+  times: number,
+  pauseMs: number,
+  fault: (round: number) => Promise<T>,
+): Promise<T[]> {
   const results: T[] = []
   for (let round = 0; round < times; round++) {
     results.push(await fault(round))
@@ -200,7 +229,13 @@ function isRunning(pid: number): boolean {
  * agree with rows, no idempotency claim is left open, no create applied twice, and every write left
  * exactly one audit row (its own transaction's): a household at version v has v of them.
  */
-export async function checkNothingLost(db: Kysely<Database>, orgId: string, load: ChaosLoad, urls: readonly string[], key: string): Promise<void> {
+export async function checkNothingLost(
+  db: Kysely<Database>,
+  orgId: string,
+  load: ChaosLoad,
+  urls: readonly string[],
+  key: string,
+): Promise<void> {
   await checkThroughApi(load.ledger.households, urls, key, true)
   await checkDatabase(db, orgId, load.ledger.households, load.ledger, true)
   const { rows } = await sql<{ name: string; version: number; audited: number }>`
@@ -222,7 +257,10 @@ export async function terminateDuringKeyUsageFlush(databaseUrl: string, keyId: s
   const holder = new pg.Client({ connectionString: databaseUrl })
   // Watches from outside the holder's transaction: pg_stat_activity is read once per transaction.
   const watcher = new pg.Client({ connectionString: databaseUrl })
-  for (const client of [holder, watcher]) client.on('error', () => {})
+  for (const client of [holder, watcher])
+    client.on('error', () => {
+      // The holder is among the connections ended on purpose; an unheard error would crash the run.
+    })
   await Promise.all([holder.connect(), watcher.connect()])
   try {
     const holderPid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid
@@ -278,7 +316,9 @@ export async function runChaosScenario(options: {
     await checkNothingLost(options.db, options.orgId, load, targets.list(), options.key)
     // Each of those 503s was counted, by kind (the fault's own requests may add more).
     const counted = await databaseErrorsCounted(banner.apiUrl)
-    expect(counted.timeout + counted.connection).toBeGreaterThanOrEqual(load.ledger.serverErrors.length + load.readers.unavailable)
+    expect(counted.timeout + counted.connection).toBeGreaterThanOrEqual(
+      load.ledger.serverErrors.length + load.readers.unavailable,
+    )
     expect(await server.stop('SIGTERM')).toEqual({ code: 0, signal: null })
     console.info(
       `${options.label}: ${load.ledger.acks} acknowledged writes, ${load.ledger.serverErrors.length} writes and ${load.readers.unavailable} reads answered 503 database_unavailable, ${load.readers.answered} reads; db_errors_total ${JSON.stringify(counted)}`,
@@ -294,6 +334,7 @@ export async function runChaosScenario(options: {
 export async function databaseErrorsCounted(origin: string): Promise<Record<DatabaseFault, number>> {
   const text = await (await fetch(`${origin}/metrics`)).text()
   const counted: Record<DatabaseFault, number> = { timeout: 0, connection: 0 }
-  for (const [, kind, value] of text.matchAll(/^db_errors_total\{kind="(\w+)"\} (\d+)$/gm)) counted[kind as DatabaseFault] = Number(value)
+  for (const [, kind, value] of text.matchAll(/^db_errors_total\{kind="(\w+)"\} (\d+)$/gm))
+    counted[kind as DatabaseFault] = Number(value)
   return counted
 }

@@ -52,7 +52,12 @@ export async function currentChartRelease(): Promise<ChartReleases> {
 
 export async function startChartStack(): Promise<ChartStack> {
   const store = await openTestStore('pglite')
-  const embed = buildEmbedApp({ db: store.db, releases: await currentChartRelease(), limiter: new RateLimiter(new MemoryRateLimitStore()), addressBudget: { limit: 100_000, windowSeconds: 60 } })
+  const embed = buildEmbedApp({
+    db: store.db,
+    releases: await currentChartRelease(),
+    limiter: new RateLimiter(new MemoryRateLimitStore()),
+    addressBudget: { limit: 100_000, windowSeconds: 60 },
+  })
   await embed.listen({ host: '127.0.0.1', port: 0 })
   const embedOrigin = `http://127.0.0.1:${(embed.server.address() as AddressInfo).port}`
   const api = await startApp(store.db, { embedOrigin })
@@ -71,7 +76,10 @@ export async function startChartStack(): Promise<ChartStack> {
     partner,
     stranger,
     async mint(frameOrigin = partner.origin) {
-      const { status, body } = await call(`${api.url}/api/v1/embed/chart-sessions`, key, { method: 'POST', body: { frameOrigin } })
+      const { status, body } = await call(`${api.url}/api/v1/embed/chart-sessions`, key, {
+        method: 'POST',
+        body: { frameOrigin },
+      })
       if (status !== 201) throw new Error(`mint answered ${status}: ${JSON.stringify(body)}`)
       return body as unknown as ChartSession
     },

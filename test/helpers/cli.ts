@@ -1,5 +1,6 @@
-// Runs the real `hearth` binary (node bin/hearth.js …) as child processes: one-shot commands and
-// long-running servers, with every process tracked so a test file can kill what it left behind.
+// Runs the real `hearth` binary (node bin/hearth.js …, which runs the compiled CLI in build/) as
+// child processes: one-shot commands and long-running servers, with every process tracked so a test
+// file can kill what it left behind.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { expect } from 'vitest'
 import { readdirSync, readlinkSync, realpathSync } from 'node:fs'
@@ -8,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
-export const BIN = path.join(ROOT, 'bin', 'hearth.js')
+const BIN = path.join(ROOT, 'bin', 'hearth.js')
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 export const KEY = /^idx_[0-9A-Za-z]{38}$/
@@ -30,7 +31,10 @@ export async function killAll(): Promise<void> {
   const exits = [...running].map(
     (child) =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve()
+        if (child.exitCode !== null || child.signalCode !== null) {
+          resolve()
+          return
+        }
         child.once('exit', () => resolve())
         child.kill('SIGKILL')
       }),
@@ -45,11 +49,14 @@ const CONFIG_VARIABLES = /^(HOST|PORT|DATABASE_URL|NODE_ENV|HEARTH_.*)$/
  * The environment of a hearth process: this process's (PATH, HOME, …) without any Hearth setting,
  * plus the test's. It must say where the data is, so nothing ever touches the project's ./data.
  */
-export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  if (!env.HEARTH_DATA_DIR && !env.DATABASE_URL) throw new Error('say HEARTH_DATA_DIR or DATABASE_URL for a hearth process')
+function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  if (!env.HEARTH_DATA_DIR && !env.DATABASE_URL)
+    throw new Error('say HEARTH_DATA_DIR or DATABASE_URL for a hearth process')
   const base: NodeJS.ProcessEnv = {}
   for (const [name, value] of Object.entries(process.env)) if (!CONFIG_VARIABLES.test(name)) base[name] = value
-  return { ...base, HEARTH_LOG_LEVEL: 'warn', ...env }
+  // The suite built the compiled CLI once before it began (test/global-setup.ts): sources edited
+  // during the run must not make each child rebuild it (bin/hearth.js).
+  return { ...base, HEARTH_LOG_LEVEL: 'warn', HEARTH_SKIP_BUILD_CHECK: '1', ...env }
 }
 
 /** A running `node bin/hearth.js …` (or another program) with its output so far. */
@@ -108,7 +115,12 @@ export async function hearth(args: string[], env: Record<string, string>, timeou
 }
 
 /** Runs any program with the hearth environment (npm start, sh -c …). */
-export async function run(file: string, args: string[], env: Record<string, string>, timeoutMs = 90_000): Promise<Result> {
+export async function run(
+  file: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 90_000,
+): Promise<Result> {
   return new HearthProcess(args, env, { file }).result(timeoutMs)
 }
 
@@ -120,7 +132,7 @@ export function lines(text: string): string[] {
 }
 
 /** A refusal: the exit code, and exactly one line on stderr that says each of `says`. */
-export function expectOneLineError(result: Result, code: number, ...says: Array<string | RegExp>): string {
+export function expectOneLineError(result: Result, code: number, ...says: (string | RegExp)[]): string {
   expect(result.code, result.stderr).toBe(code)
   const errorLines = lines(result.stderr)
   expect(errorLines, result.stderr).toHaveLength(1)
@@ -137,7 +149,8 @@ export function lastJson(result: Result): Record<string, unknown> {
   const last = lines(result.stdout).at(-1)
   if (last === undefined) throw new Error(`no output; exit ${String(result.code)}, stderr: ${result.stderr}`)
   const value: unknown = JSON.parse(last)
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`last line is not a JSON object: ${last}`)
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error(`last line is not a JSON object: ${last}`)
   return value as Record<string, unknown>
 }
 
@@ -192,9 +205,14 @@ export class ServerProcess extends HearthProcess {
   async ready(timeoutMs = 120_000): Promise<Banner> {
     const deadline = Date.now() + timeoutMs
     for (;;) {
-      const complete = /^ {2}Database .*\n/m.test(this.stdout) && (!this.stdout.includes('Demo organization') || /Turn the demo off.*\n/.test(this.stdout))
+      const complete =
+        /^ {2}Database .*\n/m.test(this.stdout) &&
+        (!this.stdout.includes('Demo organization') || /Turn the demo off.*\n/.test(this.stdout))
       if (complete) return parseBanner(this.stdout)
-      if (this.exit) throw new Error(`hearth serve exited (${JSON.stringify(this.exit)}) before its banner:\n${this.stdout}\n${this.stderr}`)
+      if (this.exit)
+        throw new Error(
+          `hearth serve exited (${JSON.stringify(this.exit)}) before its banner:\n${this.stdout}\n${this.stderr}`,
+        )
       // It said why it cannot start (it may not exit: see the Store.close() bug in test/cli).
       if (/^hearth serve\b/m.test(this.stderr)) throw new Error(`hearth serve failed to start:\n${this.stderr}`)
       if (Date.now() > deadline) throw new Error(`no banner after ${timeoutMs} ms:\n${this.stdout}\n${this.stderr}`)
@@ -228,7 +246,7 @@ export async function until(condition: () => boolean, what: string, timeoutMs = 
 }
 
 /** The files below dir that the process has open (Linux /proc); none once it has ended. */
-export function openFilesUnder(pid: number, dir: string): string[] {
+function openFilesUnder(pid: number, dir: string): string[] {
   const root = realpathSync(dir) + path.sep
   const fdDir = `/proc/${pid}/fd`
   let fds: string[]
@@ -254,13 +272,24 @@ export function openFilesUnder(pid: number, dir: string): string[] {
  * directory back (gaveBack(): its lock is gone, say) it must not hold any of the database files
  * open any more, or another process could open them alongside it: that fails at once.
  */
-export async function expectEndsAfterGivingBack(proc: HearthProcess, dataDir: string, gaveBack: () => boolean, timeoutMs = 90_000): Promise<Exit> {
-  await until(() => proc.exit !== undefined || gaveBack(), 'the process neither ended nor gave the data directory back', timeoutMs)
+export async function expectEndsAfterGivingBack(
+  proc: HearthProcess,
+  dataDir: string,
+  gaveBack: () => boolean,
+  timeoutMs = 90_000,
+): Promise<Exit> {
+  await until(
+    () => proc.exit !== undefined || gaveBack(),
+    'the process neither ended nor gave the data directory back',
+    timeoutMs,
+  )
   if (!proc.exit) {
     const open = openFilesUnder(proc.pid, dataDir)
     if (open.length > 0) {
       await proc.stop('SIGKILL')
-      throw new Error(`pid ${proc.pid} gave ${dataDir} back (no lock) but still had ${open.length} database files open, e.g. ${open[0]}, and had not ended`)
+      throw new Error(
+        `pid ${proc.pid} gave ${dataDir} back (no lock) but still had ${open.length} database files open, e.g. ${open[0]}, and had not ended`,
+      )
     }
   }
   const timer = setTimeout(() => proc.child.kill('SIGKILL'), timeoutMs)

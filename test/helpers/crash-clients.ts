@@ -15,7 +15,7 @@ import type { Database } from '../../src/store/tables.ts'
 /** The API origins the clients spread their requests over; a restarted server replaces its entry. */
 export class Targets {
   private urls: string[]
-  private wake: Array<() => void> = []
+  private wake: (() => void)[] = []
 
   constructor(urls: string[]) {
     this.urls = [...urls]
@@ -93,7 +93,12 @@ export class Ledger {
   snapshot(): Map<string, HouseholdRecord> {
     const copy = new Map<string, HouseholdRecord>()
     for (const [id, h] of this.households) {
-      copy.set(id, { ...h, names: new Set(h.names), ackMembers: new Set(h.ackMembers), memberNames: new Set(h.memberNames) })
+      copy.set(id, {
+        ...h,
+        names: new Set(h.names),
+        ackMembers: new Set(h.ackMembers),
+        memberNames: new Set(h.memberNames),
+      })
     }
     return copy
   }
@@ -119,14 +124,17 @@ export interface ClientOptions {
 }
 
 /** One client loop: create a household, add 1–3 members, rename it 1–2 times; again until stopped. */
-export async function clientLoop(client: number, options: ClientOptions): Promise<void> {
+async function clientLoop(client: number, options: ClientOptions): Promise<void> {
   const { targets, ledger, key, label } = options
   let turn = client
   let failuresInARow = 0
   const suspect = new Set<string>()
 
   /** Sends one request to the next origin in turn; no answer (or a 5xx) is { ok: false }. */
-  async function send(path: string, init: { method: string; body?: unknown; headers?: Record<string, string> }): Promise<Answer & { url: string }> {
+  async function send(
+    path: string,
+    init: { method: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<Answer & { url: string }> {
     const urls = targets.list()
     // Round robin over the origins, skipping those whose last request got no answer (unless all did).
     const healthy = urls.filter((u) => !suspect.has(u))
@@ -136,7 +144,11 @@ export async function clientLoop(client: number, options: ClientOptions): Promis
     try {
       const headers: Record<string, string> = { authorization: `Bearer ${key}`, ...init.headers }
       if (init.body !== undefined) headers['content-type'] = 'application/json'
-      const response = await fetch(`${url}${path}`, { method: init.method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) })
+      const response = await fetch(`${url}${path}`, {
+        method: init.method,
+        headers,
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      })
       const text = await response.text()
       if (response.status >= 500) {
         ledger.serverErrors.push(`${init.method} ${path} → ${response.status} ${text}`)
@@ -145,7 +157,13 @@ export async function clientLoop(client: number, options: ClientOptions): Promis
       }
       failuresInARow = 0
       suspect.delete(url)
-      return { ok: true, status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, url }
+      return {
+        ok: true,
+        status: response.status,
+        headers: response.headers,
+        body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+        url,
+      }
     } catch (error) {
       suspect.add(url)
       return { ok: false, why: String((error as { cause?: unknown }).cause ?? error), url }
@@ -169,16 +187,20 @@ export async function clientLoop(client: number, options: ClientOptions): Promis
   }
 
   function unexpected(what: string, answer: Answer): Error {
-    return new Error(`${what}: unexpected answer ${answer.ok ? `${answer.status} ${JSON.stringify(answer.body)}` : answer.why}`)
+    return new Error(
+      `${what}: unexpected answer ${answer.ok ? `${answer.status} ${JSON.stringify(answer.body)}` : answer.why}`,
+    )
   }
 
   /** Reads the household as it is now; checks that no acknowledged write is missing. */
-  async function read(h: HouseholdRecord): Promise<{ version: number; name: string; memberNames: string[] } | undefined> {
+  async function read(
+    h: HouseholdRecord,
+  ): Promise<{ version: number; name: string; memberNames: string[] } | undefined> {
     for (;;) {
       const answer = await send(`/api/v1/relationships/${h.id}`, { method: 'GET' })
       if (answer.ok) {
         if (answer.status !== 200) throw unexpected(`GET of acknowledged household ${h.id} (${h.createName})`, answer)
-        const household = answer.body.household as { name: string; members: Array<{ id: string; name: string }> }
+        const household = answer.body.household as { name: string; members: { id: string; name: string }[] }
         const version = versionOf(answer.headers)
         const ids = new Set(household.members.map((m) => m.id))
         const missing = [...h.ackMembers].filter((id) => !ids.has(id))
@@ -198,7 +220,11 @@ export async function clientLoop(client: number, options: ClientOptions): Promis
     ledger.createNames.add(name)
     ledger.unknownCreates.add(name)
     for (;;) {
-      const answer = await send('/api/v1/relationships', { method: 'POST', body: { name }, headers: { 'idempotency-key': idempotencyKey } })
+      const answer = await send('/api/v1/relationships', {
+        method: 'POST',
+        body: { name },
+        headers: { 'idempotency-key': idempotencyKey },
+      })
       if (answer.ok) {
         if (answer.status !== 201) throw unexpected(`create ${name}`, answer)
         const household = answer.body.household as { id: string; name: string }
@@ -228,7 +254,11 @@ export async function clientLoop(client: number, options: ClientOptions): Promis
     h.memberNames.add(name)
     let expected = version
     for (;;) {
-      const answer = await send(`/api/v1/relationships/${h.id}/members`, { method: 'POST', body: { name, role: 'child' }, headers: { 'if-match': `"${expected}"` } })
+      const answer = await send(`/api/v1/relationships/${h.id}/members`, {
+        method: 'POST',
+        body: { name, role: 'child' },
+        headers: { 'if-match': `"${expected}"` },
+      })
       if (answer.ok && answer.status === 201) {
         const now = versionOf(answer.headers)
         h.ackMembers.add((answer.body.member as { id: string }).id)
@@ -252,7 +282,11 @@ export async function clientLoop(client: number, options: ClientOptions): Promis
     h.names.add(name)
     let expected = version
     for (;;) {
-      const answer = await send(`/api/v1/relationships/${h.id}`, { method: 'PATCH', body: { name }, headers: { 'if-match': `"${expected}"` } })
+      const answer = await send(`/api/v1/relationships/${h.id}`, {
+        method: 'PATCH',
+        body: { name },
+        headers: { 'if-match': `"${expected}"` },
+      })
       if (answer.ok && answer.status === 200) {
         const now = versionOf(answer.headers)
         expect((answer.body.household as { name: string }).name).toBe(name)
@@ -276,7 +310,8 @@ export async function clientLoop(client: number, options: ClientOptions): Promis
     const h = await create(name)
     if (!h) return
     let version: number | undefined = h.ackVersion
-    for (let m = 0; m < 1 + (n % 3) && version !== undefined; m++) version = await addMember(h, `${name} m${m}`, version)
+    for (let m = 0; m < 1 + (n % 3) && version !== undefined; m++)
+      version = await addMember(h, `${name} m${m}`, version)
     for (let p = 0; p < 1 + (n % 2) && version !== undefined; p++) version = await rename(h, `${name} v${p}`, version)
     if (version === undefined) return
   }
@@ -304,7 +339,9 @@ export function startClients(count: number, options: Omit<ClientOptions, 'stoppi
     }),
   )
   const done = Promise.all(loops).then(() => undefined)
-  done.catch(() => {}) // Observed in until() and stop().
+  done.catch(() => {
+    // Observed in until() and stop().
+  })
   return {
     until: async (condition, what, timeoutMs = 60_000) => {
       const deadline = Date.now() + timeoutMs
@@ -331,16 +368,27 @@ export function startClients(count: number, options: Omit<ClientOptions, 'stoppi
  * What the API says: the unfiltered list (total, counts) through each origin, and each household in
  * full with its ETag. `settled`: nobody writes meanwhile, so the name must be one the ledger allows.
  */
-export async function checkThroughApi(expected: Map<string, HouseholdRecord>, urls: readonly string[], key: string, settled: boolean): Promise<{ total: number }> {
+export async function checkThroughApi(
+  expected: Map<string, HouseholdRecord>,
+  urls: readonly string[],
+  key: string,
+  settled: boolean,
+): Promise<{ total: number }> {
   let total = 0
   for (const url of urls) {
-    const response = await fetch(`${url}/api/v1/relationships?pageSize=1000`, { headers: { authorization: `Bearer ${key}` } })
+    const response = await fetch(`${url}/api/v1/relationships?pageSize=1000`, {
+      headers: { authorization: `Bearer ${key}` },
+    })
     expect(response.status).toBe(200)
-    const list = (await response.json()) as { total: number; households: Array<{ id: string; name: string; members: unknown[]; counts: { members: number } }> }
+    const list = (await response.json()) as {
+      total: number
+      households: { id: string; name: string; members: unknown[]; counts: { members: number } }[]
+    }
     expect(list.households.length).toBeLessThan(1000)
     expect(list.total, `list total through ${url}`).toBe(list.households.length)
     total = list.total
-    for (const item of list.households) expect(item.counts.members, `counts.members of ${item.name}`).toBe(item.members.length)
+    for (const item of list.households)
+      expect(item.counts.members, `counts.members of ${item.name}`).toBe(item.members.length)
     const listed = new Set(list.households.map((item) => item.id))
     const missing = [...expected.values()].filter((h) => !listed.has(h.id)).map((h) => `${h.id} (${h.createName})`)
     expect(missing, `acknowledged households missing from the list through ${url}`).toEqual([])
@@ -349,17 +397,24 @@ export async function checkThroughApi(expected: Map<string, HouseholdRecord>, ur
   let next = 0
   const worker = async (index: number) => {
     for (let i = next++; i < records.length; i = next++) {
-      const h = records[i] as HouseholdRecord
+      const h = records[i]!
       const url = urls[(i + index) % urls.length] ?? ''
-      const response = await fetch(`${url}/api/v1/relationships/${h.id}`, { headers: { authorization: `Bearer ${key}` } })
+      const response = await fetch(`${url}/api/v1/relationships/${h.id}`, {
+        headers: { authorization: `Bearer ${key}` },
+      })
       expect(response.status, `GET ${h.id} (${h.createName}) through ${url}`).toBe(200)
-      const { household } = (await response.json()) as { household: { name: string; members: Array<{ id: string; name: string }>; counts: { members: number } } }
+      const { household } = (await response.json()) as {
+        household: { name: string; members: { id: string; name: string }[]; counts: { members: number } }
+      }
       const version = Number(/^"(\d+)"$/.exec(response.headers.get('etag') ?? '')?.[1])
       expect(version, `version of ${h.createName}`).toBeGreaterThanOrEqual(h.ackVersion)
       if (settled) expect([...h.names], `name of ${h.createName}`).toContain(household.name)
       expect(household.counts.members).toBe(household.members.length)
       const ids = new Set(household.members.map((m) => m.id))
-      expect([...h.ackMembers].filter((id) => !ids.has(id)), `acknowledged members of ${h.createName}`).toEqual([])
+      expect(
+        [...h.ackMembers].filter((id) => !ids.has(id)),
+        `acknowledged members of ${h.createName}`,
+      ).toEqual([])
     }
   }
   await Promise.all(Array.from({ length: 8 }, (_, index) => worker(index)))
@@ -381,34 +436,59 @@ interface HouseholdRow {
  * What the database holds for the org. `settled`: the clients have stopped (or are all waiting on a
  * dead server), so the exact bounds hold; otherwise only what no later write can undo is checked.
  */
-export async function checkDatabase(db: Kysely<Database>, orgId: string, expected: Map<string, HouseholdRecord>, ledger: Ledger, settled: boolean): Promise<void> {
+export async function checkDatabase(
+  db: Kysely<Database>,
+  orgId: string,
+  expected: Map<string, HouseholdRecord>,
+  ledger: Ledger,
+  settled: boolean,
+): Promise<void> {
   // One transaction (REPEATABLE READ on PostgreSQL), so that rows and counters are one snapshot.
-  const { rows, members, counted, openClaims } = await db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => ({
-    rows: (
-      await sql<HouseholdRow>`
+  const { rows, members, counted, openClaims } = await db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => ({
+      rows: (
+        await sql<HouseholdRow>`
         SELECT h.id, h.name, h.version, h.member_count, h.assignment_count,
           (SELECT count(*) FROM members m WHERE m.household_id = h.id) AS members,
           (SELECT count(*) FROM assignments a WHERE a.household_id = h.id) AS assignments,
           h.search_text = household_search_text(h) AS search_ok
         FROM households h WHERE h.org_id = ${orgId}`.execute(trx)
-    ).rows,
-    members: (
-      await sql<{ id: string; household_id: string; name: string }>`
-        SELECT m.id, m.household_id, m.name FROM members m JOIN households h ON h.id = m.household_id WHERE h.org_id = ${orgId}`.execute(trx)
-    ).rows,
-    counted: Number((await sql<{ n: number | null }>`SELECT sum(households) AS n FROM org_household_counts WHERE org_id = ${orgId}`.execute(trx)).rows[0]?.n ?? 0),
-    // Claimed in the create's transaction and completed before it commits: never left open.
-    openClaims: Number((await sql<{ n: number }>`SELECT count(*) AS n FROM idempotency_keys WHERE org_id = ${orgId} AND response IS NULL`.execute(trx)).rows[0]?.n),
-  }))
+      ).rows,
+      members: (
+        await sql<{ id: string; household_id: string; name: string }>`
+        SELECT m.id, m.household_id, m.name FROM members m JOIN households h ON h.id = m.household_id WHERE h.org_id = ${orgId}`.execute(
+          trx,
+        )
+      ).rows,
+      // The store parses int8 and numeric (count, sum) to numbers.
+      counted:
+        (
+          await sql<{
+            n: number | null
+          }>`SELECT sum(households) AS n FROM org_household_counts WHERE org_id = ${orgId}`.execute(trx)
+        ).rows[0]?.n ?? 0,
+      // Claimed in the create's transaction and completed before it commits: never left open.
+      openClaims: Number(
+        (
+          await sql<{
+            n: number
+          }>`SELECT count(*) AS n FROM idempotency_keys WHERE org_id = ${orgId} AND response IS NULL`.execute(trx)
+        ).rows[0]?.n,
+      ),
+    }))
 
   // Counters kept by the triggers agree with the rows, for every household, acknowledged or not.
   expect(counted, 'org_household_counts total').toBe(rows.length)
   expect(openClaims, 'idempotency keys claimed but never completed').toBe(0)
-  const inconsistent = rows.filter((r) => r.member_count !== Number(r.members) || r.assignment_count !== Number(r.assignments) || !r.search_ok)
+  const inconsistent = rows.filter(
+    (r) => r.member_count !== r.members || r.assignment_count !== r.assignments || !r.search_ok,
+  )
   expect(inconsistent, 'households whose counters or search text disagree with their rows').toEqual([])
 
   const byId = new Map(rows.map((r) => [r.id, r]))
-  const membersOf = new Map<string, Array<{ id: string; name: string }>>()
+  const membersOf = new Map<string, { id: string; name: string }[]>()
   for (const m of members) membersOf.set(m.household_id, [...(membersOf.get(m.household_id) ?? []), m])
 
   // Every acknowledged write is there.
@@ -417,12 +497,18 @@ export async function checkDatabase(db: Kysely<Database>, orgId: string, expecte
     if (!row) throw new Error(`acknowledged household ${h.id} (${h.createName}) is missing from the database`)
     expect(row.version, `version of ${h.createName}`).toBeGreaterThanOrEqual(h.ackVersion)
     const ids = new Set((membersOf.get(h.id) ?? []).map((m) => m.id))
-    expect([...h.ackMembers].filter((id) => !ids.has(id)), `acknowledged members of ${h.createName}`).toEqual([])
+    expect(
+      [...h.ackMembers].filter((id) => !ids.has(id)),
+      `acknowledged members of ${h.createName}`,
+    ).toEqual([])
   }
 
   // Nothing else: every household comes from a create a client sent (renames end in " v<n>").
   const createNameOf = (r: HouseholdRow) => expected.get(r.id)?.createName ?? r.name.replace(/ v\d+$/, '')
-  expect(rows.filter((r) => !ledger.createNames.has(createNameOf(r))).map((r) => r.name), 'households no client sent').toEqual([])
+  expect(
+    rows.filter((r) => !ledger.createNames.has(createNameOf(r))).map((r) => r.name),
+    'households no client sent',
+  ).toEqual([])
   if (!settled) return
 
   const created = new Map<string, number>()
@@ -439,11 +525,20 @@ export async function checkDatabase(db: Kysely<Database>, orgId: string, expecte
     const present = membersOf.get(r.id) ?? []
     const presentNames = present.map((m) => m.name)
     expect(new Set(presentNames).size, `members of ${record.createName} added twice`).toBe(presentNames.length)
-    expect(presentNames.filter((name) => !record.memberNames.has(name)), `members of ${record.createName} no client sent`).toEqual([])
+    expect(
+      presentNames.filter((name) => !record.memberNames.has(name)),
+      `members of ${record.createName} no client sent`,
+    ).toEqual([])
     // Each write moves the version by one: create, each member present, each rename applied.
     const renames = r.version - 1 - present.length
-    expect(renames, `renames applied to ${record.createName} (version ${r.version}, ${present.length} members)`).toBeGreaterThanOrEqual(record.ackPatches)
-    expect(renames, `renames applied to ${record.createName} (version ${r.version}, ${present.length} members)`).toBeLessThanOrEqual(record.sentPatches)
+    expect(
+      renames,
+      `renames applied to ${record.createName} (version ${r.version}, ${present.length} members)`,
+    ).toBeGreaterThanOrEqual(record.ackPatches)
+    expect(
+      renames,
+      `renames applied to ${record.createName} (version ${r.version}, ${present.length} members)`,
+    ).toBeLessThanOrEqual(record.sentPatches)
   }
   const twice = [...created].filter(([, count]) => count > 1).map(([name]) => name)
   expect(twice, 'creates applied twice (a retry under the same Idempotency-Key made a second household)').toEqual([])

@@ -10,7 +10,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose'
+import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose'
 
 export type IdTokenTamper = 'nonce' | 'issuer' | 'audience' | 'expired' | 'signature'
 
@@ -98,7 +98,9 @@ export async function startFakeOidcProvider(options: FakeOidcProviderOptions): P
     const { identity, tamper } = pending
     const claims: Record<string, unknown> = {
       nonce: tamper === 'nonce' ? 'not-the-nonce-hearth-sent' : pending.nonce,
-      ...(identity.email !== undefined ? { email: identity.email, email_verified: identity.emailVerified ?? false } : {}),
+      ...(identity.email !== undefined
+        ? { email: identity.email, email_verified: identity.emailVerified ?? false }
+        : {}),
       ...(identity.name !== undefined ? { name: identity.name } : {}),
     }
     const expiresAt = tamper === 'expired' ? now - 3600 : now + 300
@@ -109,13 +111,13 @@ export async function startFakeOidcProvider(options: FakeOidcProviderOptions): P
       .setSubject(identity.subject)
       .setIssuedAt(tamper === 'expired' ? now - 7200 : now)
       .setExpirationTime(expiresAt)
-      .sign((tamper === 'signature' ? impostor.privateKey : signing.privateKey) as CryptoKey)
+      .sign(tamper === 'signature' ? impostor.privateKey : signing.privateKey)
   }
 
   async function answer(request: http.IncomingMessage, response: http.ServerResponse) {
     const url = new URL(request.url ?? '/', issuer)
     if (request.method === 'GET' && url.pathname === '/.well-known/openid-configuration') {
-      return json(response, 200, {
+      json(response, 200, {
         issuer,
         authorization_endpoint: `${issuer}/authorize`,
         token_endpoint: `${issuer}/token`,
@@ -127,8 +129,12 @@ export async function startFakeOidcProvider(options: FakeOidcProviderOptions): P
         token_endpoint_auth_methods_supported: ['client_secret_basic'],
         scopes_supported: ['openid', 'email', 'profile'],
       })
+      return
     }
-    if (request.method === 'GET' && url.pathname === '/jwks') return json(response, 200, { keys: [publicJwk] })
+    if (request.method === 'GET' && url.pathname === '/jwks') {
+      json(response, 200, { keys: [publicJwk] })
+      return
+    }
 
     if (request.method === 'GET' && url.pathname === '/authorize') {
       const query = url.searchParams
@@ -164,7 +170,8 @@ export async function startFakeOidcProvider(options: FakeOidcProviderOptions): P
     if (request.method === 'POST' && url.pathname === '/token') {
       provider.tokenRequests += 1
       if (!clientAuthenticated(request.headers.authorization, provider.clientId, provider.clientSecret)) {
-        return json(response, 401, { error: 'invalid_client' })
+        json(response, 401, { error: 'invalid_client' })
+        return
       }
       const form = new URLSearchParams(await readBody(request))
       const code = form.get('code') ?? ''
@@ -173,19 +180,20 @@ export async function startFakeOidcProvider(options: FakeOidcProviderOptions): P
       const verifier = form.get('code_verifier') ?? ''
       if (
         form.get('grant_type') !== 'authorization_code' ||
-        !pending ||
-        form.get('redirect_uri') !== pending.redirectUri ||
+        form.get('redirect_uri') !== pending?.redirectUri ||
         createHash('sha256').update(verifier).digest('base64url') !== pending.codeChallenge
       ) {
-        return json(response, 400, { error: 'invalid_grant' })
+        json(response, 400, { error: 'invalid_grant' })
+        return
       }
-      return json(response, 200, {
+      json(response, 200, {
         access_token: randomBytes(24).toString('base64url'),
         token_type: 'Bearer',
         expires_in: 300,
         scope: 'openid email profile',
         id_token: await idToken(pending),
       })
+      return
     }
 
     response.writeHead(404, { 'Content-Type': 'text/plain' })

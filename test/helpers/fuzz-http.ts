@@ -10,13 +10,19 @@ export interface Outcome {
 }
 
 /** Sends the request; a request that gets no complete answer in time fails, described by `describe`. */
-export async function fetchOutcome(url: string, init: { method: string; headers: Record<string, string>; body: string | Uint8Array | undefined }, describe: () => string): Promise<Outcome> {
+export async function fetchOutcome(
+  url: string,
+  init: { method: string; headers: Record<string, string>; body: string | Uint8Array | undefined },
+  describe: () => string,
+): Promise<Outcome> {
   try {
     const response = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) })
     const text = await response.text()
     return { status: response.status, headers: response.headers, text, json: parseJson(text) }
   } catch (error) {
-    throw new Error(`no complete answer within ${REQUEST_TIMEOUT_MS} ms (${String(error)}) to\n  ${describe()}`)
+    throw new Error(`no complete answer within ${REQUEST_TIMEOUT_MS} ms (${String(error)}) to\n  ${describe()}`, {
+      cause: error,
+    })
   }
 }
 

@@ -18,17 +18,24 @@ export async function holdCreate(baseUrl: string, key: string, name: string): Pr
     method: 'POST',
     // Its own connection: held requests must not queue behind each other in a shared agent.
     agent: false,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue' },
+    headers: {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      expect: '100-continue',
+    },
   })
-  const response = new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-    request.once('response', (incoming) => {
-      let text = ''
-      incoming.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
-      incoming.once('end', () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: text }))
-      incoming.once('error', reject)
-    })
-    request.once('error', reject)
-  })
+  const response = new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>(
+    (resolve, reject) => {
+      request.once('response', (incoming) => {
+        let text = ''
+        incoming.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
+        incoming.once('end', () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: text }))
+        incoming.once('error', reject)
+      })
+      request.once('error', reject)
+    },
+  )
   await new Promise<void>((resolve, reject) => {
     request.once('continue', () => resolve())
     request.once('error', reject)

@@ -12,7 +12,7 @@ interface StoredCookie {
   path: string
 }
 
-export class CookieJar {
+class CookieJar {
   private readonly byOrigin = new Map<string, StoredCookie[]>()
 
   /** Takes the Set-Cookie headers of a response to a request for `url`. */
@@ -32,7 +32,9 @@ export class CookieJar {
         if (lower === 'max-age' && Number(raw) <= 0) expired = true
         if (lower === 'expires' && Date.parse(raw) <= Date.now()) expired = true
       }
-      const kept = (this.byOrigin.get(url.origin) ?? []).filter((cookie) => !(cookie.name === name && cookie.path === path))
+      const kept = (this.byOrigin.get(url.origin) ?? []).filter(
+        (cookie) => !(cookie.name === name && cookie.path === path),
+      )
       if (!expired) kept.push({ name, value, path })
       this.byOrigin.set(url.origin, kept)
     }
@@ -52,7 +54,10 @@ export class CookieJar {
 
   delete(origin: string, name: string): void {
     const key = new URL(origin).origin
-    this.byOrigin.set(key, (this.byOrigin.get(key) ?? []).filter((cookie) => cookie.name !== name))
+    this.byOrigin.set(
+      key,
+      (this.byOrigin.get(key) ?? []).filter((cookie) => cookie.name !== name),
+    )
   }
 }
 
@@ -88,7 +93,13 @@ export class HttpBrowser {
    */
   async request(
     url: string | URL,
-    init: { method?: string; form?: Record<string, string>; json?: unknown; cookie?: string; headers?: Record<string, string> } = {},
+    init: {
+      method?: string
+      form?: Record<string, string>
+      json?: unknown
+      cookie?: string
+      headers?: Record<string, string>
+    } = {},
   ): Promise<Hop> {
     const target = new URL(url)
     // Headers a browser adds itself (Origin, Sec-Fetch-Site) are the test's to set: fetch in Node sends none.
@@ -104,7 +115,12 @@ export class HttpBrowser {
       headers['content-type'] = 'application/json'
       body = JSON.stringify(init.json)
     }
-    const response = await fetch(target, { method: init.method ?? (body ? 'POST' : 'GET'), headers, body, redirect: 'manual' })
+    const response = await fetch(target, {
+      method: init.method ?? (body ? 'POST' : 'GET'),
+      headers,
+      body,
+      redirect: 'manual',
+    })
     const setCookies = response.headers.getSetCookie()
     this.jar.take(target, setCookies)
     const location = response.headers.get('location')
@@ -119,7 +135,11 @@ export class HttpBrowser {
   }
 
   /** Follows redirects from `url` until an answer that is not one, or a URL `stop` accepts (not requested). */
-  async follow(url: string | URL, stop: (url: URL) => boolean = () => false, limit = 10): Promise<{ hops: Hop[]; stoppedAt: URL | undefined }> {
+  async follow(
+    url: string | URL,
+    stop: (url: URL) => boolean = () => false,
+    limit = 10,
+  ): Promise<{ hops: Hop[]; stoppedAt: URL | undefined }> {
     const hops: Hop[] = []
     let next: URL | undefined = new URL(url)
     while (next) {
@@ -151,31 +171,45 @@ export interface WalkToCallback {
  * page (/interaction/{uid}) it posts `choice`; a provider with no page (the fake one) redirects
  * straight back.
  */
-export async function walkToCallback(browser: HttpBrowser, appUrl: string, options: { returnTo?: string; choice?: DevIdpChoice } = {}): Promise<WalkToCallback> {
+export async function walkToCallback(
+  browser: HttpBrowser,
+  appUrl: string,
+  options: { returnTo?: string; choice?: DevIdpChoice } = {},
+): Promise<WalkToCallback> {
   const signInUrl = new URL('/auth/sign-in', appUrl)
   if (options.returnTo !== undefined) signInUrl.searchParams.set('returnTo', options.returnTo)
   const start = await browser.request(signInUrl)
-  if (start.status !== 302 || !start.location) throw new Error(`/auth/sign-in answered ${start.status}, not a redirect: ${start.body.slice(0, 300)}`)
+  if (start.status !== 302 || !start.location)
+    throw new Error(`/auth/sign-in answered ${start.status}, not a redirect: ${start.body.slice(0, 300)}`)
   const stateCookie = browser.jar.get(appUrl, SIGN_IN_STATE_COOKIE)
   const atCallback = (url: URL) => url.origin === new URL(appUrl).origin && url.pathname === CALLBACK_PATH
 
   let { hops, stoppedAt } = await browser.follow(start.location, atCallback)
   for (let pages = 0; !stoppedAt; pages += 1) {
     const page = hops.at(-1)
-    const interaction = page && page.status === 200 ? /^\/interaction\/([\w-]+)$/.exec(page.url.pathname) : null
+    const interaction = page?.status === 200 ? /^\/interaction\/([\w-]+)$/.exec(page.url.pathname) : null
     if (!page || !interaction || pages > 0) {
-      throw new Error(`the provider did not send the browser back: ${page?.status ?? '-'} at ${page?.url.href ?? '?'}: ${page?.body.slice(0, 300) ?? ''}`)
+      throw new Error(
+        `the provider did not send the browser back: ${page?.status ?? '-'} at ${page?.url.href ?? '?'}: ${page?.body.slice(0, 300) ?? ''}`,
+      )
     }
     const choice = options.choice ?? { subject: 'demo-advisor' }
-    const posted = await browser.request(new URL(`${page.url.pathname}/login`, page.url), { form: 'subject' in choice ? { subject: choice.subject } : { email: choice.email } })
-    if (posted.status < 300 || posted.status >= 400 || !posted.location) throw new Error(`the sign-in form answered ${posted.status}: ${posted.body.slice(0, 300)}`)
+    const posted = await browser.request(new URL(`${page.url.pathname}/login`, page.url), {
+      form: 'subject' in choice ? { subject: choice.subject } : { email: choice.email },
+    })
+    if (posted.status < 300 || posted.status >= 400 || !posted.location)
+      throw new Error(`the sign-in form answered ${posted.status}: ${posted.body.slice(0, 300)}`)
     ;({ hops, stoppedAt } = await browser.follow(posted.location, atCallback))
   }
   return { start, callbackUrl: stoppedAt, stateCookie }
 }
 
 /** The whole walk: sign-in, the provider, and the callback (requested with the browser's cookies). */
-export async function signInOverHttp(browser: HttpBrowser, appUrl: string, options: { returnTo?: string; choice?: DevIdpChoice } = {}) {
+export async function signInOverHttp(
+  browser: HttpBrowser,
+  appUrl: string,
+  options: { returnTo?: string; choice?: DevIdpChoice } = {},
+) {
   const walk = await walkToCallback(browser, appUrl, options)
   const callback = await browser.request(walk.callbackUrl)
   return { ...walk, callback }

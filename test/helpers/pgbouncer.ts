@@ -15,7 +15,11 @@ const BINARY = '/usr/sbin/pgbouncer'
 
 export function pgbouncerAvailable(): boolean {
   const probe = spawnSync(BINARY, ['--version'], { stdio: 'ignore' })
-  return requirePart('PgBouncer', probe.status === 0, 'install pgbouncer (apt-get install pgbouncer) to test Hearth behind a pooler in transaction mode')
+  return requirePart(
+    'PgBouncer',
+    probe.status === 0,
+    'install pgbouncer (apt-get install pgbouncer) to test Hearth behind a pooler in transaction mode',
+  )
 }
 
 /** pgbouncer running on `config`, with its output so far. */
@@ -94,7 +98,9 @@ export class ThrowawayPgBouncer {
     const exited = new Promise<never>((_, reject) =>
       child.once('exit', (code) => reject(new Error(`pgbouncer exited (${code}) before it answered:\n${output()}`))),
     )
-    exited.catch(() => {})
+    exited.catch(() => {
+      // Raced below; this only keeps its rejection from going unhandled once the race is over.
+    })
     await Promise.race([until(() => this.answers(this.database), 10_000, 'pgbouncer to answer'), exited])
   }
 
@@ -115,7 +121,9 @@ export class ThrowawayPgBouncer {
 
   private async answers(database: string): Promise<boolean> {
     const client = new pg.Client({ connectionString: this.url(database) })
-    client.on('error', () => {})
+    client.on('error', () => {
+      // Failures show in connect() and query() below, which answer false.
+    })
     try {
       await client.connect()
       await client.query('SELECT 1')
@@ -123,7 +131,9 @@ export class ThrowawayPgBouncer {
     } catch {
       return false
     } finally {
-      await client.end().catch(() => {})
+      await client.end().catch(() => {
+        // The probe has its answer; a failed close changes nothing.
+      })
     }
   }
 

@@ -9,13 +9,21 @@ import { REDIS_URL, requirePart } from './environment.ts'
 
 /** True when REDIS_URL is set; otherwise a loud skip (or a failure under HEARTH_REQUIRE_ALL=1). */
 export function redisAvailable(): boolean {
-  return requirePart('Redis', REDIS_URL !== undefined, 'set REDIS_URL=redis://127.0.0.1:6379 to test shared rate limits')
+  return requirePart(
+    'Redis',
+    REDIS_URL !== undefined,
+    'set REDIS_URL=redis://127.0.0.1:6379 to test shared rate limits',
+  )
 }
 
 /** True when a redis-server binary is on PATH (the outage tests start and kill their own). */
 export function redisServerAvailable(): boolean {
   const probe = spawnSync('redis-server', ['--version'], { stdio: 'ignore' })
-  return requirePart('redis-server', probe.status === 0, 'install redis-server (apt-get install redis-server) to test rate limits through a Redis outage')
+  return requirePart(
+    'redis-server',
+    probe.status === 0,
+    'install redis-server (apt-get install redis-server) to test rate limits through a Redis outage',
+  )
 }
 
 /** A key prefix no other test (or run) uses, under the service's own `hearth:rl:` namespace. */
@@ -58,10 +66,18 @@ export class ThrowawayRedis {
   /** Starts redis-server on this port (again) and waits until it answers PING. */
   async restart(): Promise<void> {
     if (this.child) throw new Error('redis-server is already running')
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' })
+    const child = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    )
     this.child = child
-    const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`redis-server exited (${code}) before it answered`))))
-    exited.catch(() => {})
+    const exited = new Promise<never>((_, reject) =>
+      child.once('exit', (code) => reject(new Error(`redis-server exited (${code}) before it answered`))),
+    )
+    exited.catch(() => {
+      // Raced below; this only keeps its rejection from going unhandled once the race is over.
+    })
     await Promise.race([waitForPing(this.url), exited])
   }
 
@@ -79,22 +95,37 @@ export class ThrowawayRedis {
 
 /** Polls PING (a fresh connection each time) until it answers, for at most `deadlineMs`. */
 async function waitForPing(url: string, deadlineMs = 10_000): Promise<void> {
-  await until(async () => {
-    const client = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null })
-    client.on('error', () => {})
-    try {
-      await client.connect()
-      return (await client.ping()) === 'PONG'
-    } catch {
-      return false
-    } finally {
-      client.disconnect()
-    }
-  }, deadlineMs, `redis-server at ${url} to answer`)
+  await until(
+    async () => {
+      const client = new Redis(url, {
+        lazyConnect: true,
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+      })
+      client.on('error', () => {
+        // Failures show in connect() and ping() below, which answer false.
+      })
+      try {
+        await client.connect()
+        return (await client.ping()) === 'PONG'
+      } catch {
+        return false
+      } finally {
+        client.disconnect()
+      }
+    },
+    deadlineMs,
+    `redis-server at ${url} to answer`,
+  )
 }
 
 /** Polls `condition` every 20 ms until it holds; fails after `deadlineMs` naming what it waited for. */
-export async function until(condition: () => boolean | Promise<boolean>, deadlineMs: number, what: string): Promise<void> {
+export async function until(
+  condition: () => boolean | Promise<boolean>,
+  deadlineMs: number,
+  what: string,
+): Promise<void> {
   const deadline = Date.now() + deadlineMs
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`waited ${deadlineMs} ms for ${what}`)

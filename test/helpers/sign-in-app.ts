@@ -20,7 +20,11 @@ export async function startSignInApp(
   const port = await freePort('127.0.0.1')
   const url = `http://127.0.0.1:${port}`
   const settings = await provider(`${url}${CALLBACK_PATH}`)
-  const oidc = new OidcSignIn(store.db, { issuer: settings.issuer, clientId: settings.clientId, clientSecret: settings.clientSecret }, url)
+  const oidc = new OidcSignIn(
+    store.db,
+    { issuer: settings.issuer, clientId: settings.clientId, clientSecret: settings.clientSecret },
+    url,
+  )
   const api = await startApp(store.db, { ...overrides, publicUrl: url, port, oidc })
   return { url, api, oidc }
 }

@@ -29,7 +29,8 @@ export async function startSite(host = '127.0.0.1'): Promise<Site> {
       request.on('end', () => {
         if (!handler) return void response.writeHead(404).end()
         handler(body).then(
-          (result) => response.writeHead(result.status, { 'content-type': 'application/json' }).end(JSON.stringify(result.body)),
+          (result) =>
+            response.writeHead(result.status, { 'content-type': 'application/json' }).end(JSON.stringify(result.body)),
           (error: unknown) => response.writeHead(500, { 'content-type': 'text/plain' }).end(String(error)),
         )
       })

@@ -1,12 +1,14 @@
 // Real stores for tests: a fresh PGlite directory (copied from the template) and, when
-// DATABASE_URL is set, a fresh PostgreSQL database; both dropped when the test file ends.
+// DATABASE_URL is set, a fresh PostgreSQL database (copied from the run's migrated template
+// database, or empty for tests that migrate it themselves); both dropped when the test file ends.
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { randomBytes } from 'node:crypto'
 import pg from 'pg'
+import { inject } from 'vitest'
 import { openStore, type Store, type StoreKind } from '../../src/store/db.ts'
-import { DATABASE_URL, pgliteTemplateDir, requirePart } from './environment.ts'
+import { DATABASE_URL, pgliteTemplateDir, requirePart, testDatabaseName } from './environment.ts'
+import './provided-context.ts'
 
 export interface TestStore extends Store {
   /** Opens the same database again (another "instance"). */
@@ -18,7 +20,11 @@ export interface TestStore extends Store {
 
 /** The store kinds this run tests: PGlite always, PostgreSQL when DATABASE_URL is set. */
 export function storeKinds(): StoreKind[] {
-  const postgres = requirePart('PostgreSQL', DATABASE_URL !== undefined, 'set DATABASE_URL=postgres://… to also test on PostgreSQL')
+  const postgres = requirePart(
+    'PostgreSQL',
+    DATABASE_URL !== undefined,
+    'set DATABASE_URL=postgres://… to also test on PostgreSQL',
+  )
   return postgres ? ['pglite', 'postgres'] : ['pglite']
 }
 
@@ -29,14 +35,24 @@ export function freshPgliteDir(): string {
 }
 
 /** Creates an empty PostgreSQL database next to DATABASE_URL's and returns its URL. */
-export async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+export function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  return createPostgresDatabase('')
+}
+
+/**
+ * Creates a PostgreSQL database with every migration applied: a copy of the template database
+ * test/global-setup.ts migrated once for the run (copying takes milliseconds, migrating seconds).
+ */
+function migratedPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  return createPostgresDatabase(` TEMPLATE ${inject('postgresTemplate')}`)
+}
+
+async function createPostgresDatabase(template: string): Promise<{ url: string; drop: () => Promise<void> }> {
   if (!DATABASE_URL) throw new Error('DATABASE_URL is not set')
-  // Named after DATABASE_URL's database, so a CI run can drop what its killed test files left.
-  const base = new URL(DATABASE_URL).pathname.slice(1).replace(/[^a-z0-9_]/gi, '').slice(0, 40) || 'hearth'
-  const name = `${base}_t_${randomBytes(6).toString('hex')}`.toLowerCase()
+  const name = testDatabaseName()
   const admin = new pg.Client({ connectionString: DATABASE_URL })
   await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.query(`CREATE DATABASE ${name}${template}`)
   await admin.end()
   const url = new URL(DATABASE_URL)
   url.pathname = `/${name}`
@@ -65,7 +81,7 @@ export async function openTestStore(kind: StoreKind): Promise<TestStore> {
       },
     }
   }
-  const database = await freshPostgresDatabase()
+  const database = await migratedPostgresDatabase()
   const store = await openStore({ databaseUrl: database.url, dataDir: '', poolMax: 10 })
   return {
     ...store,

@@ -27,7 +27,11 @@ function newestMajor(): string | undefined {
 
 export function throwawayPostgresAvailable(): boolean {
   const probe = spawnSync(path.join(BIN, 'pg_ctl'), ['--version'], { stdio: 'ignore' })
-  return requirePart('PostgreSQL server binaries', probe.status === 0, `install PostgreSQL's server (${INSTALLED}/<major>/bin: initdb, pg_ctl) to test Hearth while PostgreSQL restarts`)
+  return requirePart(
+    'PostgreSQL server binaries',
+    probe.status === 0,
+    `install PostgreSQL's server (${INSTALLED}/<major>/bin: initdb, pg_ctl) to test Hearth while PostgreSQL restarts`,
+  )
 }
 
 /** `immediate`: the server stops without a checkpoint, as a crash or a failover would; `fast`: a clean restart. */
@@ -49,7 +53,17 @@ export class ThrowawayPostgres {
     const server = new ThrowawayPostgres(dir, await freePort('127.0.0.1'))
     try {
       if (asRoot()) chownSync(dir, postgresUser().uid, postgresUser().gid)
-      await server.run('initdb', ['-D', server.dataDir, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C'])
+      await server.run('initdb', [
+        '-D',
+        server.dataDir,
+        '-U',
+        'postgres',
+        '--auth=trust',
+        '--no-sync',
+        '-E',
+        'UTF8',
+        '--locale=C',
+      ])
       await server.pgCtl(['start'])
     } catch (error) {
       rmSync(dir, { recursive: true, force: true })
@@ -89,17 +103,33 @@ export class ThrowawayPostgres {
   // Asynchronous, so that the test's clients keep sending requests while the server restarts.
   private pgCtl(args: string[]): Promise<void> {
     const options = `-p ${this.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c fsync=off -c full_page_writes=off -c max_connections=100`
-    return this.run('pg_ctl', ['-D', this.dataDir, '-l', path.join(this.dir, 'server.log'), '-o', options, '-w', '-t', '60', ...args])
+    return this.run('pg_ctl', [
+      '-D',
+      this.dataDir,
+      '-l',
+      path.join(this.dir, 'server.log'),
+      '-o',
+      options,
+      '-w',
+      '-t',
+      '60',
+      ...args,
+    ])
   }
 
   private async run(program: string, args: string[]): Promise<void> {
     const file = path.join(BIN, program)
-    const [command, argv] = asRoot() ? ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', file, ...args]] : [file, args]
+    const [command, argv] = asRoot()
+      ? ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', file, ...args]]
+      : [file, args]
     try {
       await promisify(execFile)(command, argv, { encoding: 'utf8', timeout: 90_000 })
     } catch (error) {
       const { stdout, stderr } = error as { stdout?: string; stderr?: string }
-      throw new Error(`${program} ${args.join(' ')} failed: ${String(error)}\n${stdout ?? ''}\n${stderr ?? ''}\n${this.log}`)
+      throw new Error(
+        `${program} ${args.join(' ')} failed: ${String(error)}\n${stdout ?? ''}\n${stderr ?? ''}\n${this.log}`,
+        { cause: error },
+      )
     }
   }
 }

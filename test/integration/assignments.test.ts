@@ -17,9 +17,17 @@ describe.each(storeKinds())('assignments on %s', (kind) => {
   let users: { ann: string; ben: string; cat: string; dan: string }
   let bobUser: string
 
-  async function addUser(orgId: string, name: string, role: 'admin' | 'advisor' | 'viewer' = 'advisor'): Promise<string> {
+  async function addUser(
+    orgId: string,
+    name: string,
+    role: 'admin' | 'advisor' | 'viewer' = 'advisor',
+  ): Promise<string> {
     const email = `${name.toLowerCase().replace(/\W+/g, '.')}.${Math.random().toString(36).slice(2, 8)}@example.com`
-    const row = await store.db.insertInto('users').values({ org_id: orgId, email, name, role }).returning('id').executeTakeFirstOrThrow()
+    const row = await store.db
+      .insertInto('users')
+      .values({ org_id: orgId, email, name, role })
+      .returning('id')
+      .executeTakeFirstOrThrow()
     return row.id
   }
 
@@ -32,7 +40,11 @@ describe.each(storeKinds())('assignments on %s', (kind) => {
   }
 
   function put(path: string, key: string, body: unknown, ifMatch?: string) {
-    return call(`${api.url}${path}`, key, { method: 'PUT', body, headers: ifMatch === undefined ? {} : { 'if-match': ifMatch } })
+    return call(`${api.url}${path}`, key, {
+      method: 'PUT',
+      body,
+      headers: ifMatch === undefined ? {} : { 'if-match': ifMatch },
+    })
   }
 
   beforeAll(async () => {
@@ -55,12 +67,17 @@ describe.each(storeKinds())('assignments on %s', (kind) => {
 
   it('replaces the set, answers the household with its new ETag, and list items and counts show it', async () => {
     const { id, etag } = await createHousehold(alice.key, 'Assigned Family')
-    const first = await put(`${REL}/${id}/assignments`, alice.key, {
-      assignments: [
-        { userId: users.ann, role: 'leadAdvisor' },
-        { userId: users.ben.toUpperCase(), role: 'paraplanner' },
-      ],
-    }, etag)
+    const first = await put(
+      `${REL}/${id}/assignments`,
+      alice.key,
+      {
+        assignments: [
+          { userId: users.ann, role: 'leadAdvisor' },
+          { userId: users.ben.toUpperCase(), role: 'paraplanner' },
+        ],
+      },
+      etag,
+    )
     expect(first.status, JSON.stringify(first.body)).toBe(200)
     const newEtag = first.headers.get('etag')
     expect(newEtag).toMatch(/^"\d+"$/)
@@ -74,7 +91,7 @@ describe.each(storeKinds())('assignments on %s', (kind) => {
         { userId: users.ben, name: 'Ben Planner', role: 'paraplanner' },
       ].sort((a, b) => (a.userId < b.userId ? -1 : 1)),
     )
-    expect(household.counts).toEqual({ members: 0, assignments: 2 })
+    expect(household.counts).toEqual({ members: 0, assignments: 2, entities: 0 })
     // The full household shape: create fields too.
     expect(household).toHaveProperty('dsueReceived')
 
@@ -83,45 +100,81 @@ describe.each(storeKinds())('assignments on %s', (kind) => {
     expect(read.headers.get('etag')).toBe(newEtag)
     expect(read.body.household).toEqual(household)
     const list = await call(`${api.url}${REL}?ids=${id}`, alice.key)
-    const item = (list.body.households as Array<Record<string, unknown>>)[0]
+    const item = (list.body.households as Record<string, unknown>[])[0]
     expect(item?.assignments).toEqual(household.assignments)
-    expect(item?.counts).toEqual({ members: 0, assignments: 2 })
+    expect(item?.counts).toEqual({ members: 0, assignments: 2, entities: 0 })
 
     // GET …/assignments: the set with the household's ETag, 304 when current.
     const got = await call(`${api.url}${REL}/${id}/assignments`, alice.key)
     expect(got.status).toBe(200)
     expect(got.headers.get('etag')).toBe(newEtag)
-    expect(new Set((got.body.assignments as Array<Record<string, unknown>>).map((a) => `${String(a.userId)}:${String(a.role)}`))).toEqual(
-      new Set([`${users.ann}:leadAdvisor`, `${users.ben}:paraplanner`]),
-    )
-    const notModified = await call(`${api.url}${REL}/${id}/assignments`, alice.key, { headers: { 'if-none-match': newEtag ?? '' } })
+    expect(
+      new Set((got.body.assignments as Record<string, unknown>[]).map((a) => `${String(a.userId)}:${String(a.role)}`)),
+    ).toEqual(new Set([`${users.ann}:leadAdvisor`, `${users.ben}:paraplanner`]))
+    const notModified = await call(`${api.url}${REL}/${id}/assignments`, alice.key, {
+      headers: { 'if-none-match': newEtag ?? '' },
+    })
     expect(notModified.status).toBe(304)
 
     // Replace: Ben stays (with another role) and keeps his place, Ann leaves, Cat joins after him.
-    const second = await put(`${REL}/${id}/assignments`, alice.key, {
-      assignments: [
-        { userId: users.cat, role: 'serviceAssociate' },
-        { userId: users.ben, role: 'leadAdvisor' },
-      ],
-    }, newEtag ?? '')
+    const second = await put(
+      `${REL}/${id}/assignments`,
+      alice.key,
+      {
+        assignments: [
+          { userId: users.cat, role: 'serviceAssociate' },
+          { userId: users.ben, role: 'leadAdvisor' },
+        ],
+      },
+      newEtag ?? '',
+    )
     expect(second.status, JSON.stringify(second.body)).toBe(200)
-    const after = (second.body.household as Record<string, unknown>).assignments as Array<Record<string, unknown>>
+    const after = (second.body.household as Record<string, unknown>).assignments as Record<string, unknown>[]
     expect(after.map((a) => [a.userId, a.role])).toEqual([
       [users.ben, 'leadAdvisor'],
       [users.cat, 'serviceAssociate'],
     ])
 
     // An empty set removes everyone.
-    const cleared = await put(`${REL}/${id}/assignments`, alice.key, { assignments: [] }, second.headers.get('etag') ?? '')
+    const cleared = await put(
+      `${REL}/${id}/assignments`,
+      alice.key,
+      { assignments: [] },
+      second.headers.get('etag') ?? '',
+    )
     expect(cleared.status).toBe(200)
     expect((cleared.body.household as Record<string, unknown>).assignments).toEqual([])
-    expect((cleared.body.household as Record<string, unknown>).counts).toEqual({ members: 0, assignments: 0 })
+    expect((cleared.body.household as Record<string, unknown>).counts).toEqual({
+      members: 0,
+      assignments: 0,
+      entities: 0,
+    })
   })
 
-  it('refuses another organization\'s user exactly like an unknown one, and changes nothing', async () => {
+  it("refuses another organization's user exactly like an unknown one, and changes nothing", async () => {
     const { id, etag } = await createHousehold(alice.key, 'Guarded Family')
-    const foreign = await put(`${REL}/${id}/assignments`, alice.key, { assignments: [{ userId: users.ann, role: 'advisor' }, { userId: bobUser, role: 'advisor' }] }, etag)
-    const unknown = await put(`${REL}/${id}/assignments`, alice.key, { assignments: [{ userId: users.ann, role: 'advisor' }, { userId: crypto.randomUUID(), role: 'advisor' }] }, etag)
+    const foreign = await put(
+      `${REL}/${id}/assignments`,
+      alice.key,
+      {
+        assignments: [
+          { userId: users.ann, role: 'advisor' },
+          { userId: bobUser, role: 'advisor' },
+        ],
+      },
+      etag,
+    )
+    const unknown = await put(
+      `${REL}/${id}/assignments`,
+      alice.key,
+      {
+        assignments: [
+          { userId: users.ann, role: 'advisor' },
+          { userId: crypto.randomUUID(), role: 'advisor' },
+        ],
+      },
+      etag,
+    )
     for (const refused of [foreign, unknown]) {
       expect(refused.status).toBe(400)
       expect(refused.body.code).toBe('assignment_user_unknown')
@@ -137,14 +190,38 @@ describe.each(storeKinds())('assignments on %s', (kind) => {
 
   it('refuses a user twice, two lead advisors, bad roles, malformed ids and too many, each with its code', async () => {
     const { id, etag } = await createHousehold(alice.key, 'Strict Family')
-    const cases: Array<[unknown, string]> = [
-      [{ assignments: [{ userId: users.ann, role: 'advisor' }, { userId: users.ann.toUpperCase(), role: 'paraplanner' }] }, 'assignment_user_repeated'],
-      [{ assignments: [{ userId: users.ann, role: 'leadAdvisor' }, { userId: users.ben, role: 'leadAdvisor' }] }, 'assignment_lead_advisor_repeated'],
+    const cases: [unknown, string][] = [
+      [
+        {
+          assignments: [
+            { userId: users.ann, role: 'advisor' },
+            { userId: users.ann.toUpperCase(), role: 'paraplanner' },
+          ],
+        },
+        'assignment_user_repeated',
+      ],
+      [
+        {
+          assignments: [
+            { userId: users.ann, role: 'leadAdvisor' },
+            { userId: users.ben, role: 'leadAdvisor' },
+          ],
+        },
+        'assignment_lead_advisor_repeated',
+      ],
       [{ assignments: [{ userId: users.ann, role: 'boss' }] }, 'invalid_body'],
       [{ assignments: [{ userId: 'ann', role: 'advisor' }] }, 'invalid_body'],
       [{ assignments: [{ userId: `urn:uuid:${users.ann}`, role: 'advisor' }] }, 'invalid_body'],
       [{ assignments: [{ userId: users.ann, role: 'advisor', extra: 1 }] }, 'invalid_body'],
-      [{ assignments: Array.from({ length: MAX_ASSIGNMENTS + 1 }, () => ({ userId: crypto.randomUUID(), role: 'advisor' })) }, 'invalid_body'],
+      [
+        {
+          assignments: Array.from({ length: MAX_ASSIGNMENTS + 1 }, () => ({
+            userId: crypto.randomUUID(),
+            role: 'advisor',
+          })),
+        },
+        'invalid_body',
+      ],
       [{}, 'invalid_body'],
       [[], 'invalid_body'],
     ]
@@ -173,7 +250,7 @@ describe.each(storeKinds())('assignments on %s', (kind) => {
     expect(old.status).toBe(412)
   })
 
-  it('is 404 for another organization\'s household, an unknown id and a malformed one, on both methods', async () => {
+  it("is 404 for another organization's household, an unknown id and a malformed one, on both methods", async () => {
     const { id, etag } = await createHousehold(bob.key, 'Bob Family')
     const body = { assignments: [{ userId: users.ann, role: 'advisor' }] }
     for (const target of [id, crypto.randomUUID(), 'not-a-uuid']) {
@@ -203,7 +280,12 @@ describe.each(storeKinds())('assignments on %s', (kind) => {
 
   it('works on the legacy path with deprecation headers and the same shape', async () => {
     const { id, etag } = await createHousehold(alice.key, 'Legacy Family')
-    const done = await put(`/api/v1/households/${id}/assignments`, alice.key, { assignments: [{ userId: users.ann, role: 'advisor' }] }, etag)
+    const done = await put(
+      `/api/v1/households/${id}/assignments`,
+      alice.key,
+      { assignments: [{ userId: users.ann, role: 'advisor' }] },
+      etag,
+    )
     expect(done.status).toBe(200)
     expect(done.headers.get('deprecation')).toMatch(/^@\d+$/)
     expect(done.headers.get('link')).toBe('</api/v1/relationships>; rel="successor-version"')
@@ -221,24 +303,53 @@ describe.each(storeKinds())('assignments on %s', (kind) => {
       const { id, etag } = await createHousehold(alice.key, `Race Family ${round}`)
       const [a, b] = await Promise.all([
         put(`${REL}/${id}/assignments`, alice.key, { assignments: [{ userId: users.ann, role: 'leadAdvisor' }] }, etag),
-        put(`${REL}/${id}/assignments`, alice.key, { assignments: [{ userId: users.ben, role: 'advisor' }, { userId: users.cat, role: 'paraplanner' }] }, etag),
+        put(
+          `${REL}/${id}/assignments`,
+          alice.key,
+          {
+            assignments: [
+              { userId: users.ben, role: 'advisor' },
+              { userId: users.cat, role: 'paraplanner' },
+            ],
+          },
+          etag,
+        ),
       ])
       expect([a.status, b.status].sort()).toEqual([200, 412])
       const winner = a.status === 200 ? a : b
       const read = await call(`${api.url}${REL}/${id}`, alice.key)
       expect(read.headers.get('etag')).toBe(winner.headers.get('etag'))
-      expect((read.body.household as Record<string, unknown>).assignments).toEqual((winner.body.household as Record<string, unknown>).assignments)
-      expect((await listAudit(store.db, alice.orgId, id, 100)).filter((e) => e.action === 'assignments.set')).toHaveLength(1)
+      expect((read.body.household as Record<string, unknown>).assignments).toEqual(
+        (winner.body.household as Record<string, unknown>).assignments,
+      )
+      expect(
+        (await listAudit(store.db, alice.orgId, id, 100)).filter((e) => e.action === 'assignments.set'),
+      ).toHaveLength(1)
     }
   })
 
   it('records assignments.set in the audit log with the key as actor and no values', async () => {
     const { id, etag } = await createHousehold(alice.key, 'Audited Family')
-    const done = await put(`${REL}/${id}/assignments`, alice.key, { assignments: [{ userId: users.ann, role: 'advisor' }] }, etag)
+    const done = await put(
+      `${REL}/${id}/assignments`,
+      alice.key,
+      { assignments: [{ userId: users.ann, role: 'advisor' }] },
+      etag,
+    )
     expect(done.status).toBe(200)
     const entries = (await listAudit(store.db, alice.orgId, id, 100)).filter((e) => e.action === 'assignments.set')
     expect(entries).toEqual([
-      { at: expect.any(String), actorType: 'apiKey', actorId: alice.keyId, action: 'assignments.set', householdId: id, memberId: null, changed: ['assignments'] },
+      {
+        at: expect.any(String),
+        actorType: 'apiKey',
+        actorId: alice.keyId,
+        action: 'assignments.set',
+        householdId: id,
+        memberId: null,
+        entityId: null,
+        linkId: null,
+        changed: ['assignments'],
+      },
     ])
     expect(await listAudit(store.db, bob.orgId, id, 100)).toEqual([])
   })

@@ -22,7 +22,8 @@ describe.each(storeKinds())('authentication on %s', (kind) => {
     await store?.drop()
   })
 
-  const list = (headers: Record<string, string>, path = '/api/v1/relationships') => call(`${api.url}${path}`, undefined, { headers })
+  const list = (headers: Record<string, string>, path = '/api/v1/relationships') =>
+    call(`${api.url}${path}`, undefined, { headers })
 
   async function expect401(response: Awaited<ReturnType<typeof list>>, code: string) {
     expect(response.status).toBe(401)
@@ -71,7 +72,11 @@ describe.each(storeKinds())('authentication on %s', (kind) => {
   })
 
   it('never reads a key from the query string or a cookie', async () => {
-    for (const path of [`/api/v1/relationships?api_key=${key}`, `/api/v1/relationships?access_token=${key}`, `/api/v1/relationships?key=${key}`]) {
+    for (const path of [
+      `/api/v1/relationships?api_key=${key}`,
+      `/api/v1/relationships?access_token=${key}`,
+      `/api/v1/relationships?key=${key}`,
+    ]) {
       const response = await list({}, path)
       await expect401(response, 'missing_credentials')
       expect(response.body.error).toMatch(/only from the Authorization header/)
@@ -91,7 +96,10 @@ describe.each(storeKinds())('authentication on %s', (kind) => {
     const embedOnly = await createKey(store.db, orgId, ['embed:chart'])
     const read = await list({ authorization: `Bearer ${embedOnly.key}` })
     expect(read.status).toBe(403)
-    expect(read.body).toMatchObject({ code: 'missing_permission', error: expect.stringContaining('relationships:read (or households:read, relationships:write, households:write)') })
+    expect(read.body).toMatchObject({
+      code: 'missing_permission',
+      error: expect.stringContaining('relationships:read (or households:read, relationships:write, households:write)'),
+    })
     const readOnly = await createKey(store.db, orgId, ['relationships:read'])
     const write = await call(`${api.url}/api/v1/relationships`, readOnly.key, { body: { name: 'Nope' } })
     expect(write.status).toBe(403)
@@ -99,7 +107,7 @@ describe.each(storeKinds())('authentication on %s', (kind) => {
   })
 
   it('treats households:* and relationships:* as equivalent on both paths, a write permission implying read', async () => {
-    const cases: Array<[string[], 'GET' | 'POST', number]> = [
+    const cases: [string[], 'GET' | 'POST', number][] = [
       [['households:read'], 'GET', 200],
       [['relationships:read'], 'GET', 200],
       [['households:write'], 'POST', 201],
@@ -112,8 +120,12 @@ describe.each(storeKinds())('authentication on %s', (kind) => {
     for (const [permissions, method, status] of cases) {
       const { key: scoped } = await createKey(store.db, orgId, permissions)
       for (const path of ['/api/v1/relationships', '/api/v1/households']) {
-        const response = await call(`${api.url}${path}`, scoped, method === 'POST' ? { body: { name: 'Equivalence' } } : {})
-        expect(response.status, `${permissions} ${method} ${path}`).toBe(status)
+        const response = await call(
+          `${api.url}${path}`,
+          scoped,
+          method === 'POST' ? { body: { name: 'Equivalence' } } : {},
+        )
+        expect(response.status, `${permissions.join(',')} ${method} ${path}`).toBe(status)
       }
     }
   })
@@ -125,9 +137,21 @@ describe.each(storeKinds())('authentication on %s', (kind) => {
     await call(`${api.url}/api/v1/households`, tracked.key)
     await api.app.close() // flushes usage; reopen a server for the remaining tests
     api = await startApp(store.db)
-    const row = await store.db.selectFrom('api_keys').select('last_used_at').where('id', '=', tracked.id).executeTakeFirstOrThrow()
+    const row = await store.db
+      .selectFrom('api_keys')
+      .select('last_used_at')
+      .where('id', '=', tracked.id)
+      .executeTakeFirstOrThrow()
     expect(row.last_used_at).toBeInstanceOf(Date)
-    const usage = await store.db.selectFrom('api_key_usage').select(['legacy', 'calls']).where('key_id', '=', tracked.id).orderBy('legacy').execute()
-    expect(usage).toEqual([{ legacy: false, calls: 1 }, { legacy: true, calls: 2 }])
+    const usage = await store.db
+      .selectFrom('api_key_usage')
+      .select(['legacy', 'calls'])
+      .where('key_id', '=', tracked.id)
+      .orderBy('legacy')
+      .execute()
+    expect(usage).toEqual([
+      { legacy: false, calls: 1 },
+      { legacy: true, calls: 2 },
+    ])
   })
 })

@@ -22,7 +22,12 @@ describe.each(storeKinds())('chart sessions on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    embed = buildEmbedApp({ db: store.db, releases: new Map(), limiter: new RateLimiter(new MemoryRateLimitStore()), addressBudget: { limit: 100_000, windowSeconds: 60 } })
+    embed = buildEmbedApp({
+      db: store.db,
+      releases: new Map(),
+      limiter: new RateLimiter(new MemoryRateLimitStore()),
+      addressBudget: { limit: 100_000, windowSeconds: 60 },
+    })
     await embed.listen({ host: '127.0.0.1', port: 0 })
     const address = embed.server.address()
     embedOrigin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
@@ -37,13 +42,14 @@ describe.each(storeKinds())('chart sessions on %s', (kind) => {
     await store?.drop()
   })
 
-  const mintAs = (withKey: string | undefined, body: unknown) => call(`${api.url}/api/v1/embed/chart-sessions`, withKey, { method: 'POST', body })
+  const mintAs = (withKey: string | undefined, body: unknown) =>
+    call(`${api.url}/api/v1/embed/chart-sessions`, withKey, { method: 'POST', body })
   const mint = (body: unknown) => mintAs(key, body)
 
-  it('answers 201 {token, expiresAt, embedUrl} with a token that verifies against the embed origin\'s JWKS', async () => {
+  it("answers 201 {token, expiresAt, embedUrl} with a token that verifies against the embed origin's JWKS", async () => {
     const { status, body, headers } = await mint({ frameOrigin: PARTNER })
     expect(status).toBe(201)
-    expect(body.embedUrl).toBe(`${embedOrigin}/chart/v0.1.0/index.html`)
+    expect(body.embedUrl).toBe(`${embedOrigin}/chart/v0.1.1/index.html`)
     expect(headers.get('ratelimit')).toMatch(/^"default";r=\d+/)
     const token = body.token as string
     expect(decodeProtectedHeader(token)).toMatchObject({ alg: 'ES256', kid: expect.any(String) })
@@ -53,7 +59,11 @@ describe.each(storeKinds())('chart sessions on %s', (kind) => {
     expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(600)
     expect(Date.parse(body.expiresAt as string)).toBe((payload.exp ?? 0) * 1000)
     // Recorded for metering, with the key that minted it.
-    const row = await store.db.selectFrom('chart_mints').selectAll().where('jti', '=', payload.jti as string).executeTakeFirstOrThrow()
+    const row = await store.db
+      .selectFrom('chart_mints')
+      .selectAll()
+      .where('jti', '=', payload.jti!)
+      .executeTakeFirstOrThrow()
     expect(row).toMatchObject({ org_id: orgId, frame_origin: PARTNER })
   })
 
@@ -62,9 +72,17 @@ describe.each(storeKinds())('chart sessions on %s', (kind) => {
     const b = await mint({ frameOrigin: 'http://localhost:3002' })
     expect(a.body.token).not.toBe(b.body.token)
     expect(decodeProtectedHeader(a.body.token as string).kid).toBe(decodeProtectedHeader(b.body.token as string).kid)
-    const jwks = (await (await fetch(`${embedOrigin}/.well-known/jwks.json`)).json()) as { keys: Array<Record<string, unknown>> }
+    const jwks = (await (await fetch(`${embedOrigin}/.well-known/jwks.json`)).json()) as {
+      keys: Record<string, unknown>[]
+    }
     expect(jwks.keys).toHaveLength(1)
-    expect(jwks.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig', kid: decodeProtectedHeader(a.body.token as string).kid })
+    expect(jwks.keys[0]).toMatchObject({
+      kty: 'EC',
+      crv: 'P-256',
+      alg: 'ES256',
+      use: 'sig',
+      kid: decodeProtectedHeader(a.body.token as string).kid,
+    })
     expect(jwks.keys[0]?.d).toBeUndefined() // never the private part
     expect(Object.keys(jwks.keys[0] ?? {}).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'use', 'x', 'y'])
   })
@@ -74,19 +92,25 @@ describe.each(storeKinds())('chart sessions on %s', (kind) => {
     const jwks = createRemoteJWKSet(new URL(`${embedOrigin}/.well-known/jwks.json`))
     const token = body.token as string
     const [h, p, s] = token.split('.')
-    const forged = `${h}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p as string, 'base64url').toString()), frameOrigin: 'https://evil.example' })).toString('base64url')}.${s}`
+    const forged = `${h}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p!, 'base64url').toString()), frameOrigin: 'https://evil.example' })).toString('base64url')}.${s}`
     await expect(jwtVerify(forged, jwks)).rejects.toThrow()
     await expect(jwtVerify(token, jwks, { audience: 'https://other-embed.example' })).rejects.toThrow()
   })
 
-  it.each(['https://partner.example.com/', 'https://partner.example.com/page', '*', 'null', 'ftp://partner.example.com', 'http://partner.example.com', 'https://*.example.com', ''])(
-    '400 invalid_frame_origin for %j',
-    async (frameOrigin) => {
-      const { status, body } = await mint({ frameOrigin })
-      expect(status).toBe(400)
-      expect(body.code).toBe('invalid_frame_origin')
-    },
-  )
+  it.each([
+    'https://partner.example.com/',
+    'https://partner.example.com/page',
+    '*',
+    'null',
+    'ftp://partner.example.com',
+    'http://partner.example.com',
+    'https://*.example.com',
+    '',
+  ])('400 invalid_frame_origin for %j', async (frameOrigin) => {
+    const { status, body } = await mint({ frameOrigin })
+    expect(status).toBe(400)
+    expect(body.code).toBe('invalid_frame_origin')
+  })
 
   it('400 for a body without frameOrigin or with other fields', async () => {
     expect((await mint({})).body.code).toBe('invalid_body')
@@ -96,7 +120,10 @@ describe.each(storeKinds())('chart sessions on %s', (kind) => {
   it('403 for an origin not registered for the organization, saying how to register it', async () => {
     const { status, body } = await mint({ frameOrigin: 'https://stranger.example.com' })
     expect(status).toBe(403)
-    expect(body).toMatchObject({ code: 'frame_origin_not_registered', error: expect.stringContaining('hearth origins add') })
+    expect(body).toMatchObject({
+      code: 'frame_origin_not_registered',
+      error: expect.stringContaining('hearth origins add'),
+    })
     // Registered for another org is not registered for this one.
     const other = await createOrgWithKey(store.db)
     const theirs = await mintAs(other.key, { frameOrigin: PARTNER })

@@ -30,7 +30,12 @@ describe.each(storeKinds())('the embed origin on %s', (kind) => {
   beforeAll(async () => {
     store = await openTestStore(kind)
     releases = await currentChartRelease()
-    embed = buildEmbedApp({ db: store.db, releases, limiter: new RateLimiter(new MemoryRateLimitStore()), addressBudget: { limit: 100_000, windowSeconds: 60 } })
+    embed = buildEmbedApp({
+      db: store.db,
+      releases,
+      limiter: new RateLimiter(new MemoryRateLimitStore()),
+      addressBudget: { limit: 100_000, windowSeconds: 60 },
+    })
     await embed.listen({ host: '127.0.0.1', port: 0 })
     url = `http://127.0.0.1:${(embed.server.address() as AddressInfo).port}`
     ;({ orgId, keyId } = await createOrgWithKey(store.db, ['embed:chart']))
@@ -74,7 +79,16 @@ describe.each(storeKinds())('the embed origin on %s', (kind) => {
   })
 
   it('answers 404 {error, code} for latest, unknown versions and anything else, naming the released versions', async () => {
-    for (const path of ['/chart/latest', '/chart/latest/index.html', '/chart/v9.9.9/index.html', `/chart/v${CHART_VERSION}/`, `/chart/v${CHART_VERSION}/nope.js`, `/chart/v${CHART_VERSION}/../v${CHART_VERSION}/index.html.map`, '/', '/index.html']) {
+    for (const path of [
+      '/chart/latest',
+      '/chart/latest/index.html',
+      '/chart/v9.9.9/index.html',
+      `/chart/v${CHART_VERSION}/`,
+      `/chart/v${CHART_VERSION}/nope.js`,
+      `/chart/v${CHART_VERSION}/../v${CHART_VERSION}/index.html.map`,
+      '/',
+      '/index.html',
+    ]) {
       const response = await fetch(`${url}${path}`)
       expect(response.status, path).toBe(404)
       const body = (await response.json()) as { error: string; code: string }
@@ -86,7 +100,9 @@ describe.each(storeKinds())('the embed origin on %s', (kind) => {
   it('meters a render the first time a minted token id asks for the keys, and only then', async () => {
     const jti = randomUUID()
     await recordChartMint(store.db, { jti, orgId, actorType: 'apiKey', actorId: keyId, frameOrigin: PARTNER })
-    const renderedAt = async () => (await store.db.selectFrom('chart_mints').select('rendered_at').where('jti', '=', jti).executeTakeFirstOrThrow()).rendered_at
+    const renderedAt = async () =>
+      (await store.db.selectFrom('chart_mints').select('rendered_at').where('jti', '=', jti).executeTakeFirstOrThrow())
+        .rendered_at
 
     const plain = await fetch(`${url}/.well-known/jwks.json`)
     expect(plain.headers.get('cache-control')).toBe('public, max-age=300')
@@ -107,7 +123,11 @@ describe.each(storeKinds())('the embed origin on %s', (kind) => {
       const response = await fetch(`${url}/.well-known/jwks.json?render=${encodeURIComponent(render)}`)
       expect(response.status).toBe(200)
     }
-    const count = await store.db.selectFrom('chart_mints').select((eb) => eb.fn.countAll<number>().as('n')).where('rendered_at', 'is not', null).executeTakeFirstOrThrow()
+    const count = await store.db
+      .selectFrom('chart_mints')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('rendered_at', 'is not', null)
+      .executeTakeFirstOrThrow()
     expect(count.n).toBe(1)
   })
 
@@ -116,12 +136,21 @@ describe.each(storeKinds())('the embed origin on %s', (kind) => {
     await recordChartMint(store.db, { jti, orgId, actorType: 'apiKey', actorId: keyId, frameOrigin: PARTNER })
     await sql`UPDATE chart_mints SET created_at = now() - interval '1 hour' WHERE jti = ${jti}`.execute(store.db)
     await fetch(`${url}/.well-known/jwks.json?render=${jti}`)
-    const row = await store.db.selectFrom('chart_mints').select('rendered_at').where('jti', '=', jti).executeTakeFirstOrThrow()
+    const row = await store.db
+      .selectFrom('chart_mints')
+      .select('rendered_at')
+      .where('jti', '=', jti)
+      .executeTakeFirstOrThrow()
     expect(row.rendered_at).toBeNull()
   })
 
   it('limits the database-backed answers (the page, every key fetch) per client address; assets never', async () => {
-    const limited = buildEmbedApp({ db: store.db, releases, limiter: new RateLimiter(new MemoryRateLimitStore()), addressBudget: { limit: 4, windowSeconds: 60 } })
+    const limited = buildEmbedApp({
+      db: store.db,
+      releases,
+      limiter: new RateLimiter(new MemoryRateLimitStore()),
+      addressBudget: { limit: 4, windowSeconds: 60 },
+    })
     await limited.listen({ host: '127.0.0.1', port: 0 })
     const base = `http://127.0.0.1:${(limited.server.address() as AddressInfo).port}`
     try {

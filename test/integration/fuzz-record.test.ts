@@ -59,7 +59,6 @@ interface RequestSpec {
   body: BodySpec
 }
 
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
@@ -69,7 +68,8 @@ function documentedCodes(doc: Record<string, unknown>): Map<string, number> {
   const info = isRecord(doc.info) ? doc.info : {}
   const description = typeof info.description === 'string' ? info.description : ''
   const codes = new Map<string, number>()
-  for (const match of description.matchAll(/^\|\s*(\d{3})\s*\|\s*`([a-z_]+)`\s*\|/gm)) codes.set(String(match[2]), Number(match[1]))
+  for (const match of description.matchAll(/^\|\s*(\d{3})\s*\|\s*`([a-z_]+)`\s*\|/gm))
+    codes.set(String(match[2]), Number(match[1]))
   return codes
 }
 
@@ -82,7 +82,12 @@ function recordOperations(doc: Record<string, unknown>): Operation[] {
     for (const method of METHODS) {
       const op = item[method.toLowerCase()]
       if (!isRecord(op) || !isRecord(op.responses)) continue
-      operations.push({ method, path, statuses: new Set(Object.keys(op.responses).map(Number)), write: method !== 'GET' })
+      operations.push({
+        method,
+        path,
+        statuses: new Set(Object.keys(op.responses).map(Number)),
+        write: method !== 'GET',
+      })
     }
   }
   return operations
@@ -90,11 +95,18 @@ function recordOperations(doc: Record<string, unknown>): Operation[] {
 
 function urlOf(spec: RequestSpec): string {
   let others = 0
-  return spec.operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => (name === 'id' ? spec.id.value : (spec.otherParams[others++] ?? 'x')))
+  return spec.operation.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    name === 'id' ? spec.id.value : (spec.otherParams[others++] ?? 'x'),
+  )
 }
 
 function describeSpec(spec: RequestSpec): string {
-  const body = spec.body.kind === 'none' ? '(none)' : spec.body.kind === 'json' ? JSON.stringify(spec.body.value) : JSON.stringify(spec.body.text)
+  const body =
+    spec.body.kind === 'none'
+      ? '(none)'
+      : spec.body.kind === 'json'
+        ? JSON.stringify(spec.body.value)
+        : JSON.stringify(spec.body.text)
   return [
     `${spec.operation.method} ${urlOf(spec)} (id: ${spec.id.kind})`,
     `credential: ${spec.credential.label}`,
@@ -113,7 +125,11 @@ async function send(baseUrl: string, spec: RequestSpec): Promise<Outcome> {
   if (spec.ifNoneMatch !== undefined) headers['if-none-match'] = spec.ifNoneMatch
   if (spec.contentType !== undefined) headers['content-type'] = spec.contentType
   const body =
-    spec.operation.method === 'GET' || spec.body.kind === 'none' ? undefined : spec.body.kind === 'json' ? (JSON.stringify(spec.body.value) ?? 'null') : spec.body.text
+    spec.operation.method === 'GET' || spec.body.kind === 'none'
+      ? undefined
+      : spec.body.kind === 'json'
+        ? (JSON.stringify(spec.body.value) ?? 'null')
+        : spec.body.text
   return fetchOutcome(baseUrl + urlOf(spec), { method: spec.operation.method, headers, body }, () => describeSpec(spec))
 }
 
@@ -126,7 +142,13 @@ const headerCharArb = fc
 const headerTextArb = (maxLength: number) => fc.string({ unit: headerCharArb, maxLength })
 const NASTY = ['\u0000', '\ud800', '\u202e', '\u2028', '\ufeff', '%', '_', '\\', '"', "'", '😀', 'é', '/', '?', '#']
 const textArb = (maxLength: number) =>
-  fc.string({ unit: fc.oneof({ weight: 5, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 }) }, { weight: 1, arbitrary: fc.constantFrom(...NASTY) }), maxLength })
+  fc.string({
+    unit: fc.oneof(
+      { weight: 5, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 }) },
+      { weight: 1, arbitrary: fc.constantFrom(...NASTY) },
+    ),
+    maxLength,
+  })
 
 const entityTagArb = fc.oneof(
   { weight: 6, arbitrary: fc.integer({ min: 0, max: 8 }).map((n) => `"${n}"`) },
@@ -134,11 +156,40 @@ const entityTagArb = fc.oneof(
   { weight: 2, arbitrary: fc.integer({ min: 0, max: 8 }).map((n) => `W/"${n}"`) },
   {
     weight: 2,
-    arbitrary: fc.constantFrom('', ' ', '"', '""', '"01"', '1', '"1', 'W/', 'W/*', '"-1"', '"1.0"', `"${'9'.repeat(20)}"`, '"1" "2"', ',', ',,*', '*, "1"', '"\u00e9"'),
+    arbitrary: fc.constantFrom(
+      '',
+      ' ',
+      '"',
+      '""',
+      '"01"',
+      '1',
+      '"1',
+      'W/',
+      'W/*',
+      '"-1"',
+      '"1.0"',
+      `"${'9'.repeat(20)}"`,
+      '"1" "2"',
+      ',',
+      ',,*',
+      '*, "1"',
+      '"\u00e9"',
+    ),
   },
-  { weight: 2, arbitrary: fc.array(fc.integer({ min: 0, max: 8 }).map((n) => `"${n}"`), { minLength: 2, maxLength: 5 }).map((tags) => tags.join(', ')) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .array(
+        fc.integer({ min: 0, max: 8 }).map((n) => `"${n}"`),
+        { minLength: 2, maxLength: 5 },
+      )
+      .map((tags) => tags.join(', ')),
+  },
   { weight: 1, arbitrary: headerTextArb(40) },
-  { weight: 1, arbitrary: fc.integer({ min: 1000, max: 8000 }).map((n) => `"1", ${'"2", '.repeat(Math.floor(n / 5))}"3"`) },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 1000, max: 8000 }).map((n) => `"1", ${'"2", '.repeat(Math.floor(n / 5))}"3"`),
+  },
 )
 const conditionalArb = fc.option(entityTagArb, { nil: undefined, freq: 3 })
 
@@ -147,7 +198,20 @@ const fieldValueArb = fc.oneof(
   fc.boolean(),
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
-  fc.constantFrom(0.01, 1.005, 1e12, -1, 2500000.5, '12', '2019-01-01', '2021-02-29', '2999-01-01', '   ', 'x'.repeat(201), 'tab\there'),
+  fc.constantFrom(
+    0.01,
+    1.005,
+    1e12,
+    -1,
+    2500000.5,
+    '12',
+    '2019-01-01',
+    '2021-02-29',
+    '2999-01-01',
+    '   ',
+    'x'.repeat(201),
+    'tab\there',
+  ),
   textArb(30),
   fc.array(fc.integer(), { maxLength: 3 }),
   fc.dictionary(textArb(6), fc.oneof(textArb(10), fc.integer(), fc.constant(null)), { maxKeys: 3 }),
@@ -155,30 +219,79 @@ const fieldValueArb = fc.oneof(
 const plausiblePatchArb = fc.record(
   {
     name: fc.oneof(fc.constantFrom('Fuzzed Name', '  Padded  ', 'Ünïcödé 😀'), fieldValueArb),
-    dsueReceived: fc.oneof(fc.integer({ min: 0, max: 1_000_000 }).map((c) => c / 100), fieldValueArb),
+    dsueReceived: fc.oneof(
+      fc.integer({ min: 0, max: 1_000_000 }).map((c) => c / 100),
+      fieldValueArb,
+    ),
     deceasedSpouseName: fc.oneof(fc.constantFrom('Someone', null), fieldValueArb),
     dsueDateOfDeath: fc.oneof(fc.constantFrom('2001-09-30', null), fieldValueArb),
-    metadata: fc.oneof(fc.dictionary(textArb(8), fc.oneof(textArb(10), fc.integer(), fc.boolean()), { maxKeys: 3 }), fieldValueArb),
+    metadata: fc.oneof(
+      fc.dictionary(textArb(8), fc.oneof(textArb(10), fc.integer(), fc.boolean()), { maxKeys: 3 }),
+      fieldValueArb,
+    ),
     primaryClientAsDonor: fc.oneof(fc.boolean(), fc.constant(null), fieldValueArb),
     coClientAsDonor: fc.oneof(fc.boolean(), fc.constant(null), fieldValueArb),
+    // The estate settings: currency refuses null (it always has a value) and lower case.
+    currency: fc.oneof(fc.constantFrom('USD', 'EUR', 'usd', null), fieldValueArb),
+    portabilityElected: fc.oneof(fc.constantFrom('yes', 'no', 'unknown', null), fieldValueArb),
+    primaryClientLifetimeGifts: fc.oneof(
+      fc.integer({ min: 0, max: 1_000_000 }).map((c) => c / 100),
+      fieldValueArb,
+    ),
+    coClientUsCitizen: fc.oneof(fc.boolean(), fc.constant(null), fieldValueArb),
   },
   { requiredKeys: [] },
 )
 /** Bodies of the other operations (members, assignments…): shapes near what they may take. */
 const otherBodyArb = fc.oneof(
-  fc.record({ name: fc.oneof(textArb(20), fieldValueArb), role: fc.constantFrom('primaryClient', 'coClient', 'child', 'other', 'nope', 1), birthDate: fc.oneof(fc.constantFrom('1980-01-01', '2999-01-01'), fieldValueArb) }, { requiredKeys: [] }),
-  fc.record({ assignments: fc.array(fc.record({ userId: fc.oneof(fc.uuid(), textArb(10)), role: fc.constantFrom('leadAdvisor', 'advisor', 'x') }), { maxLength: 3 }) }),
+  fc.record(
+    {
+      name: fc.oneof(textArb(20), fieldValueArb),
+      role: fc.constantFrom('primaryClient', 'coClient', 'child', 'other', 'nope', 1),
+      birthDate: fc.oneof(fc.constantFrom('1980-01-01', '2999-01-01'), fieldValueArb),
+    },
+    { requiredKeys: [] },
+  ),
+  fc.record({
+    assignments: fc.array(
+      fc.record({ userId: fc.oneof(fc.uuid(), textArb(10)), role: fc.constantFrom('leadAdvisor', 'advisor', 'x') }),
+      { maxLength: 3 },
+    ),
+  }),
   fc.array(fc.record({ userId: fc.uuid(), role: fc.constantFrom('leadAdvisor', 'advisor') }), { maxLength: 3 }),
 )
 const bodyArb: fc.Arbitrary<BodySpec> = fc.oneof(
   { weight: 8, arbitrary: plausiblePatchArb.map((value): BodySpec => ({ kind: 'json', value })) },
-  { weight: 2, arbitrary: fc.tuple(plausiblePatchArb, fc.dictionary(fc.constantFrom('id', 'orgId', 'version', 'createdAt', 'updatedAt', 'members', 'extra'), fieldValueArb, { minKeys: 1, maxKeys: 2 })).map(([a, b]): BodySpec => ({ kind: 'json', value: { ...a, ...b } })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(
+        plausiblePatchArb,
+        fc.dictionary(
+          fc.constantFrom('id', 'orgId', 'version', 'createdAt', 'updatedAt', 'members', 'extra'),
+          fieldValueArb,
+          { minKeys: 1, maxKeys: 2 },
+        ),
+      )
+      .map(([a, b]): BodySpec => ({ kind: 'json', value: { ...a, ...b } })),
+  },
   { weight: 2, arbitrary: otherBodyArb.map((value): BodySpec => ({ kind: 'json', value })) },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((value): BodySpec => ({ kind: 'json', value })) },
   {
     weight: 1,
     arbitrary: fc
-      .constantFrom('', '{', '{"name":', 'null', '[]', '{"__proto__":{"x":1},"name":"p"}', '{"constructor":{"prototype":{}}}', `{"metadata":${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}}`, `{"name":"${'x'.repeat(1_100_000)}"}`, '\ufeff{}')
+      .constantFrom(
+        '',
+        '{',
+        '{"name":',
+        'null',
+        '[]',
+        '{"__proto__":{"x":1},"name":"p"}',
+        '{"constructor":{"prototype":{}}}',
+        `{"metadata":${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}}`,
+        `{"name":"${'x'.repeat(1_100_000)}"}`,
+        '\ufeff{}',
+      )
       .map((text): BodySpec => ({ kind: 'text', text })),
   },
   { weight: 1, arbitrary: textArb(60).map((text): BodySpec => ({ kind: 'text', text })) },
@@ -186,7 +299,19 @@ const bodyArb: fc.Arbitrary<BodySpec> = fc.oneof(
 )
 const contentTypeArb = fc.oneof(
   { weight: 8, arbitrary: fc.constantFrom('application/merge-patch+json', 'application/json') },
-  { weight: 2, arbitrary: fc.constantFrom('application/json; charset=utf-8', 'application/merge-patch+json; charset=latin1', 'text/plain', 'application/x-www-form-urlencoded', 'application/octet-stream', 'application/json-patch+json', '*/*', 'json') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      'application/json; charset=utf-8',
+      'application/merge-patch+json; charset=latin1',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'application/octet-stream',
+      'application/json-patch+json',
+      '*/*',
+      'json',
+    ),
+  },
   { weight: 1, arbitrary: headerTextArb(30) },
   { weight: 1, arbitrary: fc.constant(undefined) },
 )
@@ -208,7 +333,25 @@ function idArb(pool: IdPool): fc.Arbitrary<IdSpec> {
       weight: 3,
       arbitrary: fc
         .oneof(
-          fc.constantFrom('abc', '0', '-1', 'null', '%20', '..%2Fx', '%00', '%25', "1'%20OR%201%3D1", '{id}', 'x'.repeat(300), '%zz', '%C3', '%E0%A4%A', '%FF', '00000000-0000-0000-0000-00000000000g', '%7B00000000-0000-0000-0000-000000000000%7D'),
+          fc.constantFrom(
+            'abc',
+            '0',
+            '-1',
+            'null',
+            '%20',
+            '..%2Fx',
+            '%00',
+            '%25',
+            "1'%20OR%201%3D1",
+            '{id}',
+            'x'.repeat(300),
+            '%zz',
+            '%C3',
+            '%E0%A4%A',
+            '%FF',
+            '00000000-0000-0000-0000-00000000000g',
+            '%7B00000000-0000-0000-0000-000000000000%7D',
+          ),
           fuzzId.map((id) => `${id}x`),
           fuzzId.map((id) => id.replaceAll('-', '')),
           textArb(20).map((text) => Buffer.from(text, 'utf8').toString('hex').replace(/../g, '%$&') || 'empty'),
@@ -226,7 +369,10 @@ function requestArb(operations: Operation[], credentials: Credential[], pool: Id
       operation: fc.constantFrom(...operations),
       id: idArb(pool),
       otherParams: fc.array(fc.oneof(fc.uuid(), fc.constantFrom('abc', '%20', '0')), { minLength: 2, maxLength: 2 }),
-      credential: fc.oneof({ weight: 6, arbitrary: fc.constant(main) }, { weight: 2, arbitrary: fc.constantFrom(...credentials) }),
+      credential: fc.oneof(
+        { weight: 6, arbitrary: fc.constant(main) },
+        { weight: 2, arbitrary: fc.constantFrom(...credentials) },
+      ),
       ifMatch: conditionalArb,
       ifNoneMatch: conditionalArb,
       contentType: contentTypeArb,
@@ -234,7 +380,8 @@ function requestArb(operations: Operation[], credentials: Credential[], pool: Id
     })
     .map((spec) => {
       // The other org's key aims at our households, never at its own: its households must stay as they are.
-      if (spec.credential.org === 'other' && spec.id.kind === 'other') return { ...spec, id: { kind: 'fuzz' as const, value: pool.fuzz[0] ?? '' } }
+      if (spec.credential.org === 'other' && spec.id.kind === 'other')
+        return { ...spec, id: { kind: 'fuzz' as const, value: pool.fuzz[0] ?? '' } }
       return spec
     })
 }
@@ -252,7 +399,10 @@ function checkOutcome(checker: Checker, spec: RequestSpec, outcome: Outcome): vo
   expect(outcome.status, `a 5xx${context}`).toBeLessThan(500)
   // In bytes as sent: fetch percent-encodes what the URL parser would (non-ASCII becomes 3 bytes a byte).
   const sent = new URL(urlOf(spec), 'http://hearth.test')
-  const head = Buffer.byteLength(spec.ifMatch ?? '') + Buffer.byteLength(spec.ifNoneMatch ?? '') + Buffer.byteLength(sent.pathname + sent.search)
+  const head =
+    Buffer.byteLength(spec.ifMatch ?? '') +
+    Buffer.byteLength(spec.ifNoneMatch ?? '') +
+    Buffer.byteLength(sent.pathname + sent.search)
   if (outcome.status === 431) {
     expect(head, `431 for a small request head${context}`).toBeGreaterThan(60 * 1024)
     return
@@ -260,16 +410,23 @@ function checkOutcome(checker: Checker, spec: RequestSpec, outcome: Outcome): vo
   const { operation, credential, id } = spec
   const own = operation.path.endsWith('{id}')
   if (!operation.statuses.has(outcome.status)) {
-    expect.fail(`${operation.method} ${operation.path} answered ${outcome.status}, which its documentation does not list (documented: ${[...operation.statuses].join(', ')})${context}`)
+    expect.fail(
+      `${operation.method} ${operation.path} answered ${outcome.status}, which its documentation does not list (documented: ${[...operation.statuses].join(', ')})${context}`,
+    )
   }
 
   // A path that is not valid percent-encoding is a 404 before anything else (it names nothing).
-  const undecodable = /%(?![0-9a-f]{2})|%[89a-f][0-9a-f](?!%)|%e[0-9a-f]%[0-9a-f]{2}(?!%)/i.test(urlOf(spec)) || /%ff/i.test(urlOf(spec))
+  const undecodable =
+    /%(?![0-9a-f]{2})|%[89a-f][0-9a-f](?!%)|%e[0-9a-f]%[0-9a-f]{2}(?!%)/i.test(urlOf(spec)) || /%ff/i.test(urlOf(spec))
   if (undecodable && outcome.status === 404) return
   // Permission first; then nobody outside the org ever learns that a household exists.
-  if (!(operation.write ? credential.write : credential.read)) expect(outcome.status, `no permission${context}`).toBe(403)
+  if (!(operation.write ? credential.write : credential.read))
+    expect(outcome.status, `no permission${context}`).toBe(403)
   if (id.kind !== 'fuzz' || credential.org !== 'fuzz') {
-    expect(outcome.status < 300 || outcome.status === 304 || outcome.status === 412, `a household outside the caller's org answered ${outcome.status}${context}`).toBe(false)
+    expect(
+      outcome.status < 300 || outcome.status === 304 || outcome.status === 412,
+      `a household outside the caller's org answered ${outcome.status}${context}`,
+    ).toBe(false)
   }
   if (spec.operation.path.startsWith(PREFIXES[1])) {
     expect(outcome.headers.get('deprecation') ?? '', `no Deprecation header${context}`).toMatch(/^@\d+$/)
@@ -281,7 +438,8 @@ function checkOutcome(checker: Checker, spec: RequestSpec, outcome: Outcome): vo
 
   if (outcome.status === 204 || outcome.status === 304) {
     expect(outcome.text, `a body with ${outcome.status}${context}`).toBe('')
-    if (outcome.status === 304) expect(outcome.headers.get('etag') ?? '', `304 without ETag${context}`).toMatch(/^"\d+"$/)
+    if (outcome.status === 304)
+      expect(outcome.headers.get('etag') ?? '', `304 without ETag${context}`).toMatch(/^"\d+"$/)
     return
   }
   expect(outcome.headers.get('content-type') ?? '', `not JSON${context}`).toMatch(/^application\/json/)
@@ -291,14 +449,22 @@ function checkOutcome(checker: Checker, spec: RequestSpec, outcome: Outcome): vo
     expect(typeof body.error, `no string "error"${context}`).toBe('string')
     expect(typeof body.code, `no string "code"${context}`).toBe('string')
     const code = String(body.code)
-    expect(checker.codes.get(code), `code "${code}" is not documented with status ${outcome.status}${context}`).toBe(outcome.status)
+    expect(checker.codes.get(code), `code "${code}" is not documented with status ${outcome.status}${context}`).toBe(
+      outcome.status,
+    )
     expect(body.requestId, `requestId differs from X-Request-Id${context}`).toBe(outcome.headers.get('x-request-id'))
     // The only household errors a write gets: precondition, not found.
-    if (outcome.status === 428) expect(spec.ifMatch === undefined || spec.ifMatch.trim() === '', `428 with If-Match ${JSON.stringify(spec.ifMatch)}${context}`).toBe(true)
+    if (outcome.status === 428)
+      expect(
+        spec.ifMatch === undefined || spec.ifMatch.trim() === '',
+        `428 with If-Match ${JSON.stringify(spec.ifMatch)}${context}`,
+      ).toBe(true)
     return
   }
   if (own && outcome.status === 200) {
-    expect(isRecord(body.household) && String(body.household.id), `another household in the answer${context}`).toBe(id.value.toLowerCase())
+    expect(isRecord(body.household) && String(body.household.id), `another household in the answer${context}`).toBe(
+      id.value.toLowerCase(),
+    )
     expect(outcome.headers.get('etag') ?? '', `no ETag${context}`).toMatch(/^"\d+"$/)
   }
 }
@@ -319,12 +485,28 @@ describe.each(storeKinds())('fuzzing the household record endpoints on %s', (kin
 
   /** The other org's households as stored (version and updatedAt included) and as its key reads them. */
   async function otherState(): Promise<unknown> {
-    const rows = await store.db.selectFrom('households').selectAll().where('org_id', '=', otherOrgId).orderBy('id').execute()
-    const members = await store.db.selectFrom('members').selectAll().where('household_id', 'in', pool.other).orderBy('id').execute()
+    const rows = await store.db
+      .selectFrom('households')
+      .selectAll()
+      .where('org_id', '=', otherOrgId)
+      .orderBy('id')
+      .execute()
+    const members = await store.db
+      .selectFrom('members')
+      .selectAll()
+      .where('household_id', 'in', pool.other)
+      .orderBy('id')
+      .execute()
     return { rows, members, counts: await householdCounts(store.db, otherOrgId) }
   }
   const auditCount = async (orgId: string) =>
-    (await store.db.selectFrom('audit_log').select(sql<number>`count(*)::int`.as('n')).where('org_id', '=', orgId).executeTakeFirstOrThrow()).n
+    (
+      await store.db
+        .selectFrom('audit_log')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('org_id', '=', orgId)
+        .executeTakeFirstOrThrow()
+    ).n
 
   /** Keeps a few households in the fuzzing org alive: deletes would otherwise leave only 404s. */
   async function replenish(): Promise<void> {
@@ -332,7 +514,11 @@ describe.each(storeKinds())('fuzzing the household record endpoints on %s', (kin
     const alive = new Set(rows.map((r) => r.id))
     const missing = pool.fuzz.filter((id) => !alive.has(id)).length
     if (missing === 0) return
-    const added = await seedHouseholds(store.db, fuzzOrgId, Array.from({ length: missing }, (_, i) => ({ name: `Replenished ${i}`, members: ['Ann Fuzz', 'Bo Fuzz'] })))
+    const added = await seedHouseholds(
+      store.db,
+      fuzzOrgId,
+      Array.from({ length: missing }, (_, i) => ({ name: `Replenished ${i}`, members: ['Ann Fuzz', 'Bo Fuzz'] })),
+    )
     pool.fuzz = [...pool.fuzz.filter((id) => alive.has(id)), ...added.values()]
   }
 
@@ -347,7 +533,9 @@ describe.each(storeKinds())('fuzzing the household record endpoints on %s', (kin
       label,
       key: (await createKey(store.db, fuzzOrgId, permissions)).key,
       // A write permission implies read.
-      read: permissions.some((p) => ['relationships:read', 'households:read', 'relationships:write', 'households:write'].includes(p)),
+      read: permissions.some((p) =>
+        ['relationships:read', 'households:read', 'relationships:write', 'households:write'].includes(p),
+      ),
       write: permissions.some((p) => p === 'relationships:write' || p === 'households:write'),
       org: 'fuzz',
     })
@@ -360,22 +548,37 @@ describe.each(storeKinds())('fuzzing the household record endpoints on %s', (kin
       await make('embed:chart only', ['embed:chart']),
       { label: 'other org, all permissions', key: other.key, read: true, write: true, org: 'other' },
     ]
-    pool.fuzz = [...(await seedHouseholds(store.db, fuzzOrgId, Array.from({ length: 6 }, (_, i) => ({ name: `Fuzz ${i}`, members: ['Ann Fuzz', 'Bo Fuzz'] })))).values()]
+    pool.fuzz = [
+      ...(
+        await seedHouseholds(
+          store.db,
+          fuzzOrgId,
+          Array.from({ length: 6 }, (_, i) => ({ name: `Fuzz ${i}`, members: ['Ann Fuzz', 'Bo Fuzz'] })),
+        )
+      ).values(),
+    ]
     pool.other = [
-      ...(await seedHouseholds(store.db, otherOrgId, [
-        { name: 'Other One', members: ['Secret Person', 'Second Person'] },
-        { name: 'Other Two' },
-      ])).values(),
+      ...(
+        await seedHouseholds(store.db, otherOrgId, [
+          { name: 'Other One', members: ['Secret Person', 'Second Person'] },
+          { name: 'Other Two' },
+        ])
+      ).values(),
     ]
     // The other org's households also went through the API once, so they have a version of 2.
     for (const id of pool.other) {
-      const response = await call(`${app.url}/api/v1/relationships/${id}`, other.key, { method: 'PATCH', body: { metadata: { secret: 'other' } }, headers: { 'if-match': '"1"' } })
+      const response = await call(`${app.url}/api/v1/relationships/${id}`, other.key, {
+        method: 'PATCH',
+        body: { metadata: { secret: 'other' } },
+        headers: { 'if-match': '"1"' },
+      })
       expect(response.status).toBe(200)
     }
     const doc = (await (await fetch(`${app.url}/api/v1/openapi.json`)).json()) as Record<string, unknown>
     operations = recordOperations(doc)
     const names = operations.map((op) => `${op.method} ${op.path}`)
-    for (const prefix of PREFIXES) for (const method of ['GET', 'PATCH', 'DELETE']) expect(names).toContain(`${method} ${prefix}/{id}`)
+    for (const prefix of PREFIXES)
+      for (const method of ['GET', 'PATCH', 'DELETE']) expect(names).toContain(`${method} ${prefix}/{id}`)
     checker = { codes: documentedCodes(doc) }
     expect(checker.codes.size).toBeGreaterThan(5)
     otherBefore = await otherState()
@@ -406,14 +609,17 @@ describe.each(storeKinds())('fuzzing the household record endpoints on %s', (kin
     'concurrent batches of random requests on the same households are each answered correctly',
     async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(requestArb(operations, credentials, pool), { minLength: 2, maxLength: 8 }), async (specs) => {
-          await replenish()
-          const outcomes = await Promise.all(specs.map((spec) => send(app.url, spec)))
-          specs.forEach((spec, i) => {
-            const outcome = outcomes[i]
-            if (outcome) checkOutcome(checker, spec, outcome)
-          })
-        }),
+        fc.asyncProperty(
+          fc.array(requestArb(operations, credentials, pool), { minLength: 2, maxLength: 8 }),
+          async (specs) => {
+            await replenish()
+            const outcomes = await Promise.all(specs.map((spec) => send(app.url, spec)))
+            specs.forEach((spec, i) => {
+              const outcome = outcomes[i]
+              if (outcome) checkOutcome(checker, spec, outcome)
+            })
+          },
+        ),
         { numRuns: 40, interruptAfterTimeLimit: PROPERTY_TEST_TIMEOUT_MS - 30_000, markInterruptAsFailure: true },
       )
     },
@@ -424,10 +630,19 @@ describe.each(storeKinds())('fuzzing the household record endpoints on %s', (kin
     expect(await otherState()).toEqual(otherBefore)
     expect(await auditCount(otherOrgId)).toBe(otherAuditBefore)
     // And the fuzzing org's counter still agrees with its rows.
-    const rows = await store.db.selectFrom('households').select(sql<number>`count(*)::int`.as('n')).where('org_id', '=', fuzzOrgId).executeTakeFirstOrThrow()
+    const rows = await store.db
+      .selectFrom('households')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('org_id', '=', fuzzOrgId)
+      .executeTakeFirstOrThrow()
     expect((await householdCounts(store.db, fuzzOrgId)).households).toBe(rows.n)
     // No audit row of the fuzzing org names another org's household.
-    const foreign = await store.db.selectFrom('audit_log').select('id').where('org_id', '=', fuzzOrgId).where('household_id', 'in', pool.other).execute()
+    const foreign = await store.db
+      .selectFrom('audit_log')
+      .select('id')
+      .where('org_id', '=', fuzzOrgId)
+      .where('household_id', 'in', pool.other)
+      .execute()
     expect(foreign).toEqual([])
   })
 })

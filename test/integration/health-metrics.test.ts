@@ -29,8 +29,9 @@ function parseMetrics(text: string): Sample[] {
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line)
     if (!match) throw new Error(`not an exposition line: ${line}`)
     const labels: Record<string, string> = {}
-    for (const [, key, value] of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[key as string] = value as string
-    samples.push({ name: match[1] as string, labels, value: Number(match[3]) })
+    for (const [, key, value] of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g))
+      labels[key!] = value!
+    samples.push({ name: match[1]!, labels, value: Number(match[3]) })
   }
   return samples
 }
@@ -42,10 +43,17 @@ function total(samples: Sample[], name: string, labels: Record<string, string> =
     .reduce((sum, s) => sum + s.value, 0)
 }
 
-async function scrape(url: string): Promise<{ status: number; contentType: string | null; text: string; samples: Sample[] }> {
+async function scrape(
+  url: string,
+): Promise<{ status: number; contentType: string | null; text: string; samples: Sample[] }> {
   const response = await fetch(`${url}/metrics`)
   const text = await response.text()
-  return { status: response.status, contentType: response.headers.get('content-type'), text, samples: parseMetrics(text) }
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    text,
+    samples: parseMetrics(text),
+  }
 }
 
 describe.each(storeKinds())('health and metrics on %s', (kind) => {
@@ -59,11 +67,15 @@ describe.each(storeKinds())('health and metrics on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    api = await startApp(store.db, { rateLimitMax: 3, rateLimitWindowSeconds: 3600, poolStats: store.poolStats })
+    api = await startApp(store.db, {
+      rateLimitMax: 3,
+      rateLimitWindowSeconds: 3600,
+      poolStats: () => store.poolStats(),
+    })
     ;({ orgId, key, keyId } = await createOrgWithKey(store.db))
     await addFrameOrigin(store.db, orgId, PARTNER)
     const ids = await seedHouseholds(store.db, orgId, [{ name: 'Metrics Family', members: ['Ada Metrics'] }])
-    householdId = ids.get('Metrics Family') as string
+    householdId = ids.get('Metrics Family')!
     secrets.push(orgId, keyId, householdId, key, key.slice(0, 12), PARTNER, 'Metrics Family', 'Ada Metrics')
   })
   afterAll(async () => {
@@ -79,7 +91,10 @@ describe.each(storeKinds())('health and metrics on %s', (kind) => {
 
     const ready = await fetch(`${api.url}/readyz`)
     expect(ready.status).toBe(200)
-    expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', redis: 'not configured' } })
+    expect(await ready.json()).toEqual({
+      status: 'ready',
+      checks: { database: 'ok', migrations: 'ok', redis: 'not configured' },
+    })
     expect(ready.headers.get('cache-control')).toBe('no-store')
     // Limited per client address, in a budget of this instance's own (a probe a second is far inside it).
     expect(ready.headers.get('ratelimit')).toMatch(/^"health";r=\d+;t=\d+$/)
@@ -90,14 +105,19 @@ describe.each(storeKinds())('health and metrics on %s', (kind) => {
     if (!last) throw new Error('no migrations')
     const label = `${String(last.version).padStart(4, '0')}_${last.name}`
     const saved = await sql<{ version: number; name: string; checksum: string; applied_at: Date }>`
-      SELECT version, name, checksum, applied_at FROM schema_migrations WHERE version = ${last.version}`.execute(store.db)
+      SELECT version, name, checksum, applied_at FROM schema_migrations WHERE version = ${last.version}`.execute(
+      store.db,
+    )
     const row = saved.rows[0]
     if (!row) throw new Error('the last migration is not recorded')
     await sql`DELETE FROM schema_migrations WHERE version = ${last.version}`.execute(store.db)
     try {
       const response = await call(`${api.url}/readyz`, undefined)
       expect(response.status).toBe(503)
-      expect(response.body).toEqual({ status: 'not ready', checks: { database: 'ok', migrations: `pending: ${label}`, redis: 'not configured' } })
+      expect(response.body).toEqual({
+        status: 'not ready',
+        checks: { database: 'ok', migrations: `pending: ${label}`, redis: 'not configured' },
+      })
     } finally {
       await sql`INSERT INTO schema_migrations (version, name, checksum, applied_at)
         VALUES (${row.version}, ${row.name}, ${row.checksum}, ${row.applied_at})`.execute(store.db)
@@ -109,24 +129,47 @@ describe.each(storeKinds())('health and metrics on %s', (kind) => {
     let redisUp = true
     const checked = await startApp(store.db, {
       readinessChecks: [
-        { name: 'redis', check: async () => (redisUp ? { ok: true, detail: 'ok' } : { ok: false, detail: 'unreachable: connection refused' }) },
+        {
+          name: 'redis',
+          check: async () =>
+            redisUp ? { ok: true, detail: 'ok' } : { ok: false, detail: 'unreachable: connection refused' },
+        },
       ],
     })
     try {
-      expect(await call(`${checked.url}/readyz`, undefined)).toMatchObject({ status: 200, body: { checks: { redis: 'ok' } } })
+      expect(await call(`${checked.url}/readyz`, undefined)).toMatchObject({
+        status: 200,
+        body: { checks: { redis: 'ok' } },
+      })
       redisUp = false
       const down = await call(`${checked.url}/readyz`, undefined)
       expect(down.status).toBe(503)
-      expect(down.body).toEqual({ status: 'not ready', checks: { database: 'ok', migrations: 'ok', redis: 'unreachable: connection refused' } })
+      expect(down.body).toEqual({
+        status: 'not ready',
+        checks: { database: 'ok', migrations: 'ok', redis: 'unreachable: connection refused' },
+      })
     } finally {
       await checked.close()
     }
     // A check that never answers: /readyz answers 503 after its timeout instead of hanging.
-    const hung = await startApp(store.db, { readinessChecks: [{ name: 'redis', check: () => new Promise(() => {}) }] })
+    const hung = await startApp(store.db, {
+      readinessChecks: [
+        {
+          name: 'redis',
+          check: () =>
+            new Promise(() => {
+              // Never settles.
+            }),
+        },
+      ],
+    })
     try {
       const response = await call(`${hung.url}/readyz`, undefined)
       expect(response.status).toBe(503)
-      expect(response.body.checks).toMatchObject({ database: 'ok', redis: expect.stringMatching(/^failing: no answer within \d+ ms$/) })
+      expect(response.body.checks).toMatchObject({
+        database: 'ok',
+        redis: expect.stringMatching(/^failing: no answer within \d+ ms$/),
+      })
     } finally {
       await hung.close()
     }
@@ -143,7 +186,8 @@ describe.each(storeKinds())('health and metrics on %s', (kind) => {
     expect(after.status).toBe(200)
     expect(after.contentType).toBe('text/plain; version=0.0.4; charset=utf-8')
     const record = { method: 'GET', route: '/api/v1/relationships/:id', status: '200' }
-    const delta = (name: string, labels: Record<string, string>) => total(after.samples, name, labels) - total(before, name, labels)
+    const delta = (name: string, labels: Record<string, string>) =>
+      total(after.samples, name, labels) - total(before, name, labels)
     expect(delta('http_requests_total', record)).toBe(2)
     expect(delta('http_request_duration_seconds_count', record)).toBe(2)
     expect(delta('http_request_duration_seconds_bucket', { ...record, le: '+Inf' })).toBe(2)
@@ -170,12 +214,19 @@ describe.each(storeKinds())('health and metrics on %s', (kind) => {
     const before = (await scrape(api.url)).samples
     const { key: caller } = await createKey(store.db, orgId)
     expect((await call(`${api.url}/api/v1/households/${householdId}`, caller)).status).toBe(200)
-    expect((await call(`${api.url}/api/v1/embed/chart-sessions`, caller, { method: 'POST', body: { frameOrigin: PARTNER } })).status).toBe(201)
+    expect(
+      (await call(`${api.url}/api/v1/embed/chart-sessions`, caller, { method: 'POST', body: { frameOrigin: PARTNER } }))
+        .status,
+    ).toBe(201)
     const after = (await scrape(api.url)).samples
     expect(total(after, 'legacy_path_requests_total') - total(before, 'legacy_path_requests_total')).toBe(1)
     expect(total(after, 'chart_mints_total') - total(before, 'chart_mints_total')).toBe(1)
-    expect(total(after, 'http_requests_total', { route: '/api/v1/households/:id', status: '200' })).toBeGreaterThanOrEqual(1)
-    expect(total(after, 'http_requests_total', { route: '/api/v1/embed/chart-sessions', method: 'POST', status: '201' })).toBeGreaterThanOrEqual(1)
+    expect(
+      total(after, 'http_requests_total', { route: '/api/v1/households/:id', status: '200' }),
+    ).toBeGreaterThanOrEqual(1)
+    expect(
+      total(after, 'http_requests_total', { route: '/api/v1/embed/chart-sessions', method: 'POST', status: '201' }),
+    ).toBeGreaterThanOrEqual(1)
   })
 
   it('counts 429s by scope, and never limits /healthz, /readyz or /metrics once the budgets are spent', async () => {
@@ -187,15 +238,19 @@ describe.each(storeKinds())('health and metrics on %s', (kind) => {
     expect(statuses).toEqual([200, 200, 200, 429])
     // Failed authentications from this address (3 per window here).
     const failures = []
-    for (let i = 0; i < 4; i++) failures.push((await call(`${api.url}/api/v1/relationships`, generateApiKey().key)).status)
+    for (let i = 0; i < 4; i++)
+      failures.push((await call(`${api.url}/api/v1/relationships`, generateApiKey().key)).status)
     expect(failures).toEqual([401, 401, 401, 429])
 
     const after = (await scrape(api.url)).samples
-    const refusals = (scope: string) => total(after, 'rate_limit_refusals_total', { scope }) - total(before, 'rate_limit_refusals_total', { scope })
+    const refusals = (scope: string) =>
+      total(after, 'rate_limit_refusals_total', { scope }) - total(before, 'rate_limit_refusals_total', { scope })
     expect(refusals('credential')).toBe(1)
     expect(refusals('auth_failure')).toBe(1)
     expect(refusals('user')).toBe(0)
-    expect(total(after, 'http_requests_total', { route: '/api/v1/relationships', status: '429' })).toBeGreaterThanOrEqual(2)
+    expect(
+      total(after, 'http_requests_total', { route: '/api/v1/relationships', status: '429' }),
+    ).toBeGreaterThanOrEqual(2)
 
     // The same address, credential budgets spent: the operations endpoints answer every time, with
     // or without a (spent, or bad) credential, which they ignore: they count against the address's
@@ -203,7 +258,9 @@ describe.each(storeKinds())('health and metrics on %s', (kind) => {
     for (let i = 0; i < 5; i++) {
       for (const path of ['/healthz', '/readyz', '/metrics']) {
         for (const credential of [undefined, spender, generateApiKey().key]) {
-          const response = await fetch(`${api.url}${path}`, { headers: credential ? { authorization: `Bearer ${credential}` } : {} })
+          const response = await fetch(`${api.url}${path}`, {
+            headers: credential ? { authorization: `Bearer ${credential}` } : {},
+          })
           await response.arrayBuffer()
           expect(response.status, `${path} with ${credential ? 'a credential' : 'none'}`).toBe(200)
           expect(response.headers.get('ratelimit')).toMatch(/^"health";r=\d+;t=\d+$/)
@@ -247,7 +304,7 @@ describe.each(storeKinds())('readiness when the database is gone, on %s', (kind)
         await database.drop()
       }
     }
-    api = await startApp(store.db, { poolStats: store.poolStats })
+    api = await startApp(store.db, { poolStats: () => store.poolStats() })
   })
   afterAll(async () => {
     await api?.close()

@@ -1,6 +1,7 @@
-// GET /api/v1/relationships/{id}/chart (and the legacy path): a household as chart payload v1 that
-// the chart accepts as is — valid against the published JSON Schema and the payload rules — with the
-// household's ETag and 304s, 404 across organizations, and 409 when there is no one to draw.
+// GET /api/v1/relationships/{id}/chart (and the legacy path): a household as chart payload 0.1.x that
+// the chart accepts as is — valid against the published JSON Schema and the payload rules — with its
+// entities and links mapped to 0.1.x, the Hearth-Chart-Version header, the household's ETag and 304s,
+// 404 across organizations, and 409 when there is no one to draw.
 import { readFileSync } from 'node:fs'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -37,7 +38,11 @@ describe.each(storeKinds())('the chart payload of a household on %s', (kind) => 
   }
 
   /** Members and relationships written straight to the tables (the members API has its own tests). */
-  async function addPeople(householdId: string, payload: Payload, roles: Record<string, string> = MEMBER_ROLE): Promise<Map<string, string>> {
+  async function addPeople(
+    householdId: string,
+    payload: Payload,
+    roles: Record<string, string> = MEMBER_ROLE,
+  ): Promise<Map<string, string>> {
     const ids = new Map<string, string>()
     for (const [position, person] of payload.people.entries()) {
       const row = await store.db
@@ -58,7 +63,14 @@ describe.each(storeKinds())('the chart payload of a household on %s', (kind) => 
     if (relationships.length > 0) {
       await store.db
         .insertInto('member_relationships')
-        .values(relationships.map((r) => ({ household_id: householdId, from_member_id: ids.get(r.from) ?? '', to_member_id: ids.get(r.to) ?? '', type: r.type })))
+        .values(
+          relationships.map((r) => ({
+            household_id: householdId,
+            from_member_id: ids.get(r.from) ?? '',
+            to_member_id: ids.get(r.to) ?? '',
+            type: r.type,
+          })),
+        )
         .execute()
     }
     return ids
@@ -77,7 +89,11 @@ describe.each(storeKinds())('the chart payload of a household on %s', (kind) => 
 
   it('maps the example family to a payload the chart accepts, with the same people, names, dates and relationships', async () => {
     // Eleanor, Robert's late first wife, is both a member and the household's deceased spouse: she is drawn once.
-    const id = await createHousehold(alice.key, { name: 'Chen Family', deceasedSpouseName: 'Eleanor Chen', dsueDateOfDeath: '1989-11-30' })
+    const id = await createHousehold(alice.key, {
+      name: 'Chen Family',
+      deceasedSpouseName: 'Eleanor Chen',
+      dsueDateOfDeath: '1989-11-30',
+    })
     const ids = await addPeople(id, example)
     const answer = await call(`${api.url}${REL}/${id}/chart`, alice.key)
     expect(answer.status, JSON.stringify(answer.body)).toBe(200)
@@ -93,7 +109,7 @@ describe.each(storeKinds())('the chart payload of a household on %s', (kind) => 
     const back = new Map([...ids].map(([exampleId, memberId]) => [memberId, exampleId]))
     expect(payload.people.map((p) => back.get(p.id))).toEqual(example.people.map((p) => p.id))
     for (const [i, p] of payload.people.entries()) {
-      const original = example.people[i] as Payload['people'][number]
+      const original = example.people[i]!
       expect(p).toEqual({
         id: ids.get(original.id),
         name: original.name,
@@ -109,7 +125,11 @@ describe.each(storeKinds())('the chart payload of a household on %s', (kind) => 
   })
 
   it('draws a deceased spouse recorded on the household as a person, married to the primary client', async () => {
-    const id = await createHousehold(alice.key, { name: 'Widow Family', deceasedSpouseName: '  Harold Widow ', dsueDateOfDeath: '2019-06-30' })
+    const id = await createHousehold(alice.key, {
+      name: 'Widow Family',
+      deceasedSpouseName: '  Harold Widow ',
+      dsueDateOfDeath: '2019-06-30',
+    })
     const ids = await addPeople(id, {
       household: { name: 'x' },
       people: [
@@ -146,11 +166,13 @@ describe.each(storeKinds())('the chart payload of a household on %s', (kind) => 
     })
   })
 
-  it('follows the members API: a member added moves the ETag, and a member\'s parent is `from` of a parent relationship', async () => {
+  it("follows the members API: a member added moves the ETag, and a member's parent is `from` of a parent relationship", async () => {
     const id = await createHousehold(alice.key, { name: 'Api Family' })
     const before = await call(`${api.url}${REL}/${id}/chart`, alice.key)
     expect(before.status).toBe(409)
-    const mom = await call(`${api.url}${REL}/${id}/members`, alice.key, { body: { name: 'Mona Api', role: 'primaryClient', birthDate: '1960-04-01' } })
+    const mom = await call(`${api.url}${REL}/${id}/members`, alice.key, {
+      body: { name: 'Mona Api', role: 'primaryClient', birthDate: '1960-04-01' },
+    })
     expect(mom.status, JSON.stringify(mom.body)).toBe(201)
     const momId = (mom.body.member as { id: string }).id
     const first = await call(`${api.url}${REL}/${id}/chart`, alice.key)
@@ -160,7 +182,9 @@ describe.each(storeKinds())('the chart payload of a household on %s', (kind) => 
     })
     expect(kid.status, JSON.stringify(kid.body)).toBe(201)
     const kidId = (kid.body.member as { id: string }).id
-    const second = await call(`${api.url}${REL}/${id}/chart`, alice.key, { headers: { 'if-none-match': first.headers.get('etag') ?? '' } })
+    const second = await call(`${api.url}${REL}/${id}/chart`, alice.key, {
+      headers: { 'if-none-match': first.headers.get('etag') ?? '' },
+    })
     expect(second.status).toBe(200)
     expect(second.headers.get('etag')).toBe(kid.headers.get('etag'))
     expectChartAccepts(second.body)
@@ -182,11 +206,117 @@ describe.each(storeKinds())('the chart payload of a household on %s', (kind) => 
       relationships: [{ from: 'a', to: 'b', type: 'parent' }],
     })
     // A spouse line between a parent and her child, as old data might hold: the chart refuses it.
-    await store.db.insertInto('member_relationships').values({ household_id: id, from_member_id: ids.get('b') ?? '', to_member_id: ids.get('a') ?? '', type: 'spouse' }).execute()
+    await store.db
+      .insertInto('member_relationships')
+      .values({
+        household_id: id,
+        from_member_id: ids.get('b') ?? '',
+        to_member_id: ids.get('a') ?? '',
+        type: 'spouse',
+      })
+      .execute()
     const answer = await call(`${api.url}${REL}/${id}/chart`, alice.key)
     expect(answer.status).toBe(200)
     expectChartAccepts(answer.body)
     expect(answer.body.relationships).toEqual([{ from: ids.get('a'), to: ids.get('b'), type: 'parent' }])
+  })
+
+  it("carries the household's entities and links as 0.1.x draws them, and names the chart release in Hearth-Chart-Version", async () => {
+    const id = await createHousehold(alice.key, { name: 'Estate Family' })
+    const people = await addPeople(id, {
+      household: { name: 'x' },
+      people: [
+        { id: 'pat', name: 'Pat Estate', role: 'primaryClient' },
+        { id: 'kim', name: 'Kim Estate', role: 'child' },
+      ],
+      relationships: [{ from: 'pat', to: 'kim', type: 'parent' }],
+    })
+    const entity = async (name: string, kind: string, more: Record<string, unknown> = {}) => {
+      const row = await store.db
+        .insertInto('entities')
+        .values({ household_id: id, name, kind, ...more } as never)
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      return row.id
+    }
+    const rlt = await entity('Estate Revocable Trust', 'revocableTrust', { value: 1_500_000, position: 0 })
+    const qtip = await entity('Estate QTIP Trust', 'qtip', { position: 1 })
+    const lp = await entity('Estate Partners LP', 'flp', { value: 800_000.25, estate: 'out', position: 2 })
+    const bank = await entity('Coastal Trust Company', 'corporateTrustee', { position: 3 })
+    const policy = await entity('Term Policy', 'lifeInsurance', { position: 4 })
+    const pat = people.get('pat') ?? ''
+    const kim = people.get('kim') ?? ''
+    const links: { from: string; to: string; type: string; share?: number; beneficiary_type?: string }[] = [
+      { from: pat, to: rlt, type: 'grantor' },
+      { from: bank, to: rlt, type: 'trustee' },
+      { from: kim, to: rlt, type: 'successorTrustee' },
+      { from: kim, to: rlt, type: 'beneficiary', share: 100, beneficiary_type: 'primary' },
+      { from: pat, to: lp, type: 'generalPartner', share: 1 },
+      { from: rlt, to: lp, type: 'limitedPartner', share: 99 },
+      { from: pat, to: policy, type: 'insured' },
+      { from: rlt, to: policy, type: 'owner', share: 100 },
+    ]
+    for (const link of links) {
+      const fromEntity = link.from !== pat && link.from !== kim
+      await store.db
+        .insertInto('entity_links')
+        .values({
+          household_id: id,
+          from_member_id: fromEntity ? null : link.from,
+          from_entity_id: fromEntity ? link.from : null,
+          to_entity_id: link.to,
+          type: link.type as never,
+          share: link.share ?? null,
+          beneficiary_type: (link.beneficiary_type ?? null) as never,
+        })
+        .execute()
+    }
+    const answer = await call(`${api.url}${REL}/${id}/chart`, alice.key)
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+    expect(answer.headers.get('hearth-chart-version')).toBe(CHART_VERSION)
+    const payload: unknown = answer.body
+    expectChartAccepts(payload)
+    expect(payload.entities).toEqual([
+      { id: rlt, name: 'Estate Revocable Trust', kind: 'revocableTrust', value: 1_500_000, estate: 'in' },
+      // A QTIP is not a 0.1.x kind: `other`, still in the estate as its kind is.
+      { id: qtip, name: 'Estate QTIP Trust', kind: 'other', estate: 'in' },
+      { id: lp, name: 'Estate Partners LP', kind: 'flp', value: 800_000.25, estate: 'out' },
+      // The corporate trustee (a party) is left out; the policy is `other`, in.
+      { id: policy, name: 'Term Policy', kind: 'other', estate: 'in' },
+    ])
+    expect(payload.links).toEqual([
+      { from: pat, to: rlt, type: 'grantor' },
+      { from: kim, to: rlt, type: 'beneficiary', share: 100 },
+      { from: pat, to: lp, type: 'owner', share: 1 },
+      { from: rlt, to: lp, type: 'owner', share: 99 },
+      { from: rlt, to: policy, type: 'owner', share: 100 },
+    ])
+
+    // The ETag still answers 304, with the header; an entity added moves it.
+    const etag = answer.headers.get('etag') ?? ''
+    const cached = await call(`${api.url}${REL}/${id}/chart`, alice.key, { headers: { 'if-none-match': etag } })
+    expect(cached.status).toBe(304)
+    expect(cached.headers.get('hearth-chart-version')).toBe(CHART_VERSION)
+    const added = await call(`${api.url}${REL}/${id}/entities`, alice.key, {
+      body: { name: 'Estate DAF', kind: 'daf' },
+      headers: { 'if-match': etag },
+    })
+    expect(added.status, JSON.stringify(added.body)).toBe(201)
+    const after = await call(`${api.url}${REL}/${id}/chart`, alice.key, { headers: { 'if-none-match': etag } })
+    expect(after.status).toBe(200)
+    expect(after.headers.get('etag')).toBe(added.headers.get('etag'))
+    expectChartAccepts(after.body)
+    expect(after.body.entities).toContainEqual(
+      expect.objectContaining({ name: 'Estate DAF', kind: 'daf', estate: 'out' }),
+    )
+
+    // Deleting the household takes its entities with it: the chart is gone.
+    const gone = await call(`${api.url}${REL}/${id}`, alice.key, {
+      method: 'DELETE',
+      headers: { 'if-match': after.headers.get('etag') ?? '' },
+    })
+    expect(gone.status).toBe(204)
+    expect((await call(`${api.url}${REL}/${id}/chart`, alice.key)).status).toBe(404)
   })
 
   it('is 409 chart_needs_members for a household with no one to draw', async () => {
@@ -197,7 +327,7 @@ describe.each(storeKinds())('the chart payload of a household on %s', (kind) => 
     expect(answer.body.error).toMatch(/no members/)
   })
 
-  it('carries the household\'s ETag: If-None-Match answers 304, and a change moves it', async () => {
+  it("carries the household's ETag: If-None-Match answers 304, and a change moves it", async () => {
     const id = await createHousehold(alice.key, { name: 'Cached Family' })
     await addPeople(id, { household: { name: 'x' }, people: [{ id: 'p', name: 'Pat Cached', role: 'primaryClient' }] })
     const first = await call(`${api.url}${REL}/${id}/chart`, alice.key)
@@ -213,7 +343,11 @@ describe.each(storeKinds())('the chart payload of a household on %s', (kind) => 
     const star = await call(`${api.url}${REL}/${id}/chart`, alice.key, { headers: { 'if-none-match': '*' } })
     expect(star.status).toBe(200)
     expect(star.headers.get('etag')).toBe(etag)
-    const renamed = await call(`${api.url}${REL}/${id}`, alice.key, { method: 'PATCH', body: { name: 'Renamed Family' }, headers: { 'if-match': etag } })
+    const renamed = await call(`${api.url}${REL}/${id}`, alice.key, {
+      method: 'PATCH',
+      body: { name: 'Renamed Family' },
+      headers: { 'if-match': etag },
+    })
     expect(renamed.status).toBe(200)
     const after = await call(`${api.url}${REL}/${id}/chart`, alice.key, { headers: { 'if-none-match': etag } })
     expect(after.status).toBe(200)
@@ -221,7 +355,7 @@ describe.each(storeKinds())('the chart payload of a household on %s', (kind) => 
     expect(after.body.household).toEqual({ name: 'Renamed Family' })
   })
 
-  it('is 404 for another organization\'s household, an unknown id and a malformed one; needs relationships:read', async () => {
+  it("is 404 for another organization's household, an unknown id and a malformed one; needs relationships:read", async () => {
     const bobs = await createHousehold(bob.key, { name: 'Bob Family', deceasedSpouseName: 'Bob Secret Spouse' })
     for (const target of [bobs, crypto.randomUUID(), 'nope', `${bobs}x`]) {
       const answer = await call(`${api.url}${REL}/${target}/chart`, alice.key)
@@ -246,11 +380,27 @@ describe.each(storeKinds())('the chart payload of a household on %s', (kind) => 
     expect(legacy.headers.get('deprecation')).toMatch(/^@\d+$/)
     expect(current.headers.get('deprecation')).toBeNull()
 
-    const doc = (await call(`${api.url}/api/v1/openapi.json`, undefined)).body as { paths: Record<string, Record<string, { deprecated?: boolean; responses: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }> }>> }
+    const doc = (await call(`${api.url}/api/v1/openapi.json`, undefined)).body as {
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            deprecated?: boolean
+            responses: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }>
+          }
+        >
+      >
+    }
     const operation = doc.paths['/api/v1/relationships/{id}/chart']?.get
     const schema = operation?.responses['200']?.content?.['application/json']?.schema
     expect(schema?.title).toBe('Hearth household chart payload, version 1')
     expect(Object.keys(operation?.responses ?? {}).sort()).toEqual(['200', '304', '401', '403', '404', '409', '429'])
+    const described = operation as unknown as { description: string; responses: Record<string, { headers?: object }> }
+    expect(described.description).toContain(`chart ${CHART_VERSION}`)
+    expect(described.responses['200']?.headers).toHaveProperty('Hearth-Chart-Version')
+    const put = doc.paths['/api/v1/relationships/{id}/chart']?.put as unknown as { description: string } | undefined
+    expect(put?.description).toContain(`chart ${CHART_VERSION}`)
     expect(doc.paths['/api/v1/households/{id}/chart']?.get?.deprecated).toBe(true)
     expect(doc.paths['/api/v1/relationships/{id}/assignments']?.put?.responses['400']).toBeDefined()
   })

@@ -61,10 +61,10 @@ describe.each(storeKinds())('legacy paths and tenancy on %s', (kind) => {
     expect((await call(`${sunsetApi.url}/api/v1/relationships`, alice.key)).headers.get('sunset')).toBeNull()
   })
 
-  it('never shows one organization\'s households to another', async () => {
+  it("never shows one organization's households to another", async () => {
     for (const path of ['/api/v1/relationships', '/api/v1/households']) {
       const all = await call(`${api.url}${path}`, bob.key)
-      expect((all.body.households as Array<{ name: string }>).map((h) => h.name)).toEqual(['Bob Household'])
+      expect((all.body.households as { name: string }[]).map((h) => h.name)).toEqual(['Bob Household'])
       expect(all.body.total).toBe(1)
       for (const query of ['?search=alice', '?search=zebulon', '?isSample=true', '?excludeSample=true&search=secret']) {
         const found = await call(`${api.url}${path}${query}`, bob.key)
@@ -76,7 +76,7 @@ describe.each(storeKinds())('legacy paths and tenancy on %s', (kind) => {
     }
   })
 
-  it('creates into the caller\'s organization only', async () => {
+  it("creates into the caller's organization only", async () => {
     const created = await call(`${api.url}/api/v1/relationships`, bob.key, { body: { name: 'Bob Second' } })
     const id = (created.body.household as { id: string }).id
     const asAlice = await call(`${api.url}/api/v1/relationships?ids=${id}`, alice.key)

@@ -24,14 +24,19 @@ describe('request limits', () => {
   it('past HEARTH_MAX_CONCURRENT_REQUESTS: 503 overloaded with Retry-After, at once; health is exempt; then it recovers', async () => {
     const api = await startApp(store.db, { limits: { requestTimeoutSeconds: 30, maxConcurrentRequests: 2 } })
     try {
-      const held = [await holdCreate(api.url, key, 'The Held Family'), await holdCreate(api.url, key, 'The Held Family')]
+      const held = [
+        await holdCreate(api.url, key, 'The Held Family'),
+        await holdCreate(api.url, key, 'The Held Family'),
+      ]
       const refused = await call(`${api.url}/api/v1/relationships`, key)
       expect(refused.status).toBe(503)
       expect(refused.body.code).toBe('overloaded')
       expect(refused.headers.get('retry-after')).toBe('1')
       expect((await fetch(`${api.url}/healthz`)).status).toBe(200)
       for (const request of held) request.finish()
-      expect((await Promise.all(held.map((request) => request.response))).map((response) => response.status)).toEqual([201, 201])
+      expect((await Promise.all(held.map((request) => request.response))).map((response) => response.status)).toEqual([
+        201, 201,
+      ])
       expect((await call(`${api.url}/api/v1/relationships`, key)).status).toBe(200)
     } finally {
       await api.close()

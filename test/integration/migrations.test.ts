@@ -10,10 +10,14 @@ import { migrate, readMigrations, type MigrationSession } from '../../src/store/
 import { DATABASE_URL, requirePart } from '../helpers/environment.ts'
 import { freshPostgresDatabase } from '../helpers/stores.ts'
 
-const hasPostgres = requirePart('PostgreSQL', DATABASE_URL !== undefined, 'set DATABASE_URL=postgres://… to test migrations on PostgreSQL')
+const hasPostgres = requirePart(
+  'PostgreSQL',
+  DATABASE_URL !== undefined,
+  'set DATABASE_URL=postgres://… to test migrations on PostgreSQL',
+)
 
 describe.skipIf(!hasPostgres)('migrations on PostgreSQL', () => {
-  const drops: Array<() => Promise<void>> = []
+  const drops: (() => Promise<void>)[] = []
   afterAll(async () => {
     for (const drop of drops) await drop()
   })
@@ -23,7 +27,9 @@ describe.skipIf(!hasPostgres)('migrations on PostgreSQL', () => {
     await client.connect()
     return {
       session: {
-        exec: async (sql) => void (await client.query(sql)),
+        exec: async (sql) => {
+          await client.query(sql)
+        },
         query: async <R>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as R[],
       },
       end: () => client.end(),
@@ -33,7 +39,9 @@ describe.skipIf(!hasPostgres)('migrations on PostgreSQL', () => {
   it('applies each migration once when four instances start together', async () => {
     const database = await freshPostgresDatabase()
     drops.push(database.drop)
-    const stores = await Promise.all(Array.from({ length: 4 }, () => openStore({ databaseUrl: database.url, dataDir: '', poolMax: 2 })))
+    const stores = await Promise.all(
+      Array.from({ length: 4 }, () => openStore({ databaseUrl: database.url, dataDir: '', poolMax: 2 })),
+    )
     // Each migration once, by whichever instance held the lock when it was next.
     const applied = stores.flatMap((s) => s.migrations.applied)
     expect(applied.sort()).toEqual(readMigrations().map((m) => `${String(m.version).padStart(4, '0')}_${m.name}`))
@@ -68,7 +76,9 @@ describe.skipIf(!hasPostgres)('migrations on PostgreSQL', () => {
     const { session: s, end } = await session(database.url)
     try {
       await expect(migrate(s, readMigrations(dir))).rejects.toThrow(/migration 2 \(broken\) failed/)
-      const tables = await s.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1")
+      const tables = await s.query<{ table_name: string }>(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1",
+      )
       expect(tables.map((t) => t.table_name)).toEqual(['ok_table', 'schema_migrations'])
       expect(await s.query('SELECT version FROM schema_migrations')).toEqual([{ version: 1 }])
     } finally {

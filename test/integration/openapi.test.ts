@@ -39,7 +39,7 @@ interface Operation {
   description?: string
   deprecated?: boolean
   parameters?: Parameter[]
-  security?: Array<Record<string, string[]>>
+  security?: Record<string, string[]>[]
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> }
   responses: Record<string, ResponseObject>
 }
@@ -54,6 +54,18 @@ type CallResult = Awaited<ReturnType<typeof call>>
 
 /** The spec's query parameters of the list operation (§4.1). */
 const SPEC_PARAMETERS = ['search', 'page', 'pageSize', 'sortBy', 'sortOrder', 'excludeSample', 'isSample', 'ids']
+
+/** The household's estate settings (issue 14): create and patch fields beside the seed's. */
+const ESTATE_SETTINGS = [
+  'currency',
+  'portabilityElected',
+  'primaryClientLifetimeGifts',
+  'coClientLifetimeGifts',
+  'primaryClientExemptionUsed',
+  'coClientExemptionUsed',
+  'primaryClientUsCitizen',
+  'coClientUsCitizen',
+]
 
 const FULL_BODY = {
   name: '  The Fullers  ',
@@ -98,14 +110,22 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
     const op = operation(path, method)
     const documented = op.responses[String(response.status)]
     const where = `${method.toUpperCase()} ${path} → ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`
-    expect(documented, `${where}: the status is not documented (documented: ${Object.keys(op.responses).join(', ')})`).toBeDefined()
+    expect(
+      documented,
+      `${where}: the status is not documented (documented: ${Object.keys(op.responses).join(', ')})`,
+    ).toBeDefined()
     const seen = produced.get(`${method} ${path}`) ?? new Set<number>()
     seen.add(response.status)
     produced.set(`${method} ${path}`, seen)
     if (response.status === 204 || response.status === 304) {
       // No content: the document must not promise a body either.
       expect(response.body, where).toEqual({})
-      expect(Object.keys(documented?.content ?? {}).filter((type) => type !== 'application/json' || documented?.content?.[type]?.schema?.type !== 'null'), where).toEqual([])
+      expect(
+        Object.keys(documented?.content ?? {}).filter(
+          (type) => type !== 'application/json' || documented?.content?.[type]?.schema?.type !== 'null',
+        ),
+        where,
+      ).toEqual([])
       return
     }
     expect(response.headers.get('content-type') ?? '', where).toMatch(/^application\/json/)
@@ -118,7 +138,9 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
       validators.set(id, validate)
     }
     if (!validate(response.body)) {
-      throw new Error(`${where}\ndoes not match its documented schema: ${ajv.errorsText(validate.errors, { separator: '\n  ' })}`)
+      throw new Error(
+        `${where}\ndoes not match its documented schema: ${ajv.errorsText(validate.errors, { separator: '\n  ' })}`,
+      )
     }
   }
 
@@ -127,11 +149,19 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
     path: string,
     method: Method,
     expected: { status: number; code?: string },
-    init: { key?: string | undefined; query?: string; body?: unknown; headers?: Record<string, string>; base?: string } = {},
+    init: {
+      key?: string | undefined
+      query?: string
+      body?: unknown
+      headers?: Record<string, string>
+      base?: string
+    } = {},
   ): Promise<CallResult> {
     const url = `${init.base ?? app.url}${path}${init.query ? `?${init.query}` : ''}`
     const response = await call(url, init.key, { method: method.toUpperCase(), body: init.body, headers: init.headers })
-    expect(response.status, `${method.toUpperCase()} ${url}: ${JSON.stringify(response.body).slice(0, 300)}`).toBe(expected.status)
+    expect(response.status, `${method.toUpperCase()} ${url}: ${JSON.stringify(response.body).slice(0, 300)}`).toBe(
+      expected.status,
+    )
     if (expected.code) expect(response.body.code).toBe(expected.code)
     conforms(path, method, response)
     return response
@@ -144,7 +174,8 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
     orgId = org.orgId
     // Sample households have members and assignments, so list items are complete.
     await addSampleHouseholds(store.db, orgId)
-    const make = async (permissions: string[], expiresAt: Date | null = null) => (await createKey(store.db, orgId, permissions, expiresAt)).key
+    const make = async (permissions: string[], expiresAt: Date | null = null) =>
+      (await createKey(store.db, orgId, permissions, expiresAt)).key
     const revoked = await createKey(store.db, orgId, ALL_PERMISSIONS)
     await revokeApiKey(store.db, revoked.id)
     keys = {
@@ -161,7 +192,7 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
     expect(response.status).toBe(200)
     doc = (await response.json()) as OpenApiDocument
     const list = await call(`${app.url}${RELATIONSHIPS}?pageSize=1000`, keys.all)
-    sampleIds = (list.body.households as Array<{ id: string }>).map((h) => h.id)
+    sampleIds = (list.body.households as { id: string }[]).map((h) => h.id)
   })
 
   afterAll(async () => {
@@ -177,10 +208,13 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
     })
 
     it('has list and create on /api/v1/relationships and on the deprecated /api/v1/households', () => {
-      for (const path of PATHS) for (const method of METHODS) expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined()
+      for (const path of PATHS)
+        for (const method of METHODS) expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined()
       for (const method of METHODS) {
         expect(operation(HOUSEHOLDS, method).deprecated, `${method} households is deprecated`).toBe(true)
-        expect(operation(RELATIONSHIPS, method).deprecated ?? false, `${method} relationships is not deprecated`).toBe(false)
+        expect(operation(RELATIONSHIPS, method).deprecated ?? false, `${method} relationships is not deprecated`).toBe(
+          false,
+        )
       }
       // §4.2: the legacy create is documented separately as "Create household" with households:write.
       expect(operation(HOUSEHOLDS, 'post').summary).toBe('Create household')
@@ -196,14 +230,18 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
       expect(schemes.SessionAuth).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'idp-session' })
       for (const path of PATHS) {
         for (const method of METHODS) {
-          expect(operation(path, method).security, `${method} ${path}`).toEqual(expect.arrayContaining([{ BearerAuth: [] }, { SessionAuth: [] }]))
+          expect(operation(path, method).security, `${method} ${path}`).toEqual(
+            expect.arrayContaining([{ BearerAuth: [] }, { SessionAuth: [] }]),
+          )
         }
       }
     })
 
     it('says what a 304 costs wherever it offers one: a fraction of a unit, never nothing', () => {
       const offering = Object.entries(doc.paths).flatMap(([path, operations]) =>
-        Object.entries(operations).flatMap(([method, op]) => (op.description?.includes('304') ? [{ at: `${method} ${path}`, description: op.description }] : [])),
+        Object.entries(operations).flatMap(([method, op]) =>
+          op.description?.includes('304') ? [{ at: `${method} ${path}`, description: op.description }] : [],
+        ),
       )
       expect(offering.length).toBeGreaterThanOrEqual(4)
       for (const { at, description } of offering) {
@@ -217,12 +255,20 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
         const parameters = operation(path, 'get').parameters ?? []
         const byName = new Map(parameters.filter((p) => p.in === 'query').map((p) => [p.name, p]))
         expect([...byName.keys()], path).toEqual(expect.arrayContaining(SPEC_PARAMETERS))
-        for (const name of SPEC_PARAMETERS) expect(byName.get(name)?.required ?? false, `${name} is optional`).toBe(false)
+        for (const name of SPEC_PARAMETERS)
+          expect(byName.get(name)?.required ?? false, `${name} is optional`).toBe(false)
         expect(byName.get('page')?.schema).toMatchObject({ type: 'integer', minimum: 1 })
         expect(byName.get('pageSize')?.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000 })
         expect(byName.get('sortBy')?.schema).toMatchObject({ type: 'string' })
-        expect([...((byName.get('sortBy')?.schema?.enum as string[] | undefined) ?? [])].sort()).toEqual(['createdAt', 'members', 'name'])
-        expect([...((byName.get('sortOrder')?.schema?.enum as string[] | undefined) ?? [])].sort()).toEqual(['asc', 'desc'])
+        expect([...((byName.get('sortBy')?.schema?.enum as string[] | undefined) ?? [])].sort()).toEqual([
+          'createdAt',
+          'members',
+          'name',
+        ])
+        expect([...((byName.get('sortOrder')?.schema?.enum as string[] | undefined) ?? [])].sort()).toEqual([
+          'asc',
+          'desc',
+        ])
         expect(byName.get('excludeSample')?.schema).toMatchObject({ type: 'boolean' })
         expect(byName.get('isSample')?.schema).toMatchObject({ type: 'boolean' })
         expect(byName.get('search')?.schema).toMatchObject({ type: 'string' })
@@ -236,14 +282,28 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
         const body = operation(path, 'post').requestBody?.content?.['application/json']?.schema
         expect(body, path).toBeDefined()
         expect(Object.keys((body?.properties as object | undefined) ?? {}).sort()).toEqual(
-          ['coClientAsDonor', 'dsueDateOfDeath', 'dsueReceived', 'deceasedSpouseName', 'metadata', 'name', 'primaryClientAsDonor'].sort(),
+          [
+            'coClientAsDonor',
+            'dsueDateOfDeath',
+            'dsueReceived',
+            'deceasedSpouseName',
+            'metadata',
+            'name',
+            'primaryClientAsDonor',
+            ...ESTATE_SETTINGS,
+          ].sort(),
         )
         const list = operation(path, 'get').responses['200']?.content?.['application/json']?.schema
         expect(list?.required).toEqual(expect.arrayContaining(['households', 'total', 'page', 'pageSize']))
-        expect((list?.properties as Record<string, JsonSchema> | undefined)?.households).toMatchObject({ type: 'array', maxItems: 1000 })
+        expect((list?.properties as Record<string, JsonSchema> | undefined)?.households).toMatchObject({
+          type: 'array',
+          maxItems: 1000,
+        })
         const created = operation(path, 'post').responses['201']?.content?.['application/json']?.schema
         expect(created?.required).toEqual(['household'])
-        expect(operation(path, 'get').responses['429']?.content?.['application/json']?.schema?.required).toEqual(expect.arrayContaining(['error', 'resetAt']))
+        expect(operation(path, 'get').responses['429']?.content?.['application/json']?.schema?.required).toEqual(
+          expect.arrayContaining(['error', 'resetAt']),
+        )
       }
     })
 
@@ -268,17 +328,32 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
       expect((all.body.households as unknown[]).length).toBeGreaterThan(0)
 
       const member = SAMPLE_HOUSEHOLDS.find((h) => h.members.length > 0)?.members[0]?.name ?? ''
-      const found = await expectCall(path, 'get', { status: 200 }, { key: keys.all, query: `search=${encodeURIComponent(member.split(' ')[0] ?? '')}` })
+      const found = await expectCall(
+        path,
+        'get',
+        { status: 200 },
+        { key: keys.all, query: `search=${encodeURIComponent(member.split(' ')[0] ?? '')}` },
+      )
       expect(found.body.total).toBeGreaterThan(0)
 
       const [first = '', second = ''] = sampleIds
-      const byIds = await expectCall(path, 'get', { status: 200 }, { key: keys.all, query: `ids=${first},${second.toUpperCase()}` })
-      expect((byIds.body.households as Array<{ id: string }>).map((h) => h.id).sort()).toEqual([first, second].sort())
+      const byIds = await expectCall(
+        path,
+        'get',
+        { status: 200 },
+        { key: keys.all, query: `ids=${first},${second.toUpperCase()}` },
+      )
+      expect((byIds.body.households as { id: string }[]).map((h) => h.id).sort()).toEqual([first, second].sort())
       await expectCall(path, 'get', { status: 200 }, { key: keys.all, query: `ids=${first}&ids=${second}` })
 
       for (const sortBy of ['name', 'members', 'createdAt']) {
         for (const sortOrder of ['asc', 'desc']) {
-          await expectCall(path, 'get', { status: 200 }, { key: keys.all, query: `sortBy=${sortBy}&sortOrder=${sortOrder}&pageSize=1000` })
+          await expectCall(
+            path,
+            'get',
+            { status: 200 },
+            { key: keys.all, query: `sortBy=${sortBy}&sortOrder=${sortOrder}&pageSize=1000` },
+          )
         }
       }
       await expectCall(path, 'get', { status: 200 }, { key: keys.all, query: 'isSample=true' })
@@ -294,13 +369,32 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
     it('201: a create with every optional field set, with only a name, and an idempotent replay', async () => {
       const full = await expectCall(path, 'post', { status: 201 }, { key: keys.all, body: FULL_BODY })
       const household = full.body.household as Record<string, unknown>
-      expect(household).toMatchObject({ ...FULL_BODY, name: 'The Fullers', isSample: false, members: [], assignments: [] })
+      expect(household).toMatchObject({
+        ...FULL_BODY,
+        name: 'The Fullers',
+        isSample: false,
+        members: [],
+        assignments: [],
+      })
       expect(full.headers.get('location')).toBe(`${path}/${String(household.id)}`)
 
       const minimal = await expectCall(path, 'post', { status: 201 }, { key: keys.all, body: { name: 'Only A Name' } })
-      expect(minimal.body.household).toMatchObject({ name: 'Only A Name', dsueReceived: null, metadata: null, coClientAsDonor: null })
+      expect(minimal.body.household).toMatchObject({
+        name: 'Only A Name',
+        dsueReceived: null,
+        metadata: null,
+        coClientAsDonor: null,
+      })
 
-      const nulls = { name: 'Explicit Nulls', dsueReceived: null, deceasedSpouseName: null, dsueDateOfDeath: null, metadata: null, primaryClientAsDonor: null, coClientAsDonor: null }
+      const nulls = {
+        name: 'Explicit Nulls',
+        dsueReceived: null,
+        deceasedSpouseName: null,
+        dsueDateOfDeath: null,
+        metadata: null,
+        primaryClientAsDonor: null,
+        coClientAsDonor: null,
+      }
       await expectCall(path, 'post', { status: 201 }, { key: keys.legacyWrite, body: nulls })
 
       // A replay comes from the stored response: it must match the document too.
@@ -312,10 +406,20 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
     })
 
     it('400: bad query values and bad bodies', async () => {
-      for (const query of ['page=0', 'pageSize=1001', 'pageSize=0', 'sortBy=size', 'sortOrder=up', 'isSample=maybe', 'isSample=true&excludeSample=true', 'ids=nope', `search=${'x'.repeat(201)}`]) {
+      for (const query of [
+        'page=0',
+        'pageSize=1001',
+        'pageSize=0',
+        'sortBy=size',
+        'sortOrder=up',
+        'isSample=maybe',
+        'isSample=true&excludeSample=true',
+        'ids=nope',
+        `search=${'x'.repeat(201)}`,
+      ]) {
         await expectCall(path, 'get', { status: 400, code: 'invalid_query' }, { key: keys.all, query })
       }
-      const bad: Array<[unknown, string]> = [
+      const bad: [unknown, string][] = [
         [{}, 'invalid_body'],
         [{ name: 1 }, 'invalid_body'],
         [{ name: '   ' }, 'invalid_body'],
@@ -330,12 +434,22 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
         ['[]', 'invalid_body'],
       ]
       for (const [body, code] of bad) await expectCall(path, 'post', { status: 400, code }, { key: keys.all, body })
-      await expectCall(path, 'post', { status: 400, code: 'invalid_json' }, { key: keys.all, headers: { 'content-type': 'application/json' }, body: '' })
-      await expectCall(path, 'post', { status: 400, code: 'invalid_header' }, { key: keys.all, body: { name: 'x' }, headers: { 'idempotency-key': 'k'.repeat(256) } })
+      await expectCall(
+        path,
+        'post',
+        { status: 400, code: 'invalid_json' },
+        { key: keys.all, headers: { 'content-type': 'application/json' }, body: '' },
+      )
+      await expectCall(
+        path,
+        'post',
+        { status: 400, code: 'invalid_header' },
+        { key: keys.all, body: { name: 'x' }, headers: { 'idempotency-key': 'k'.repeat(256) } },
+      )
     })
 
     it('401: no key, a malformed key, an unknown key, an expired key, a revoked key', async () => {
-      const cases: Array<[string | undefined, string]> = [
+      const cases: [string | undefined, string][] = [
         [undefined, 'missing_credentials'],
         ['idx_short', 'invalid_credentials'],
         [generateApiKey().key, 'invalid_credentials'],
@@ -344,7 +458,12 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
       ]
       for (const method of METHODS) {
         for (const [key, code] of cases) {
-          const response = await expectCall(path, method, { status: 401, code }, { key, body: method === 'post' ? { name: 'x' } : undefined })
+          const response = await expectCall(
+            path,
+            method,
+            { status: 401, code },
+            { key, body: method === 'post' ? { name: 'x' } : undefined },
+          )
           expect(response.headers.get('www-authenticate')).toMatch(/^Bearer /)
         }
       }
@@ -352,14 +471,29 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
 
     it('403: a key without the permission', async () => {
       await expectCall(path, 'get', { status: 403, code: 'missing_permission' }, { key: keys.embedOnly })
-      await expectCall(path, 'post', { status: 403, code: 'missing_permission' }, { key: keys.read, body: { name: 'x' } })
-      await expectCall(path, 'post', { status: 403, code: 'missing_permission' }, { key: keys.legacyRead, body: { name: 'x' } })
+      await expectCall(
+        path,
+        'post',
+        { status: 403, code: 'missing_permission' },
+        { key: keys.read, body: { name: 'x' } },
+      )
+      await expectCall(
+        path,
+        'post',
+        { status: 403, code: 'missing_permission' },
+        { key: keys.legacyRead, body: { name: 'x' } },
+      )
     })
 
     it('409: an Idempotency-Key reused with another body', async () => {
       const headers = { 'idempotency-key': `conflict-${path}-${kind}` }
       await expectCall(path, 'post', { status: 201 }, { key: keys.all, body: { name: 'First Body' }, headers })
-      await expectCall(path, 'post', { status: 409, code: 'idempotency_key_reused' }, { key: keys.all, body: { name: 'Other Body' }, headers })
+      await expectCall(
+        path,
+        'post',
+        { status: 409, code: 'idempotency_key_reused' },
+        { key: keys.all, body: { name: 'Other Body' }, headers },
+      )
     })
 
     it('413: a body over 1 MB', async () => {
@@ -368,8 +502,18 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
     })
 
     it('415: a text/plain body', async () => {
-      await expectCall(path, 'post', { status: 415, code: 'unsupported_media_type' }, { key: keys.all, body: '{"name":"x"}', headers: { 'content-type': 'text/plain' } })
-      await expectCall(path, 'post', { status: 415, code: 'unsupported_media_type' }, { key: keys.all, body: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+      await expectCall(
+        path,
+        'post',
+        { status: 415, code: 'unsupported_media_type' },
+        { key: keys.all, body: '{"name":"x"}', headers: { 'content-type': 'text/plain' } },
+      )
+      await expectCall(
+        path,
+        'post',
+        { status: 415, code: 'unsupported_media_type' },
+        { key: keys.all, body: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+      )
     })
 
     it('429: a credential past its budget, and failed authentications past theirs', async () => {
@@ -380,7 +524,10 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
           let response: CallResult | undefined
           // Fixed windows: a window may end in between, so allow a few more calls than the budget.
           for (let i = 0; i < 8 && response?.status !== 429; i++) {
-            response = await call(`${limited.url}${path}`, key, { method: method.toUpperCase(), body: method === 'post' ? { name: `Limited ${i}` } : undefined })
+            response = await call(`${limited.url}${path}`, key, {
+              method: method.toUpperCase(),
+              body: method === 'post' ? { name: `Limited ${i}` } : undefined,
+            })
             expect([200, 201, 429], JSON.stringify(response.body)).toContain(response.status)
             conforms(path, method, response)
           }
@@ -391,7 +538,10 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
         for (const method of METHODS) {
           let response: CallResult | undefined
           for (let i = 0; i < 8 && response?.status !== 429; i++) {
-            response = await call(`${limited.url}${path}`, 'idx_wrong', { method: method.toUpperCase(), body: method === 'post' ? { name: 'x' } : undefined })
+            response = await call(`${limited.url}${path}`, 'idx_wrong', {
+              method: method.toUpperCase(),
+              body: method === 'post' ? { name: 'x' } : undefined,
+            })
             expect([401, 429]).toContain(response.status)
             conforms(path, method, response)
           }
@@ -406,7 +556,10 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
       for (const method of METHODS) {
         const documented = Object.keys(operation(path, method).responses).map(Number)
         const seen = produced.get(`${method} ${path}`) ?? new Set<number>()
-        expect(documented.filter((status) => !seen.has(status)), `${method.toUpperCase()} ${path}: documented but never produced`).toEqual([])
+        expect(
+          documented.filter((status) => !seen.has(status)),
+          `${method.toUpperCase()} ${path}: documented but never produced`,
+        ).toEqual([])
       }
     })
   })
@@ -421,8 +574,14 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
       init: { key?: string | undefined; body?: unknown; headers?: Record<string, string>; base?: string } = {},
     ): Promise<CallResult> {
       const url = `${init.base ?? app.url}${at(id)}`
-      const response = await call(url, init.key, { method: method.toUpperCase(), body: init.body, headers: init.headers })
-      expect(response.status, `${method.toUpperCase()} ${url}: ${JSON.stringify(response.body).slice(0, 300)}`).toBe(expected.status)
+      const response = await call(url, init.key, {
+        method: method.toUpperCase(),
+        body: init.body,
+        headers: init.headers,
+      })
+      expect(response.status, `${method.toUpperCase()} ${url}: ${JSON.stringify(response.body).slice(0, 300)}`).toBe(
+        expected.status,
+      )
       if (expected.code) expect(response.body.code).toBe(expected.code)
       conforms(path, method, response)
       return response
@@ -440,20 +599,36 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
         expect(op.deprecated ?? false, `${method} ${path}`).toBe(prefix === HOUSEHOLDS)
         expect(op.security).toEqual(expect.arrayContaining([{ BearerAuth: [] }, { SessionAuth: [] }]))
         expect(op.parameters?.find((p) => p.in === 'path' && p.name === 'id')?.required).toBe(true)
-        for (const status of ['401', '403', '404', '429']) expect(op.responses[status], `${method} ${status}`).toBeDefined()
+        for (const status of ['401', '403', '404', '429'])
+          expect(op.responses[status], `${method} ${status}`).toBeDefined()
       }
       expect(Object.keys(operation(path, 'get').responses).sort()).toEqual(['200', '304', '401', '403', '404', '429'])
       for (const method of ['patch', 'delete'] as const) {
         const op = operation(path, method)
-        expect(op.parameters?.find((p) => p.in === 'header' && p.name === 'if-match'), `${method} documents If-Match`).toBeDefined()
-        for (const status of ['400', '412', '413', '415', '428']) expect(op.responses[status], `${method} ${status}`).toBeDefined()
+        expect(
+          op.parameters?.find((p) => p.in === 'header' && p.name === 'if-match'),
+          `${method} documents If-Match`,
+        ).toBeDefined()
+        for (const status of ['400', '412', '413', '415', '428'])
+          expect(op.responses[status], `${method} ${status}`).toBeDefined()
       }
       expect(operation(path, 'patch').responses['200']).toBeDefined()
       expect(operation(path, 'delete').responses['204']).toBeDefined()
       const body = operation(path, 'patch').requestBody?.content ?? {}
       expect(Object.keys(body)).toEqual(expect.arrayContaining(['application/json']))
       const properties = Object.keys((body['application/json']?.schema?.properties as object | undefined) ?? {}).sort()
-      expect(properties).toEqual(['coClientAsDonor', 'dsueDateOfDeath', 'dsueReceived', 'deceasedSpouseName', 'metadata', 'name', 'primaryClientAsDonor'].sort())
+      expect(properties).toEqual(
+        [
+          'coClientAsDonor',
+          'dsueDateOfDeath',
+          'dsueReceived',
+          'deceasedSpouseName',
+          'metadata',
+          'name',
+          'primaryClientAsDonor',
+          ...ESTATE_SETTINGS,
+        ].sort(),
+      )
       const ids = PATHS.flatMap((p) => RECORD_METHODS.map((method) => operation(`${p}/{id}`, method).operationId))
       expect(new Set(ids).size).toBe(6)
     })
@@ -467,7 +642,8 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
       await expectRecordCall(sample, 'get', { status: 200 }, { key: keys.read })
       await expectRecordCall(id, 'get', { status: 304 }, { key: keys.all, headers: { 'if-none-match': '"1"' } })
       const other = await createOrgWithKey(store.db)
-      for (const missing of [unknown, 'abc', id.slice(1)]) await expectRecordCall(missing, 'get', { status: 404, code: 'not_found' }, { key: keys.all })
+      for (const missing of [unknown, 'abc', id.slice(1)])
+        await expectRecordCall(missing, 'get', { status: 404, code: 'not_found' }, { key: keys.all })
       await expectRecordCall(id, 'get', { status: 404, code: 'not_found' }, { key: other.key })
       await expectRecordCall(id, 'get', { status: 401, code: 'missing_credentials' }, {})
       await expectRecordCall(id, 'get', { status: 401, code: 'api_key_revoked' }, { key: keys.revoked })
@@ -476,34 +652,139 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
 
     it('PATCH: 200, 400, 404, 412, 413, 415, 428, 401, 403', async () => {
       const id = await fresh()
-      const patched = await expectRecordCall(id, 'patch', { status: 200 }, { key: keys.all, body: { name: 'Patched', metadata: null }, headers: { 'if-match': '"1"', 'content-type': 'application/merge-patch+json' } })
+      const patched = await expectRecordCall(
+        id,
+        'patch',
+        { status: 200 },
+        {
+          key: keys.all,
+          body: { name: 'Patched', metadata: null },
+          headers: { 'if-match': '"1"', 'content-type': 'application/merge-patch+json' },
+        },
+      )
       expect(patched.headers.get('etag')).toBe('"2"')
-      await expectRecordCall(id, 'patch', { status: 200 }, { key: keys.legacyWrite, body: { dsueReceived: null }, headers: { 'if-match': '*' } })
-      for (const body of [{}, { name: null }, { name: '  ' }, { dsueReceived: 1.005 }, { metadata: [] }, { other: 1 }]) {
-        await expectRecordCall(id, 'patch', { status: 400, code: 'invalid_body' }, { key: keys.all, body, headers: { 'if-match': '*' } })
+      await expectRecordCall(
+        id,
+        'patch',
+        { status: 200 },
+        { key: keys.legacyWrite, body: { dsueReceived: null }, headers: { 'if-match': '*' } },
+      )
+      for (const body of [
+        {},
+        { name: null },
+        { name: '  ' },
+        { dsueReceived: 1.005 },
+        { metadata: [] },
+        { other: 1 },
+      ]) {
+        await expectRecordCall(
+          id,
+          'patch',
+          { status: 400, code: 'invalid_body' },
+          { key: keys.all, body, headers: { 'if-match': '*' } },
+        )
       }
-      await expectRecordCall(id, 'patch', { status: 400, code: 'invalid_json' }, { key: keys.all, body: '{"name":', headers: { 'if-match': '*' } })
-      await expectRecordCall(unknown, 'patch', { status: 404, code: 'not_found' }, { key: keys.all, body: { name: 'x' }, headers: { 'if-match': '*' } })
-      await expectRecordCall(id, 'patch', { status: 412, code: 'precondition_failed' }, { key: keys.all, body: { name: 'x' }, headers: { 'if-match': '"1"' } })
-      await expectRecordCall(id, 'patch', { status: 413, code: 'body_too_large' }, { key: keys.all, body: JSON.stringify({ metadata: { blob: 'x'.repeat(1024 * 1024) } }), headers: { 'if-match': '*' } })
-      await expectRecordCall(id, 'patch', { status: 415, code: 'unsupported_media_type' }, { key: keys.all, body: '{"name":"x"}', headers: { 'if-match': '*', 'content-type': 'text/plain' } })
-      await expectRecordCall(id, 'patch', { status: 428, code: 'precondition_required' }, { key: keys.all, body: { name: 'x' } })
-      await expectRecordCall(id, 'patch', { status: 401, code: 'invalid_credentials' }, { key: 'idx_short', body: { name: 'x' }, headers: { 'if-match': '*' } })
-      await expectRecordCall(id, 'patch', { status: 403, code: 'missing_permission' }, { key: keys.read, body: { name: 'x' }, headers: { 'if-match': '*' } })
+      await expectRecordCall(
+        id,
+        'patch',
+        { status: 400, code: 'invalid_json' },
+        { key: keys.all, body: '{"name":', headers: { 'if-match': '*' } },
+      )
+      await expectRecordCall(
+        unknown,
+        'patch',
+        { status: 404, code: 'not_found' },
+        { key: keys.all, body: { name: 'x' }, headers: { 'if-match': '*' } },
+      )
+      await expectRecordCall(
+        id,
+        'patch',
+        { status: 412, code: 'precondition_failed' },
+        { key: keys.all, body: { name: 'x' }, headers: { 'if-match': '"1"' } },
+      )
+      await expectRecordCall(
+        id,
+        'patch',
+        { status: 413, code: 'body_too_large' },
+        {
+          key: keys.all,
+          body: JSON.stringify({ metadata: { blob: 'x'.repeat(1024 * 1024) } }),
+          headers: { 'if-match': '*' },
+        },
+      )
+      await expectRecordCall(
+        id,
+        'patch',
+        { status: 415, code: 'unsupported_media_type' },
+        { key: keys.all, body: '{"name":"x"}', headers: { 'if-match': '*', 'content-type': 'text/plain' } },
+      )
+      await expectRecordCall(
+        id,
+        'patch',
+        { status: 428, code: 'precondition_required' },
+        { key: keys.all, body: { name: 'x' } },
+      )
+      await expectRecordCall(
+        id,
+        'patch',
+        { status: 401, code: 'invalid_credentials' },
+        { key: 'idx_short', body: { name: 'x' }, headers: { 'if-match': '*' } },
+      )
+      await expectRecordCall(
+        id,
+        'patch',
+        { status: 403, code: 'missing_permission' },
+        { key: keys.read, body: { name: 'x' }, headers: { 'if-match': '*' } },
+      )
     })
 
     it('DELETE: 204, 400, 404, 412, 413, 415, 428, 401, 403', async () => {
       const id = await fresh()
       await expectRecordCall(id, 'delete', { status: 428, code: 'precondition_required' }, { key: keys.all })
-      await expectRecordCall(id, 'delete', { status: 412, code: 'precondition_failed' }, { key: keys.all, headers: { 'if-match': '"2"' } })
+      await expectRecordCall(
+        id,
+        'delete',
+        { status: 412, code: 'precondition_failed' },
+        { key: keys.all, headers: { 'if-match': '"2"' } },
+      )
       // A body on a DELETE is ignored, but it is still read: bad JSON, another type or too much is refused.
-      await expectRecordCall(id, 'delete', { status: 400, code: 'invalid_json' }, { key: keys.all, body: '{', headers: { 'if-match': '*' } })
-      await expectRecordCall(id, 'delete', { status: 415, code: 'unsupported_media_type' }, { key: keys.all, body: 'x', headers: { 'if-match': '*', 'content-type': 'text/plain' } })
-      await expectRecordCall(id, 'delete', { status: 413, code: 'body_too_large' }, { key: keys.all, body: JSON.stringify({ blob: 'x'.repeat(1024 * 1024) }), headers: { 'if-match': '*' } })
-      await expectRecordCall(id, 'delete', { status: 401, code: 'api_key_expired' }, { key: keys.expired, headers: { 'if-match': '*' } })
-      await expectRecordCall(id, 'delete', { status: 403, code: 'missing_permission' }, { key: keys.legacyRead, headers: { 'if-match': '*' } })
+      await expectRecordCall(
+        id,
+        'delete',
+        { status: 400, code: 'invalid_json' },
+        { key: keys.all, body: '{', headers: { 'if-match': '*' } },
+      )
+      await expectRecordCall(
+        id,
+        'delete',
+        { status: 415, code: 'unsupported_media_type' },
+        { key: keys.all, body: 'x', headers: { 'if-match': '*', 'content-type': 'text/plain' } },
+      )
+      await expectRecordCall(
+        id,
+        'delete',
+        { status: 413, code: 'body_too_large' },
+        { key: keys.all, body: JSON.stringify({ blob: 'x'.repeat(1024 * 1024) }), headers: { 'if-match': '*' } },
+      )
+      await expectRecordCall(
+        id,
+        'delete',
+        { status: 401, code: 'api_key_expired' },
+        { key: keys.expired, headers: { 'if-match': '*' } },
+      )
+      await expectRecordCall(
+        id,
+        'delete',
+        { status: 403, code: 'missing_permission' },
+        { key: keys.legacyRead, headers: { 'if-match': '*' } },
+      )
       await expectRecordCall(id, 'delete', { status: 204 }, { key: keys.legacyWrite, headers: { 'if-match': '"1"' } })
-      await expectRecordCall(id, 'delete', { status: 404, code: 'not_found' }, { key: keys.all, headers: { 'if-match': '*' } })
+      await expectRecordCall(
+        id,
+        'delete',
+        { status: 404, code: 'not_found' },
+        { key: keys.all, headers: { 'if-match': '*' } },
+      )
     })
 
     it('429 on each operation, with resetAt', async () => {
@@ -512,7 +793,12 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
         const id = await fresh()
         for (const method of RECORD_METHODS) {
           const key = (await createKey(store.db, orgId, ALL_PERMISSIONS)).key
-          const init = { key, base: limited.url, body: method === 'patch' ? { name: 'x' } : undefined, headers: { 'if-match': '*' } }
+          const init = {
+            key,
+            base: limited.url,
+            body: method === 'patch' ? { name: 'x' } : undefined,
+            headers: { 'if-match': '*' },
+          }
           await expectRecordCall(id, 'get', { status: 200 }, { ...init, body: undefined })
           const refused = await expectRecordCall(id, method, { status: 429, code: 'rate_limited' }, init)
           expect(refused.body.resetAt).toEqual(expect.any(String))
@@ -526,7 +812,10 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
       for (const method of RECORD_METHODS) {
         const documented = Object.keys(operation(path, method).responses).map(Number)
         const seen = produced.get(`${method} ${path}`) ?? new Set<number>()
-        expect(documented.filter((status) => !seen.has(status)), `${method.toUpperCase()} ${path}: documented but never produced`).toEqual([])
+        expect(
+          documented.filter((status) => !seen.has(status)),
+          `${method.toUpperCase()} ${path}: documented but never produced`,
+        ).toEqual([])
       }
     })
   })

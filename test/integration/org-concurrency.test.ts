@@ -56,7 +56,9 @@ describe.each(storeKinds())('per-organization concurrency on %s', (kind) => {
 
   async function hold(api: TestApp, name: string): Promise<HeldRequest> {
     const held = await holdCreate(api.url, flooding.key, name)
-    held.response.catch(() => {})
+    held.response.catch(() => {
+      // Awaited by the test, or aborted after it: the abort's rejection must not go unhandled.
+    })
     heldRequests.push(held)
     return held
   }
@@ -68,7 +70,11 @@ describe.each(storeKinds())('per-organization concurrency on %s', (kind) => {
     return held
   }
 
-  async function withApp(orgConcurrency: OrgConcurrencyOptions, run: (api: TestApp) => Promise<void>, limits?: RequestLimits): Promise<void> {
+  async function withApp(
+    orgConcurrency: OrgConcurrencyOptions,
+    run: (api: TestApp) => Promise<void>,
+    limits?: RequestLimits,
+  ): Promise<void> {
     const api = await startApp(store.db, { orgConcurrency, ...(limits ? { limits } : {}) })
     try {
       await run(api)
@@ -111,13 +117,15 @@ describe.each(storeKinds())('per-organization concurrency on %s', (kind) => {
       expect((await held[0]?.response)?.status).toBe(201)
       expect((await waiting.promise).status).toBe(200)
       for (const request of held.slice(1)) request.finish()
-      expect((await Promise.all(held.slice(1).map((request) => request.response))).map((response) => response.status)).toEqual([201, 201, 201])
+      expect(
+        (await Promise.all(held.slice(1).map((request) => request.response))).map((response) => response.status),
+      ).toEqual([201, 201, 201])
       await reaches(api.url, 'org_concurrency_in_progress', 0)
       await reaches(api.url, 'org_concurrency_waiting', 0)
     })
   })
 
-  it('requests waiting in one organization\'s queue do not fill the instance\'s limit: another organization is not answered 503', async () => {
+  it("requests waiting in one organization's queue do not fill the instance's limit: another organization is not answered 503", async () => {
     // Six requests at once per process; the flooding organization runs two and queues four.
     await withApp(
       { perOrg: 1, queueLength: 10, waitMs: 60_000 },
@@ -128,7 +136,9 @@ describe.each(storeKinds())('per-organization concurrency on %s', (kind) => {
         const other = await call(`${api.url}${LIST}`, quiet.key)
         expect(other.status, JSON.stringify(other.body)).toBe(200)
         for (const request of held) request.finish()
-        expect((await Promise.all(queued.map((request) => request.promise))).map((response) => response.status)).toEqual([200, 200, 200, 200])
+        expect(
+          (await Promise.all(queued.map((request) => request.promise))).map((response) => response.status),
+        ).toEqual([200, 200, 200, 200])
       },
       { requestTimeoutSeconds: 30, maxConcurrentRequests: 6 },
     )
@@ -140,7 +150,9 @@ describe.each(storeKinds())('per-organization concurrency on %s', (kind) => {
       const refusals = [await call(`${api.url}${LIST}`, flooding.key), await call(`${api.url}${LIST}`, flooding.key)]
       expect(refusals.map((response) => response.body.code)).toEqual(['concurrency_limited', 'concurrency_limited'])
       // Each refusal gave back its unit: the key's remaining budget did not move between them.
-      const remaining = refusals.map((response) => /"default";r=(\d+)/.exec(response.headers.get('ratelimit') ?? '')?.[1])
+      const remaining = refusals.map(
+        (response) => /"default";r=(\d+)/.exec(response.headers.get('ratelimit') ?? '')?.[1],
+      )
       expect(remaining[0]).toBeDefined()
       expect(remaining[1]).toBe(remaining[0])
       for (const request of held) request.finish()
@@ -156,7 +168,9 @@ describe.each(storeKinds())('per-organization concurrency on %s', (kind) => {
       expect(await metric(api.url, 'org_concurrency_refusals_total{reason="wait_timeout"}')).toBe(1)
       expect(await metric(api.url, 'org_concurrency_waiting')).toBe(0)
       for (const request of held) request.finish()
-      expect((await Promise.all(held.map((request) => request.response))).map((response) => response.status)).toEqual([201, 201])
+      expect((await Promise.all(held.map((request) => request.response))).map((response) => response.status)).toEqual([
+        201, 201,
+      ])
     })
   })
 
@@ -164,8 +178,14 @@ describe.each(storeKinds())('per-organization concurrency on %s', (kind) => {
     // Share 2, capacity 4. The flooding organization borrows (3 running); the quiet one runs its share (2).
     await withApp({ perOrg: 2, queueLength: 10, waitMs: 60_000 }, async (api) => {
       const flood = await holdSlots(api, 3)
-      const quietHeld = [await holdCreate(api.url, quiet.key, 'Quiet One'), await holdCreate(api.url, quiet.key, 'Quiet Two')]
-      for (const request of quietHeld) request.response.catch(() => {})
+      const quietHeld = [
+        await holdCreate(api.url, quiet.key, 'Quiet One'),
+        await holdCreate(api.url, quiet.key, 'Quiet Two'),
+      ]
+      for (const request of quietHeld)
+        request.response.catch(() => {
+          // Awaited below, or aborted after the test: the abort's rejection must not go unhandled.
+        })
       heldRequests.push(...quietHeld)
       await reaches(api.url, 'org_concurrency_in_progress', 5)
 
@@ -217,7 +237,9 @@ describe.each(storeKinds())('per-organization concurrency on %s', (kind) => {
       // Requests that fail after taking a slot (validation, not found), more at once than the share.
       const failures = await Promise.all([
         ...Array.from({ length: 4 }, () => call(`${api.url}${LIST}`, flooding.key, { body: { name: '' } })),
-        ...Array.from({ length: 4 }, () => call(`${api.url}${LIST}/00000000-0000-4000-8000-000000000000`, flooding.key)),
+        ...Array.from({ length: 4 }, () =>
+          call(`${api.url}${LIST}/00000000-0000-4000-8000-000000000000`, flooding.key),
+        ),
       ])
       expect(failures.map((response) => response.status).sort()).toEqual([400, 400, 400, 400, 404, 404, 404, 404])
       await reaches(api.url, 'org_concurrency_in_progress', 0)
@@ -227,7 +249,9 @@ describe.each(storeKinds())('per-organization concurrency on %s', (kind) => {
       const next = watch(call(`${api.url}${LIST}`, flooding.key))
       await reaches(api.url, 'org_concurrency_waiting', 1)
       for (const request of again) request.finish()
-      expect((await Promise.all(again.map((request) => request.response))).map((response) => response.status)).toEqual([201, 201, 201, 201])
+      expect((await Promise.all(again.map((request) => request.response))).map((response) => response.status)).toEqual([
+        201, 201, 201, 201,
+      ])
       expect((await next.promise).status).toBe(200)
     })
   })

@@ -15,7 +15,8 @@ import { CHOICE_COOKIE, CHOOSE_ORGANIZATION_PATH } from '../../src/auth/organiza
 import { SESSION_COOKIE } from '../../src/auth/sessions.ts'
 import { SWITCH_ORGANIZATION_PATH } from '../../src/http/routes/switch-organization.ts'
 import { createOrg } from '../../src/store/orgs.ts'
-import { createUser, type UserRole } from '../../src/store/users.ts'
+import { createUser } from '../../src/store/users.ts'
+import type { UserRole } from '../../src/domain/user-roles.ts'
 
 describe.each(storeKinds())('choosing and switching organizations on %s', (kind) => {
   let store: TestStore
@@ -32,25 +33,48 @@ describe.each(storeKinds())('choosing and switching organizations on %s', (kind)
   let subject: string
 
   async function invite(org: string, role: UserRole = 'advisor', address = email): Promise<string> {
-    const user = await createUser(store.db, { orgId: org, email: address, name: address.split('@')[0] ?? address, role })
+    const user = await createUser(store.db, {
+      orgId: org,
+      email: address,
+      name: address.split('@')[0] ?? address,
+      role,
+    })
     if (!user) throw new Error(`could not invite ${address}`)
     return user.id
   }
 
-  const userRow = (id: string) => store.db.selectFrom('users').select(['idp_issuer', 'idp_subject', 'org_id']).where('id', '=', id).executeTakeFirstOrThrow()
-  const sessionCount = async () => Number((await store.db.selectFrom('sessions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
+  const userRow = (id: string) =>
+    store.db
+      .selectFrom('users')
+      .select(['idp_issuer', 'idp_subject', 'org_id'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+  const sessionCount = async () =>
+    Number(
+      (
+        await store.db
+          .selectFrom('sessions')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    )
   const choiceHash = (token: string) => createHash('sha256').update(token).digest('hex')
 
   async function me(browser: HttpBrowser) {
     const hop = await browser.request(`${app.url}/api/v1/me`)
     expect(hop.status, hop.body).toBe(200)
-    return JSON.parse(hop.body) as { org: { id: string }; organizations: Array<{ id: string; name: string; role: string; current: boolean; invited: boolean }> }
+    return JSON.parse(hop.body) as {
+      org: { id: string }
+      organizations: { id: string; name: string; role: string; current: boolean; invited: boolean }[]
+    }
   }
 
   async function householdNames(browser: HttpBrowser): Promise<string[]> {
     const hop = await browser.request(`${app.url}/api/v1/relationships?pageSize=100`)
     expect(hop.status, hop.body).toBe(200)
-    return (JSON.parse(hop.body) as { households: Array<{ name: string }> }).households.map((household) => household.name).sort()
+    return (JSON.parse(hop.body) as { households: { name: string }[] }).households
+      .map((household) => household.name)
+      .sort()
   }
 
   /** Signs in as this test's person up to the choice page. */
@@ -117,7 +141,11 @@ describe.each(storeKinds())('choosing and switching organizations on %s', (kind)
     const token = browser.jar.get(app.url, CHOICE_COOKIE) ?? ''
     expect(setCookieFor(page, CHOICE_COOKIE)?.toLowerCase()).toContain('path=/auth')
     expect(setCookieFor(page, CHOICE_COOKIE)?.toLowerCase()).toContain('httponly')
-    const pending = await store.db.selectFrom('sign_in_choices').selectAll().where('token_hash', '=', choiceHash(token)).executeTakeFirstOrThrow()
+    const pending = await store.db
+      .selectFrom('sign_in_choices')
+      .selectAll()
+      .where('token_hash', '=', choiceHash(token))
+      .executeTakeFirstOrThrow()
     expect(pending).toMatchObject({ idp_issuer: fake.issuer, idp_subject: subject, verified_email: email })
 
     expect(setCookieFor(page, SESSION_COOKIE)).toBeUndefined()
@@ -127,7 +155,7 @@ describe.each(storeKinds())('choosing and switching organizations on %s', (kind)
     expect((await browser.request(`${app.url}/api/v1/me`)).status).toBe(401)
   })
 
-  it('choosing B binds only B and signs in to B; A\'s invitation stays open and is listed as invited', async () => {
+  it("choosing B binds only B and signs in to B; A's invitation stays open and is listed as invited", async () => {
     const inA = await invite(orgA)
     const inB = await invite(orgB, 'admin')
     const { browser } = await reachChoice('/households?q=birch')
@@ -176,7 +204,11 @@ describe.each(storeKinds())('choosing and switching organizations on %s', (kind)
     // A fresh choice past its expiry.
     const late = await reachChoice()
     const lateToken = late.browser.jar.get(app.url, CHOICE_COOKIE) ?? ''
-    await store.db.updateTable('sign_in_choices').set({ expires_at: new Date(Date.now() - 1000) }).where('token_hash', '=', choiceHash(lateToken)).execute()
+    await store.db
+      .updateTable('sign_in_choices')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('token_hash', '=', choiceHash(lateToken))
+      .execute()
     const expired = await choose(late.browser, orgA)
     expect(expired.status).toBe(400)
     expect(expired.body).toContain('<h1>This sign-in has expired</h1>')
@@ -188,7 +220,12 @@ describe.each(storeKinds())('choosing and switching organizations on %s', (kind)
     const inA = await invite(orgA)
     await invite(orgB)
     const { browser } = await reachChoice()
-    const forged: Array<Record<string, string>> = [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }, {}]
+    const forged: Record<string, string>[] = [
+      { origin: 'https://evil.example' },
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: 'null' },
+      {},
+    ]
     for (const headers of forged) {
       const refused = await choose(browser, orgA, headers)
       expect(refused.status, JSON.stringify(headers)).toBe(403)
@@ -234,7 +271,9 @@ describe.each(storeKinds())('choosing and switching organizations on %s', (kind)
       { id: orgB, current: false, invited: false },
     ])
 
-    const old = await new HttpBrowser().request(`${app.url}/api/v1/relationships`, { cookie: `${SESSION_COOKIE}=${oldCookie}` })
+    const old = await new HttpBrowser().request(`${app.url}/api/v1/relationships`, {
+      cookie: `${SESSION_COOKIE}=${oldCookie}`,
+    })
     expect(old.status).toBe(401)
     expect(JSON.parse(old.body)).toMatchObject({ code: 'session_revoked' })
 
@@ -266,7 +305,9 @@ describe.each(storeKinds())('choosing and switching organizations on %s', (kind)
 
     expect(browser.jar.get(app.url, SESSION_COOKIE)).toBe(cookie)
     expect((await me(browser)).org.id).toBe(orgB)
-    expect(await store.db.selectFrom('users').select('org_id').where('idp_subject', '=', subject).execute()).toEqual([{ org_id: orgB }])
+    expect(await store.db.selectFrom('users').select('org_id').where('idp_subject', '=', subject).execute()).toEqual([
+      { org_id: orgB },
+    ])
   })
 
   it('a member of one organization, and invited nowhere else, signs in directly and is offered no other', async () => {
@@ -277,7 +318,9 @@ describe.each(storeKinds())('choosing and switching organizations on %s', (kind)
     const again = await signInOverHttp(browser, app.url)
     expect(again.callback.status).toBe(303)
     expect(await userRow(inA)).toMatchObject({ idp_subject: subject })
-    expect((await me(browser)).organizations).toEqual([{ id: orgA, name: 'Alder & Co', role: 'advisor', current: true, invited: false }])
+    expect((await me(browser)).organizations).toEqual([
+      { id: orgA, name: 'Alder & Co', role: 'advisor', current: true, invited: false },
+    ])
     expect((await switchTo(browser, orgB)).status).toBe(404)
   })
 })

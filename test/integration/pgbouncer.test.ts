@@ -11,7 +11,11 @@ import { freshPostgresDatabase } from '../helpers/stores.ts'
 import { pgbouncerAvailable, ThrowawayPgBouncer } from '../helpers/pgbouncer.ts'
 import { call, createOrgWithKey, startApp } from '../helpers/app.ts'
 
-const hasPostgres = requirePart('PostgreSQL', DATABASE_URL !== undefined, 'set DATABASE_URL=postgres://… to test Hearth behind PgBouncer')
+const hasPostgres = requirePart(
+  'PostgreSQL',
+  DATABASE_URL !== undefined,
+  'set DATABASE_URL=postgres://… to test Hearth behind PgBouncer',
+)
 const runnable = hasPostgres && pgbouncerAvailable()
 
 describe.skipIf(!runnable)('behind PgBouncer in transaction mode', () => {
@@ -37,16 +41,24 @@ describe.skipIf(!runnable)('behind PgBouncer in transaction mode', () => {
   })
 
   it('applies each migration once when four instances start together through it', async () => {
-    const opened = await Promise.all(Array.from({ length: 4 }, () => openStore({ databaseUrl: bouncedUrl, dataDir: '', poolMax: 3 })))
+    const opened = await Promise.all(
+      Array.from({ length: 4 }, () => openStore({ databaseUrl: bouncedUrl, dataDir: '', poolMax: 3 })),
+    )
     stores.push(...opened)
     // Each migration once, by whichever instance held the lock when it was next.
     const applied = opened.flatMap((store) => store.migrations.applied)
-    expect(applied.sort(), bouncer.log).toEqual(readMigrations().map((m) => `${String(m.version).padStart(4, '0')}_${m.name}`))
+    expect(applied.sort(), bouncer.log).toEqual(
+      readMigrations().map((m) => `${String(m.version).padStart(4, '0')}_${m.name}`),
+    )
     // No lock is left behind: another instance starts (and finds nothing to do) at once.
     const late = await openStore({ databaseUrl: bouncedUrl, dataDir: '', poolMax: 3 })
     stores.push(late)
     expect(late.migrations.applied).toEqual([])
-    const held = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`.execute(late.db)
+    const held = await sql<{
+      n: number
+    }>`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`.execute(
+      late.db,
+    )
     expect(held.rows[0]?.n).toBe(0)
   })
 
@@ -60,16 +72,26 @@ describe.skipIf(!runnable)('behind PgBouncer in transaction mode', () => {
       // Concurrent creates, half with an Idempotency-Key (a transaction with the key's record).
       const created = await Promise.all(
         Array.from({ length: 30 }, (_, i) =>
-          call(url, org.key, { body: { name: `Pooled ${i}` }, headers: i % 2 === 0 ? { 'idempotency-key': `pooled-${i}` } : {} }),
+          call(url, org.key, {
+            body: { name: `Pooled ${i}` },
+            headers: i % 2 === 0 ? { 'idempotency-key': `pooled-${i}` } : {},
+          }),
         ),
       )
       expect(created.map((response) => response.status)).toEqual(created.map(() => 201))
       const ids = created.map((response) => (response.body.household as { id: string }).id)
-      const replay = await call(url, org.key, { body: { name: 'Pooled 0' }, headers: { 'idempotency-key': 'pooled-0' } })
+      const replay = await call(url, org.key, {
+        body: { name: 'Pooled 0' },
+        headers: { 'idempotency-key': 'pooled-0' },
+      })
       expect(replay.headers.get('idempotent-replayed')).toBe('true')
 
       // A member each (a transaction that locks the household and moves its version), concurrently.
-      const added = await Promise.all(ids.map((id, i) => call(`${url}/${id}/members`, org.key, { body: { name: `Member ${i}`, role: 'primaryClient' } })))
+      const added = await Promise.all(
+        ids.map((id, i) =>
+          call(`${url}/${id}/members`, org.key, { body: { name: `Member ${i}`, role: 'primaryClient' } }),
+        ),
+      )
       expect(added.map((response) => response.status)).toEqual(added.map(() => 201))
 
       // A conditional update with the ETag the member's creation returned.
@@ -89,10 +111,13 @@ describe.skipIf(!runnable)('behind PgBouncer in transaction mode', () => {
       expect(stale.status).toBe(412)
 
       // Every household once, each with its member, by cursor.
-      const seen: Array<{ id: string; counts: { members: number } }> = []
+      const seen: { id: string; counts: { members: number } }[] = []
       let cursor: string | null = null
       do {
-        const page: { status: number; body: Record<string, unknown> } = await call(`${url}?pageSize=7&sortBy=name${cursor ? `&cursor=${cursor}` : ''}`, org.key)
+        const page: { status: number; body: Record<string, unknown> } = await call(
+          `${url}?pageSize=7&sortBy=name${cursor ? `&cursor=${cursor}` : ''}`,
+          org.key,
+        )
         expect(page.status).toBe(200)
         expect(page.body.total).toBe(30)
         seen.push(...(page.body.households as typeof seen))

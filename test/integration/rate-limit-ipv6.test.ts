@@ -25,16 +25,22 @@ describe('per-address limits key IPv6 clients by their /64', () => {
   })
 
   async function behindProxy(): Promise<TestApp> {
-    const api = await startApp(store.db, { addressRateLimitMax: BUDGET, rateLimitMax: BUDGET, trustProxy: ['127.0.0.1'] })
+    const api = await startApp(store.db, {
+      addressRateLimitMax: BUDGET,
+      rateLimitMax: BUDGET,
+      trustProxy: ['127.0.0.1'],
+    })
     apps.push(api)
     return api
   }
-  const from = (url: string, address: string, headers: Record<string, string> = {}) => fetch(url, { headers: { ...headers, 'x-forwarded-for': address } })
+  const from = (url: string, address: string, headers: Record<string, string> = {}) =>
+    fetch(url, { headers: { ...headers, 'x-forwarded-for': address } })
 
   it('spends one address budget for every address of a /64; the next /64 has its own', async () => {
     const { url } = await behindProxy()
     const statuses = []
-    for (let i = 1; i <= BUDGET + 1; i++) statuses.push((await from(`${url}/nothing-here`, `2001:db8:1:2::${i.toString(16)}`)).status)
+    for (let i = 1; i <= BUDGET + 1; i++)
+      statuses.push((await from(`${url}/nothing-here`, `2001:db8:1:2::${i.toString(16)}`)).status)
     expect(statuses).toEqual([...Array<number>(BUDGET).fill(404), 429])
     expect((await from(`${url}/nothing-here`, '2001:db8:1:2:ffff:ffff:ffff:ffff')).status).toBe(429)
     expect((await from(`${url}/nothing-here`, '2001:db8:1:3::1')).status).toBe(404)
@@ -44,7 +50,10 @@ describe('per-address limits key IPv6 clients by their /64', () => {
     const { url } = await behindProxy()
     const statuses = []
     for (let i = 1; i <= BUDGET + 1; i++) {
-      statuses.push((await from(`${url}/api/v1/relationships`, `2001:db8:7:7:${i}::1`, { authorization: 'Bearer idx_not_a_key' })).status)
+      statuses.push(
+        (await from(`${url}/api/v1/relationships`, `2001:db8:7:7:${i}::1`, { authorization: 'Bearer idx_not_a_key' }))
+          .status,
+      )
     }
     expect(statuses).toEqual([...Array<number>(BUDGET).fill(401), 429])
   })
@@ -52,7 +61,8 @@ describe('per-address limits key IPv6 clients by their /64', () => {
   it('counts an IPv4-mapped IPv6 address in the budget of the IPv4 address', async () => {
     const { url } = await behindProxy()
     const statuses = []
-    for (const address of ['192.0.2.9', '::ffff:192.0.2.9', '::ffff:c000:209', '192.0.2.9']) statuses.push((await from(`${url}/nothing-here`, address)).status)
+    for (const address of ['192.0.2.9', '::ffff:192.0.2.9', '::ffff:c000:209', '192.0.2.9'])
+      statuses.push((await from(`${url}/nothing-here`, address)).status)
     expect(statuses).toEqual([404, 404, 404, 429])
   })
 
@@ -69,8 +79,15 @@ describe('per-address limits key IPv6 clients by their /64', () => {
       apps.push(app.api)
       return app
     })
-    for (let i = 1; i <= PENDING_PER_ADDRESS + 10; i++) expect((await oidc.start('/', `2001:db8:5:5::${i.toString(16)}`)).ok).toBe(true)
-    const pending = await store.db.selectFrom('sign_in_attempts').select(['client_address']).where('client_address', 'like', '2001:db8:5:5%').execute()
-    expect(pending.map((row) => row.client_address)).toEqual(Array<string>(PENDING_PER_ADDRESS).fill('2001:db8:5:5::/64'))
+    for (let i = 1; i <= PENDING_PER_ADDRESS + 10; i++)
+      expect((await oidc.start('/', `2001:db8:5:5::${i.toString(16)}`)).ok).toBe(true)
+    const pending = await store.db
+      .selectFrom('sign_in_attempts')
+      .select(['client_address'])
+      .where('client_address', 'like', '2001:db8:5:5%')
+      .execute()
+    expect(pending.map((row) => row.client_address)).toEqual(
+      Array<string>(PENDING_PER_ADDRESS).fill('2001:db8:5:5::/64'),
+    )
   })
 })

@@ -42,7 +42,13 @@ describe('limits on routes without credentials, sign-in and organizations', () =
 
   const pendingFrom = async (address: string) =>
     Number(
-      (await store.db.selectFrom('sign_in_attempts').select((eb) => eb.fn.countAll().as('n')).where('client_address', '=', address).executeTakeFirstOrThrow()).n,
+      (
+        await store.db
+          .selectFrom('sign_in_attempts')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('client_address', '=', address)
+          .executeTakeFirstOrThrow()
+      ).n,
     )
 
   it('limits sign-in per client address at 20 units a start (5 starts on a budget of 100), with the cost in RateLimit-Policy', async () => {
@@ -61,7 +67,11 @@ describe('limits on routes without credentials, sign-in and organizations', () =
     ])
     const refused = starts[5]
     expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThan(0)
-    expect(await refused?.json()).toMatchObject({ code: 'rate_limited', error: expect.stringMatching(/^Too many requests from this address/), resetAt: expect.any(String) })
+    expect(await refused?.json()).toMatchObject({
+      code: 'rate_limited',
+      error: expect.stringMatching(/^Too many requests from this address/),
+      resetAt: expect.any(String),
+    })
     // The callback costs as much: it is refused too.
     expect((await fetch(`${url}/auth/callback?state=x&code=y`, { redirect: 'manual' })).status).toBe(429)
   })
@@ -70,10 +80,20 @@ describe('limits on routes without credentials, sign-in and organizations', () =
     const { url } = await signInApp(1_000_000)
     await store.db
       .insertInto('sign_in_attempts')
-      .values({ state_hash: 'expired-elsewhere', code_verifier: 'v', nonce: 'n', return_to: '/', expires_at: new Date(Date.now() - 1000), client_address: '192.0.2.1' })
+      .values({
+        state_hash: 'expired-elsewhere',
+        code_verifier: 'v',
+        nonce: 'n',
+        return_to: '/',
+        expires_at: new Date(Date.now() - 1000),
+        client_address: '192.0.2.1',
+      })
       .execute()
     const before = await pendingFrom('127.0.0.1')
-    for (let i = 0; i < PENDING_PER_ADDRESS + 10; i++) expect((await fetch(`${url}/auth/sign-in?returnTo=/${'x'.repeat(2000)}`, { redirect: 'manual' })).status).toBe(302)
+    for (let i = 0; i < PENDING_PER_ADDRESS + 10; i++)
+      expect((await fetch(`${url}/auth/sign-in?returnTo=/${'x'.repeat(2000)}`, { redirect: 'manual' })).status).toBe(
+        302,
+      )
     expect(before).toBeLessThanOrEqual(PENDING_PER_ADDRESS)
     expect(await pendingFrom('127.0.0.1')).toBe(PENDING_PER_ADDRESS)
     expect(await pendingFrom('192.0.2.1')).toBe(0)
@@ -91,7 +111,11 @@ describe('limits on routes without credentials, sign-in and organizations', () =
     expect(responses.map((r) => r.status)).toEqual([200, 404, 200, 429])
     for (const response of responses) expect(response.headers.get('ratelimit-policy')).toBe('"address";q=3;w=60')
     expect(responses[2]?.headers.get('ratelimit')).toMatch(/^"address";r=0;t=\d+$/)
-    expect(JSON.parse(responses[3]?.text ?? '')).toMatchObject({ code: 'rate_limited', resetAt: expect.any(String), requestId: expect.any(String) })
+    expect(JSON.parse(responses[3]?.text ?? '')).toMatchObject({
+      code: 'rate_limited',
+      resetAt: expect.any(String),
+      requestId: expect.any(String),
+    })
     // A key's requests do not spend the address's budget: they have their own.
     const { key } = await createOrgWithKey(store.db)
     expect((await call(`${api.url}/api/v1/relationships`, key)).status).toBe(200)
@@ -112,10 +136,13 @@ describe('limits on routes without credentials, sign-in and organizations', () =
     for (const path of ['/healthz', '/readyz', '/metrics']) probes.push(await fetch(`${api.url}${path}`))
     expect(probes.map((r) => r.status)).toEqual([429, 429, 429])
     expect(probes[0]?.headers.get('ratelimit-policy')).toBe('"health";q=4;w=60')
-    expect(await probes[0]?.json()).toMatchObject({ code: 'rate_limited', error: expect.stringMatching(/^Too many health or metrics requests from this address to this instance/) })
+    expect(await probes[0]?.json()).toMatchObject({
+      code: 'rate_limited',
+      error: expect.stringMatching(/^Too many health or metrics requests from this address to this instance/),
+    })
   })
 
-  it('does not let health probes of other instances spend this one\'s: each instance counts its own', async () => {
+  it("does not let health probes of other instances spend this one's: each instance counts its own", async () => {
     const shared = new MemoryRateLimitStore()
     const first = await startApp(store.db, { addressRateLimitMax: 2, rateLimitStore: shared })
     const second = await startApp(store.db, { addressRateLimitMax: 2, rateLimitStore: shared })
@@ -148,7 +175,9 @@ describe('limits on routes without credentials, sign-in and organizations', () =
     const { key } = await createOrgWithKey(store.db)
     const search = await call(`${api.url}/api/v1/relationships?search=smith`, key)
     expect(search.status).toBe(200)
-    expect(search.headers.get('ratelimit-policy')).toMatch(/^"default";q=100;w=60;hearth-cost=5, "org";q=\d+;w=60;hearth-cost=5$/)
+    expect(search.headers.get('ratelimit-policy')).toMatch(
+      /^"default";q=100;w=60;hearth-cost=5, "org";q=\d+;w=60;hearth-cost=5$/,
+    )
     expect(search.headers.get('ratelimit')).toMatch(/^"default";r=95;/)
     const blank = await call(`${api.url}/api/v1/relationships?search=%20`, key)
     expect(blank.headers.get('ratelimit')).toMatch(/^"default";r=94;/)

@@ -8,7 +8,14 @@ import { openSharedRateLimitStore, type FallbackRateLimitStore } from '../../src
 import { REDIS_KEY_PREFIX } from '../../src/rate-limit/redis-store.ts'
 import { call, createKey, createOrgWithKey, startApp, type TestApp } from '../helpers/app.ts'
 import { REDIS_URL } from '../helpers/environment.ts'
-import { deleteKeys, redisAvailable, redisServerAvailable, testPrefix, ThrowawayRedis, until } from '../helpers/redis.ts'
+import {
+  deleteKeys,
+  redisAvailable,
+  redisServerAvailable,
+  testPrefix,
+  ThrowawayRedis,
+  until,
+} from '../helpers/redis.ts'
 import { openTestStore, type TestStore } from '../helpers/stores.ts'
 import { Redis } from 'ioredis'
 
@@ -30,7 +37,9 @@ function remaining(response: Response): number {
 function expectRefused(response: Response): void {
   expect(response.status).toBe(429)
   expect(response.body).toMatchObject({ code: 'rate_limited', resetAt: expect.any(String) })
-  expect(response.headers.get('ratelimit-policy')).toBe(`"default";q=${MAX};w=${WINDOW_SECONDS}, "org";q=${ORG_MAX};w=${WINDOW_SECONDS}`)
+  expect(response.headers.get('ratelimit-policy')).toBe(
+    `"default";q=${MAX};w=${WINDOW_SECONDS}, "org";q=${ORG_MAX};w=${WINDOW_SECONDS}`,
+  )
   expect(remaining(response)).toBe(0)
   expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0)
 }
@@ -44,13 +53,20 @@ async function startInstances(store: TestStore, url: string, prefix: string) {
   const stores = [await openSharedRateLimitStore(url, options), await openSharedRateLimitStore(url, options)] as const
   const apps: TestApp[] = []
   for (const rateLimitStore of stores) {
-    apps.push(await startApp(store.db, { rateLimitMax: MAX, orgRateLimitMax: ORG_MAX, rateLimitWindowSeconds: WINDOW_SECONDS, rateLimitStore }))
+    apps.push(
+      await startApp(store.db, {
+        rateLimitMax: MAX,
+        orgRateLimitMax: ORG_MAX,
+        rateLimitWindowSeconds: WINDOW_SECONDS,
+        rateLimitStore,
+      }),
+    )
   }
   return { stores, apps: apps as [TestApp, TestApp] }
 }
 
 function captureLogs(store: FallbackRateLimitStore) {
-  const lines: Array<{ level: 'warn' | 'info'; message: string }> = []
+  const lines: { level: 'warn' | 'info'; message: string }[] = []
   store.logTo({
     warn: (_details, message) => lines.push({ level: 'warn', message }),
     info: (_details, message) => lines.push({ level: 'info', message }),
@@ -89,7 +105,7 @@ describe.runIf(redisAvailable())('shared rate limits on Redis (two instances)', 
     return buckets.reduce((sum, milli) => sum + Number(milli), 0) / 1000
   }
 
-  it('uses the service\'s key namespace', () => {
+  it("uses the service's key namespace", () => {
     expect(prefix.startsWith(REDIS_KEY_PREFIX)).toBe(true)
   })
 
@@ -107,7 +123,9 @@ describe.runIf(redisAvailable())('shared rate limits on Redis (two instances)', 
 
   it('counts parallel bursts atomically: 40 at once over both instances, exactly max succeed', async () => {
     const { id, key } = await createKey(store.db, orgId)
-    const responses = await Promise.all(Array.from({ length: 40 }, (_, i) => call(`${(i % 2 ? b : a).url}${LIST}`, key)))
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => call(`${(i % 2 ? b : a).url}${LIST}`, key)),
+    )
     const allowed = responses.filter((r) => r.status === 200)
     expect(allowed).toHaveLength(MAX)
     expect(responses.filter((r) => r.status === 429)).toHaveLength(40 - MAX)
@@ -129,7 +147,9 @@ describe.runIf(redisAvailable())('shared rate limits on Redis (two instances)', 
 
     // Ten revalidations cost one unit together: 2.1, 2.2, … 3 units spent, 7 whole ones left.
     for (let i = 0; i < 10; i++) {
-      const revalidated = await call(`${(i % 2 ? a : b).url}${LIST}/${householdId}`, key, { headers: { 'if-none-match': etag } })
+      const revalidated = await call(`${(i % 2 ? a : b).url}${LIST}/${householdId}`, key, {
+        headers: { 'if-none-match': etag },
+      })
       expect(revalidated.status).toBe(304)
       expect(remaining(revalidated)).toBe(MAX - 3)
     }
@@ -149,7 +169,7 @@ describe.runIf(redisServerAvailable())('shared rate limits through a Redis outag
   let a: TestApp
   let b: TestApp
   let shared: readonly [FallbackRateLimitStore, FallbackRateLimitStore]
-  let logs: Array<Array<{ level: 'warn' | 'info'; message: string }>>
+  let logs: { level: 'warn' | 'info'; message: string }[][]
   let orgId: string
 
   beforeAll(async () => {
@@ -179,13 +199,18 @@ describe.runIf(redisServerAvailable())('shared rate limits through a Redis outag
       return { status: response.status, redis: ((await response.json()) as { checks: { redis: string } }).checks.redis }
     }
     // The series an operator alerts on: 1 while Redis counts for every instance, 0 during the fallback.
-    const sharedGauge = async () => /^rate_limit_shared (\d)$/m.exec(await (await fetch(`${a.url}/metrics`)).text())?.[1]
+    const sharedGauge = async () =>
+      /^rate_limit_shared (\d)$/m.exec(await (await fetch(`${a.url}/metrics`)).text())?.[1]
     expect(await readiness()).toEqual({ status: 200, redis: 'ok' })
     expect(await sharedGauge()).toBe('1')
 
     // Redis dies (SIGKILL, as a crash): both instances notice and say so.
     await server.kill()
-    await until(() => shared.every((s) => s.status() === 'unreachable'), 10_000, 'both instances to see Redis unreachable')
+    await until(
+      () => shared.every((s) => s.status() === 'unreachable'),
+      10_000,
+      'both instances to see Redis unreachable',
+    )
 
     // Each instance now counts on its own, from zero: max each, so 2× max over the two.
     for (const instance of [a, b]) {
@@ -196,7 +221,10 @@ describe.runIf(redisServerAvailable())('shared rate limits through a Redis outag
       expectRefused(await call(`${instance.url}${LIST}`, key))
     }
     // Readiness says so, without taking the instance out of its load balancer.
-    expect(await readiness()).toEqual({ status: 200, redis: 'unreachable: rate limits are counted per instance until it is back' })
+    expect(await readiness()).toEqual({
+      status: 200,
+      redis: 'unreachable: rate limits are counted per instance until it is back',
+    })
     expect(await sharedGauge()).toBe('0')
     // One line per instance for the whole outage, however many requests it answered.
     for (const lines of logs) {

@@ -32,9 +32,13 @@ describe('rate limits', () => {
       '"default";r=0, "org";r=997',
       '"default";r=0, "org";r=997', // refused: nothing charged
     ])
-    for (const r of responses) expect(r.headers.get('ratelimit-policy')).toBe('"default";q=3;w=3600, "org";q=1000;w=3600')
+    for (const r of responses)
+      expect(r.headers.get('ratelimit-policy')).toBe('"default";q=3;w=3600, "org";q=1000;w=3600')
     const refused = responses[3]
-    expect(refused?.body).toMatchObject({ code: 'rate_limited', error: expect.stringMatching(/^This API key used up its request budget/) })
+    expect(refused?.body).toMatchObject({
+      code: 'rate_limited',
+      error: expect.stringMatching(/^This API key used up its request budget/),
+    })
     const resetAt = Date.parse(refused?.body.resetAt as string)
     expect(resetAt).toBeGreaterThan(Date.now())
     // At most a window and one bucket (1/60 of it) away: the sliding window counts that bucket too.
@@ -54,7 +58,7 @@ describe('rate limits', () => {
     expect(refused.body.resetAt).toEqual(expect.any(String))
   })
 
-  it('never lets one key spend another key\'s budget', async () => {
+  it("never lets one key spend another key's budget", async () => {
     const a = await createKey(store.db, orgId)
     const b = await createKey(store.db, orgId)
     for (let i = 0; i < 4; i++) await call(`${api.url}/api/v1/relationships`, a.key)

@@ -18,17 +18,35 @@ const FULL = {
   dsueReceived: 2500000.5,
   deceasedSpouseName: 'Walter Record',
   dsueDateOfDeath: '2018-07-04',
-  metadata: { crmId: 'R-1', tags: ['a', 'b'], nested: { deeper: { deepest: [1, { x: null }] } }, score: 4.25, flag: false },
+  metadata: {
+    crmId: 'R-1',
+    tags: ['a', 'b'],
+    nested: { deeper: { deepest: [1, { x: null }] } },
+    score: 4.25,
+    flag: false,
+  },
   primaryClientAsDonor: true,
   coClientAsDonor: false,
+  currency: 'EUR',
+  portabilityElected: 'yes',
+  primaryClientLifetimeGifts: 250000,
+  coClientLifetimeGifts: 1000.5,
+  primaryClientExemptionUsed: 2250000.25,
+  coClientExemptionUsed: 0,
+  primaryClientUsCitizen: true,
+  coClientUsCitizen: false,
 }
 
 /** The keys of a household from GET: the list item's plus every create field. */
 const HOUSEHOLD_KEYS = [
   'assignments',
   'coClientAsDonor',
+  'coClientExemptionUsed',
+  'coClientLifetimeGifts',
+  'coClientUsCitizen',
   'counts',
   'createdAt',
+  'currency',
   'deceasedSpouseName',
   'dsueDateOfDeath',
   'dsueReceived',
@@ -37,7 +55,11 @@ const HOUSEHOLD_KEYS = [
   'members',
   'metadata',
   'name',
+  'portabilityElected',
   'primaryClientAsDonor',
+  'primaryClientExemptionUsed',
+  'primaryClientLifetimeGifts',
+  'primaryClientUsCitizen',
   'updatedAt',
 ]
 
@@ -51,7 +73,11 @@ function householdOf(response: Response): Household {
 /** Every error: {error, code, requestId} with the request id of the response. */
 function expectError(response: Response, status: number, code: string): void {
   expect(response.status, JSON.stringify(response.body)).toBe(status)
-  expect(response.body).toEqual({ error: expect.any(String), code, requestId: response.headers.get('x-request-id') })
+  // Validation and rule errors also name the part of the request at fault (`field`, a JSON Pointer:
+  // "" is the whole body); test/integration/error-fields.test.ts checks which pointer each one gets.
+  const { field, ...rest } = response.body as { field?: unknown }
+  expect(rest).toEqual({ error: expect.any(String), code, requestId: response.headers.get('x-request-id') })
+  if (field !== undefined) expect(field).toMatch(/^(\/.*)?$/)
 }
 
 describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) => {
@@ -77,15 +103,30 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
     expect(response.status, JSON.stringify(response.body)).toBe(201)
     return householdOf(response)
   }
-  const get = (id: string, headers: Record<string, string> = {}, prefix: string = RELATIONSHIPS, as = key) => call(url(`${prefix}/${id}`), as, { headers })
-  const patch = (id: string, body: unknown, ifMatch: string | undefined, prefix: string = RELATIONSHIPS, extra: Record<string, string> = {}, as = key) =>
+  const get = (id: string, headers: Record<string, string> = {}, prefix: string = RELATIONSHIPS, as = key) =>
+    call(url(`${prefix}/${id}`), as, { headers })
+  const patch = (
+    id: string,
+    body: unknown,
+    ifMatch: string | undefined,
+    prefix: string = RELATIONSHIPS,
+    extra: Record<string, string> = {},
+    as = key,
+  ) =>
     call(url(`${prefix}/${id}`), as, {
       method: 'PATCH',
       body,
-      headers: { 'content-type': 'application/merge-patch+json', ...(ifMatch === undefined ? {} : { 'if-match': ifMatch }), ...extra },
+      headers: {
+        'content-type': 'application/merge-patch+json',
+        ...(ifMatch === undefined ? {} : { 'if-match': ifMatch }),
+        ...extra,
+      },
     })
   const remove = (id: string, ifMatch: string | undefined, prefix: string = RELATIONSHIPS, as = key) =>
-    call(url(`${prefix}/${id}`), as, { method: 'DELETE', headers: ifMatch === undefined ? {} : { 'if-match': ifMatch } })
+    call(url(`${prefix}/${id}`), as, {
+      method: 'DELETE',
+      headers: ifMatch === undefined ? {} : { 'if-match': ifMatch },
+    })
   const etag = async (id: string) => (await get(id)).headers.get('etag') ?? ''
   const row = (id: string) => store.db.selectFrom('households').selectAll().where('id', '=', id).executeTakeFirst()
 
@@ -107,7 +148,7 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
         isSample: false,
         members: [],
         assignments: [],
-        counts: { members: 0, assignments: 0 },
+        counts: { members: 0, assignments: 0, entities: 0 },
       })
       // The create answered the same household.
       expect(household).toEqual(created)
@@ -120,15 +161,35 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
     it('answers null for every unset optional field', async () => {
       const created = await create({ name: 'Bare' })
       const household = householdOf(await get(created.id))
-      expect(household).toMatchObject({ dsueReceived: null, deceasedSpouseName: null, dsueDateOfDeath: null, metadata: null, primaryClientAsDonor: null, coClientAsDonor: null })
+      expect(household).toMatchObject({
+        dsueReceived: null,
+        deceasedSpouseName: null,
+        dsueDateOfDeath: null,
+        metadata: null,
+        primaryClientAsDonor: null,
+        coClientAsDonor: null,
+        currency: 'USD',
+        portabilityElected: null,
+        primaryClientLifetimeGifts: null,
+        coClientLifetimeGifts: null,
+        primaryClientExemptionUsed: null,
+        coClientExemptionUsed: null,
+        primaryClientUsCitizen: null,
+        coClientUsCitizen: null,
+      })
       expect(Object.keys(household).sort()).toEqual(HOUSEHOLD_KEYS)
     })
 
     it('round-trips awkward values: whole and fractional dollars, unicode, a date at the edge', async () => {
-      const body = { name: 'Ünïcödé 😀', dsueReceived: 1e12, dsueDateOfDeath: '1800-01-01', metadata: { '': '', 'ключ': ['😀', 0.1, -0, 1e300], n: null } }
+      const body = {
+        name: 'Ünïcödé 😀',
+        dsueReceived: 1e12,
+        dsueDateOfDeath: '1800-01-01',
+        metadata: { '': '', ключ: ['😀', 0.1, -0, 1e300], n: null },
+      }
       const created = await create(body)
       const household = householdOf(await get(created.id))
-      expect(household).toMatchObject({ ...body, metadata: { '': '', 'ключ': ['😀', 0.1, 0, 1e300], n: null } })
+      expect(household).toMatchObject({ ...body, metadata: { '': '', ключ: ['😀', 0.1, 0, 1e300], n: null } })
       const small = householdOf(await get((await create({ name: 'Cents', dsueReceived: 0.01 })).id))
       expect(small.dsueReceived).toBe(0.01)
     })
@@ -146,7 +207,9 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
     it('answers 304 with the ETag and no body to If-None-Match naming the current version (exact, weak, in a list); * is not a match on a read', async () => {
       const created = await create({ name: 'Conditional' })
       for (const header of ['"1"', 'W/"1"', '"7", "1"', '"7",W/"1"', ' "1" ']) {
-        const response = await fetch(url(`${RELATIONSHIPS}/${created.id}`), { headers: { authorization: `Bearer ${key}`, 'if-none-match': header } })
+        const response = await fetch(url(`${RELATIONSHIPS}/${created.id}`), {
+          headers: { authorization: `Bearer ${key}`, 'if-none-match': header },
+        })
         expect(response.status, header).toBe(304)
         expect(response.headers.get('etag'), header).toBe('"1"')
         expect(await response.text(), header).toBe('')
@@ -167,32 +230,41 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
       try {
         const fresh = (await createKey(store.db, orgId)).key
         const created = await create({ name: 'Budget' })
-        const remaining = (response: Response | globalThis.Response) => Number(/r=(\d+)/.exec(response.headers.get('ratelimit') ?? '')?.[1])
+        const remaining = (response: Response | globalThis.Response) =>
+          Number(/r=(\d+)/.exec(response.headers.get('ratelimit') ?? '')?.[1])
         const first = await call(`${limited.url}${RELATIONSHIPS}/${created.id}`, fresh)
         expect(first.status).toBe(200)
         expect(remaining(first)).toBe(99)
         // 50 revalidations cost 5 units together.
         let last: Awaited<ReturnType<typeof call>> | undefined
         for (let i = 0; i < 50; i++) {
-          last = await call(`${limited.url}${RELATIONSHIPS}/${created.id}`, fresh, { headers: { 'if-none-match': '"1"' } })
+          last = await call(`${limited.url}${RELATIONSHIPS}/${created.id}`, fresh, {
+            headers: { 'if-none-match': '"1"' },
+          })
           expect(last.status).toBe(304)
         }
         expect(last?.headers.get('ratelimit-policy')).toMatch(/^"default";q=100;w=3600;hearth-cost=0\.1, /)
         expect(remaining(last ?? first)).toBe(94)
         // The legacy prefix refunds the same way.
-        const legacy = await call(`${limited.url}${HOUSEHOLDS}/${created.id}`, fresh, { headers: { 'if-none-match': 'W/"1"' } })
+        const legacy = await call(`${limited.url}${HOUSEHOLDS}/${created.id}`, fresh, {
+          headers: { 'if-none-match': 'W/"1"' },
+        })
         expect(legacy.status).toBe(304)
         expect(remaining(legacy)).toBe(93) // 6.1 units spent
         const second = await call(`${limited.url}${RELATIONSHIPS}/${created.id}`, fresh)
         expect(second.status).toBe(200)
         expect(remaining(second)).toBe(92)
         // * names no copy: the household is answered whole, at a whole unit (it was a 304 for free).
-        const star = await call(`${limited.url}${RELATIONSHIPS}/${created.id}`, fresh, { headers: { 'if-none-match': '*' } })
+        const star = await call(`${limited.url}${RELATIONSHIPS}/${created.id}`, fresh, {
+          headers: { 'if-none-match': '*' },
+        })
         expect(star.status).toBe(200)
         expect(star.body).toMatchObject({ household: { id: created.id } })
         expect(remaining(star)).toBe(91)
         // A 404 is not a 304: it costs budget.
-        const missing = await call(`${limited.url}${RELATIONSHIPS}/00000000-0000-4000-8000-000000000000`, fresh, { headers: { 'if-none-match': '*' } })
+        const missing = await call(`${limited.url}${RELATIONSHIPS}/00000000-0000-4000-8000-000000000000`, fresh, {
+          headers: { 'if-none-match': '*' },
+        })
         expect(missing.status).toBe(404)
         expect(remaining(missing)).toBe(90)
       } finally {
@@ -200,15 +272,30 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
       }
     })
 
-    it('answers the same 404 for an unknown id, a malformed id and another org\'s id; never 403', async () => {
+    it("answers the same 404 for an unknown id, a malformed id and another org's id; never 403", async () => {
       const other = await createOrgWithKey(store.db)
       const theirs = await create({ name: 'Theirs', metadata: { secret: 1 } }, RELATIONSHIPS, other.key)
       const mine = await create({ name: 'Mine' })
-      const ids = ['00000000-0000-4000-8000-000000000000', theirs.id, 'abc', '..%2Fx', `${mine.id}x`, mine.id.slice(1), `${mine.id}%00`, '%20', "1'%20OR%20'1'%3D'1", 'null']
+      const ids = [
+        '00000000-0000-4000-8000-000000000000',
+        theirs.id,
+        'abc',
+        '..%2Fx',
+        `${mine.id}x`,
+        mine.id.slice(1),
+        `${mine.id}%00`,
+        '%20',
+        "1'%20OR%20'1'%3D'1",
+        'null',
+      ]
       const messages = new Set<string>()
       for (const prefix of PREFIXES) {
         for (const id of ids) {
-          for (const response of [await get(id, {}, prefix), await patch(id, { name: 'x' }, '*', prefix), await remove(id, '*', prefix)]) {
+          for (const response of [
+            await get(id, {}, prefix),
+            await patch(id, { name: 'x' }, '*', prefix),
+            await remove(id, '*', prefix),
+          ]) {
             expectError(response, 404, 'not_found')
             messages.add(String(response.body.error))
           }
@@ -233,15 +320,63 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
       const created = await create()
       const first = await patch(created.id, { dsueReceived: 10.5, deceasedSpouseName: null }, '"1"')
       expect(first.status, JSON.stringify(first.body)).toBe(200)
-      expect(householdOf(first)).toEqual({ ...created, dsueReceived: 10.5, deceasedSpouseName: null, updatedAt: householdOf(first).updatedAt })
-      const second = await patch(created.id, { name: '  Renamed  ', metadata: null, primaryClientAsDonor: null, dsueDateOfDeath: null, coClientAsDonor: true }, '"2"')
+      expect(householdOf(first)).toEqual({
+        ...created,
+        dsueReceived: 10.5,
+        deceasedSpouseName: null,
+        updatedAt: householdOf(first).updatedAt,
+      })
+      const second = await patch(
+        created.id,
+        {
+          name: '  Renamed  ',
+          metadata: null,
+          primaryClientAsDonor: null,
+          dsueDateOfDeath: null,
+          coClientAsDonor: true,
+        },
+        '"2"',
+      )
       expect(second.status).toBe(200)
-      expect(householdOf(second)).toMatchObject({ name: 'Renamed', metadata: null, primaryClientAsDonor: null, dsueDateOfDeath: null, coClientAsDonor: true, dsueReceived: 10.5 })
+      expect(householdOf(second)).toMatchObject({
+        name: 'Renamed',
+        metadata: null,
+        primaryClientAsDonor: null,
+        dsueDateOfDeath: null,
+        coClientAsDonor: true,
+        dsueReceived: 10.5,
+      })
       // metadata is replaced as a whole (not merged key by key).
       const third = await patch(created.id, { metadata: { only: 'this' } }, '"3"')
       expect(householdOf(third).metadata).toEqual({ only: 'this' })
       // The PATCH answer is what GET answers.
       expect(householdOf(await get(created.id))).toEqual(householdOf(third))
+    })
+
+    it('sets and clears the estate settings; currency takes another code but is never cleared', async () => {
+      const created = await create({ name: 'Settings' })
+      const set = await patch(
+        created.id,
+        { currency: 'CHF', portabilityElected: 'no', coClientLifetimeGifts: 12.34, primaryClientUsCitizen: false },
+        '"1"',
+      )
+      expect(set.status, JSON.stringify(set.body)).toBe(200)
+      expect(householdOf(set)).toMatchObject({
+        currency: 'CHF',
+        portabilityElected: 'no',
+        coClientLifetimeGifts: 12.34,
+        primaryClientUsCitizen: false,
+      })
+      const cleared = await patch(created.id, { portabilityElected: null, coClientLifetimeGifts: null }, '"2"')
+      expect(householdOf(cleared)).toMatchObject({
+        currency: 'CHF',
+        portabilityElected: null,
+        coClientLifetimeGifts: null,
+      })
+      const refused = await patch(created.id, { currency: null }, '"3"')
+      expectError(refused, 400, 'invalid_body')
+      expect(refused.body).toMatchObject({ field: '/currency', error: expect.stringContaining('send an ISO 4217') })
+      expect(householdOf(await get(created.id)).currency).toBe('CHF')
     })
 
     it('moves updatedAt on every change and never createdAt; answers the new ETag', async () => {
@@ -290,6 +425,13 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
         { metadata: { a: '\u0000' } },
         { primaryClientAsDonor: 'yes' },
         { coClientAsDonor: 0 },
+        { currency: null },
+        { currency: 'eur' },
+        { currency: 'EU' },
+        { portabilityElected: 'elected' },
+        { primaryClientLifetimeGifts: 0.001 },
+        { coClientExemptionUsed: -5 },
+        { primaryClientUsCitizen: 'true' },
         { color: 'red' },
         { name: 'ok', id: '00000000-0000-4000-8000-000000000000' },
         { createdAt: '2020-01-01T00:00:00.000Z' },
@@ -328,11 +470,36 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
 
     it('takes application/merge-patch+json and application/json, and refuses text/plain with 415', async () => {
       const created = await create({ name: 'Types' })
-      expect((await patch(created.id, { name: 'Merge' }, '"1"', RELATIONSHIPS, { 'content-type': 'application/merge-patch+json' })).status).toBe(200)
-      expect((await patch(created.id, { name: 'Plain JSON' }, '"2"', RELATIONSHIPS, { 'content-type': 'application/json' })).status).toBe(200)
-      expect((await patch(created.id, { name: 'Charset' }, '"3"', RELATIONSHIPS, { 'content-type': 'application/merge-patch+json; charset=utf-8' })).status).toBe(200)
-      expectError(await patch(created.id, { name: 'Text' }, '"4"', RELATIONSHIPS, { 'content-type': 'text/plain' }), 415, 'unsupported_media_type')
-      expectError(await patch(created.id, { name: 'Latin' }, '"4"', RELATIONSHIPS, { 'content-type': 'application/json; charset=latin1' }), 415, 'unsupported_media_type')
+      expect(
+        (
+          await patch(created.id, { name: 'Merge' }, '"1"', RELATIONSHIPS, {
+            'content-type': 'application/merge-patch+json',
+          })
+        ).status,
+      ).toBe(200)
+      expect(
+        (await patch(created.id, { name: 'Plain JSON' }, '"2"', RELATIONSHIPS, { 'content-type': 'application/json' }))
+          .status,
+      ).toBe(200)
+      expect(
+        (
+          await patch(created.id, { name: 'Charset' }, '"3"', RELATIONSHIPS, {
+            'content-type': 'application/merge-patch+json; charset=utf-8',
+          })
+        ).status,
+      ).toBe(200)
+      expectError(
+        await patch(created.id, { name: 'Text' }, '"4"', RELATIONSHIPS, { 'content-type': 'text/plain' }),
+        415,
+        'unsupported_media_type',
+      )
+      expectError(
+        await patch(created.id, { name: 'Latin' }, '"4"', RELATIONSHIPS, {
+          'content-type': 'application/json; charset=latin1',
+        }),
+        415,
+        'unsupported_media_type',
+      )
       expect(householdOf(await get(created.id)).name).toBe('Charset')
     })
   })
@@ -360,7 +527,10 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
       expectError(await remove(doomed, 'W/"1"', RELATIONSHIPS, solo), 412, 'precondition_failed')
       expect((await list('')).total, 'refused deletes remove nothing').toBe(3)
 
-      const deleted = await fetch(url(`${RELATIONSHIPS}/${doomed}`), { method: 'DELETE', headers: { authorization: `Bearer ${solo}`, 'if-match': '"1"' } })
+      const deleted = await fetch(url(`${RELATIONSHIPS}/${doomed}`), {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${solo}`, 'if-match': '"1"' },
+      })
       expect(deleted.status).toBe(204)
       expect(await deleted.text()).toBe('')
 
@@ -376,11 +546,16 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
       expect(byMembers.total).toBe(2)
       // The per-org counters and the member rows followed.
       expect((await householdCounts(store.db, soloOrg)).households).toBe(2)
-      const members = await store.db.selectFrom('members').select(sql<number>`count(*)::int`.as('n')).where('household_id', '=', doomed).executeTakeFirstOrThrow()
+      const members = await store.db
+        .selectFrom('members')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('household_id', '=', doomed)
+        .executeTakeFirstOrThrow()
       expect(members.n).toBe(0)
 
       // Twice: 404, whatever If-Match says.
-      for (const header of ['"1"', '"2"', '*']) expectError(await remove(doomed, header, RELATIONSHIPS, solo), 404, 'not_found')
+      for (const header of ['"1"', '"2"', '*'])
+        expectError(await remove(doomed, header, RELATIONSHIPS, solo), 404, 'not_found')
       expectError(await patch(doomed, { name: 'Back' }, '*', RELATIONSHIPS, {}, solo), 404, 'not_found')
     })
 
@@ -419,7 +594,9 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
       expect(responses.at(-1)?.status).toBe(404)
       for (const response of responses) {
         expect(response.headers.get('deprecation'), String(response.status)).toMatch(/^@\d+$/)
-        expect(response.headers.get('link'), String(response.status)).toBe('</api/v1/relationships>; rel="successor-version"')
+        expect(response.headers.get('link'), String(response.status)).toBe(
+          '</api/v1/relationships>; rel="successor-version"',
+        )
       }
       const current = await get((await create({ name: 'Current' })).id)
       expect(current.headers.get('deprecation')).toBeNull()
@@ -447,13 +624,16 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
       }
       const created = await create({ name: 'Guarded' })
       for (const prefix of PREFIXES) {
-        for (const reader of [keys.read, keys.legacyRead, keys.write, keys.legacyWrite]) expect((await get(created.id, {}, prefix, reader)).status).toBe(200)
-        for (const other of [keys.embed, keys.none]) expectError(await get(created.id, {}, prefix, other), 403, 'missing_permission')
+        for (const reader of [keys.read, keys.legacyRead, keys.write, keys.legacyWrite])
+          expect((await get(created.id, {}, prefix, reader)).status).toBe(200)
+        for (const other of [keys.embed, keys.none])
+          expectError(await get(created.id, {}, prefix, other), 403, 'missing_permission')
         for (const other of [keys.read, keys.legacyRead, keys.embed, keys.none]) {
           expectError(await patch(created.id, { name: 'No' }, '*', prefix, {}, other), 403, 'missing_permission')
           expectError(await remove(created.id, '*', prefix, other), 403, 'missing_permission')
         }
-        for (const writer of [keys.write, keys.legacyWrite]) expect((await patch(created.id, { name: `By ${prefix}` }, '*', prefix, {}, writer)).status).toBe(200)
+        for (const writer of [keys.write, keys.legacyWrite])
+          expect((await patch(created.id, { name: `By ${prefix}` }, '*', prefix, {}, writer)).status).toBe(200)
       }
       expect((await remove(created.id, '*', HOUSEHOLDS, keys.legacyWrite)).status).toBe(204)
       expect((await remove((await create({ name: 'Guarded 2' })).id, '*', RELATIONSHIPS, keys.write)).status).toBe(204)
@@ -464,7 +644,7 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
       }
     })
 
-    it('GET, PATCH and DELETE spend the credential\'s budget; past it 429 with resetAt', async () => {
+    it("GET, PATCH and DELETE spend the credential's budget; past it 429 with resetAt", async () => {
       const limited = await startApp(store.db, { rateLimitMax: 4, rateLimitWindowSeconds: 3600 })
       try {
         for (const prefix of PREFIXES) {
@@ -478,9 +658,13 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
             (await call(at, fresh)).status,
           ]
           expect(statuses).toEqual([200, 200, 200, 200])
-          for (const init of [{}, { method: 'PATCH', body: { name: 'N' }, headers: { 'if-match': '*' } }, { method: 'DELETE', headers: { 'if-match': '*' } }]) {
+          for (const init of [
+            {},
+            { method: 'PATCH', body: { name: 'N' }, headers: { 'if-match': '*' } },
+            { method: 'DELETE', headers: { 'if-match': '*' } },
+          ]) {
             const refused = await call(at, fresh, init)
-            expectError({ ...refused, body: { ...refused.body, resetAt: undefined } } as Response, 429, 'rate_limited')
+            expectError({ ...refused, body: { ...refused.body, resetAt: undefined } }, 429, 'rate_limited')
             expect(Date.parse(String(refused.body.resetAt))).toBeGreaterThan(Date.now())
             expect(refused.headers.get('retry-after')).toMatch(/^\d+$/)
           }
@@ -494,20 +678,34 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
   })
 
   describe('concurrency', () => {
-    it('N PATCHes with the same If-Match at once: exactly one 200, the others 412, and the winner\'s name is stored', async () => {
+    it("N PATCHes with the same If-Match at once: exactly one 200, the others 412, and the winner's name is stored", async () => {
       for (const prefix of PREFIXES) {
         const created = await create({ name: 'Race' })
         const n = 8
-        const responses = await Promise.all(Array.from({ length: n }, (_, i) => patch(created.id, { name: `Racer ${i}` }, '"1"', prefix)))
+        const responses = await Promise.all(
+          Array.from({ length: n }, (_, i) => patch(created.id, { name: `Racer ${i}` }, '"1"', prefix)),
+        )
         const statuses = responses.map((r) => r.status)
-        expect(statuses.filter((s) => s === 200), JSON.stringify(statuses)).toHaveLength(1)
-        expect(statuses.filter((s) => s === 412), JSON.stringify(statuses)).toHaveLength(n - 1)
-        for (const response of responses.filter((r) => r.status === 412)) expectError(response, 412, 'precondition_failed')
+        expect(
+          statuses.filter((s) => s === 200),
+          JSON.stringify(statuses),
+        ).toHaveLength(1)
+        expect(
+          statuses.filter((s) => s === 412),
+          JSON.stringify(statuses),
+        ).toHaveLength(n - 1)
+        for (const response of responses.filter((r) => r.status === 412))
+          expectError(response, 412, 'precondition_failed')
         const winner = responses.findIndex((r) => r.status === 200)
         const stored = householdOf(await get(created.id))
         expect(stored.name).toBe(`Racer ${winner}`)
         expect((await row(created.id))?.version).toBe(2)
-        const audits = await store.db.selectFrom('audit_log').select('action').where('household_id', '=', created.id).where('action', '=', 'household.update').execute()
+        const audits = await store.db
+          .selectFrom('audit_log')
+          .select('action')
+          .where('household_id', '=', created.id)
+          .where('action', '=', 'household.update')
+          .execute()
         expect(audits, 'one audit row: the losers rolled back').toHaveLength(1)
       }
     })
@@ -515,7 +713,10 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
     it('a PATCH racing a DELETE with the same If-Match: one wins cleanly', async () => {
       for (let round = 0; round < 10; round++) {
         const created = await create({ name: `Doomed race ${round}` })
-        const [patched, deleted] = await Promise.all([patch(created.id, { name: 'Patched' }, '"1"'), remove(created.id, '"1"')])
+        const [patched, deleted] = await Promise.all([
+          patch(created.id, { name: 'Patched' }, '"1"'),
+          remove(created.id, '"1"'),
+        ])
         const after = await get(created.id)
         if (patched.status === 200) {
           expectError(deleted, 412, 'precondition_failed')
@@ -535,7 +736,7 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
       const clients = 4
       const increments = 5
       const worker = async (): Promise<void> => {
-        for (let done = 0; done < increments; ) {
+        for (let done = 0; done < increments;) {
           const read = await get(created.id)
           const count = (householdOf(read).metadata as { count: number }).count
           const response = await patch(created.id, { metadata: { count: count + 1 } }, read.headers.get('etag') ?? '')
@@ -556,7 +757,10 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
       const seeded = await seedHouseholds(
         store.db,
         walkOrg,
-        Array.from({ length: initial }, (_, i) => ({ name: `Walk ${String(i).padStart(3, '0')}`, members: i % 3 === 0 ? ['Pat Walker'] : [] })),
+        Array.from({ length: initial }, (_, i) => ({
+          name: `Walk ${String(i).padStart(3, '0')}`,
+          members: i % 3 === 0 ? ['Pat Walker'] : [],
+        })),
       )
       const victims = [...seeded.values()].filter((_, i) => i % 2 === 1).slice(0, 25)
       let started = 0
@@ -593,7 +797,9 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
       for (const id of seen) expect(known.has(id)).toBe(true)
       const final = await call(url(`${RELATIONSHIPS}?pageSize=1000`), walker)
       expect(final.body.total).toBe(initial - victims.length)
-      expect((final.body.households as Household[]).map((h) => h.id).sort()).toEqual([...seeded.values()].filter((id) => !victims.includes(id)).sort())
+      expect((final.body.households as Household[]).map((h) => h.id).sort()).toEqual(
+        [...seeded.values()].filter((id) => !victims.includes(id)).sort(),
+      )
       expect((await householdCounts(store.db, walkOrg)).households).toBe(initial - victims.length)
       // A walk after the deletes sees each remaining household exactly once.
       const after: string[] = []
@@ -611,15 +817,29 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
       // The database's clock and ours are the same machine's; a second of slack for rounding.
       const startedAt = Date.now() - 1000
       const secret = `SECRET-${kind}-value-${Math.random().toString(36).slice(2)}`
-      const created = await create({ name: 'Audited', dsueReceived: 12.34, metadata: { hidden: secret, [`key-${secret}`]: 1 } })
+      const created = await create({
+        name: 'Audited',
+        dsueReceived: 12.34,
+        metadata: { hidden: secret, [`key-${secret}`]: 1 },
+      })
       const refused = await patch(created.id, { name: 'Never' }, '"9"')
       expect(refused.status).toBe(412)
       expect((await patch(created.id, { metadata: { other: secret }, name: 'Audited 2' }, '"1"')).status).toBe(200)
       expect((await patch(created.id, { deceasedSpouseName: null }, '"2"', HOUSEHOLDS)).status).toBe(200)
       expect((await remove(created.id, '"3"')).status).toBe(204)
 
-      const rows = await store.db.selectFrom('audit_log').selectAll().where('household_id', '=', created.id).orderBy('id').execute()
-      expect(rows.map((r) => r.action)).toEqual(['household.create', 'household.update', 'household.update', 'household.delete'])
+      const rows = await store.db
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('household_id', '=', created.id)
+        .orderBy('id')
+        .execute()
+      expect(rows.map((r) => r.action)).toEqual([
+        'household.create',
+        'household.update',
+        'household.update',
+        'household.delete',
+      ])
       for (const r of rows) {
         expect(r).toMatchObject({ org_id: orgId, actor_type: 'apiKey', actor_id: keyId })
         expect(r.at.getTime()).toBeGreaterThanOrEqual(startedAt)
@@ -630,7 +850,9 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
       expect(rows[2]?.changed).toEqual(['deceasedSpouseName'])
       expect(rows[3]?.changed).toEqual([])
       // No value of metadata (nor a key of it) anywhere in the whole log.
-      const dump = await sql<{ text: string }>`SELECT coalesce(string_agg(row_to_json(a)::text, ','), '') AS text FROM audit_log a`.execute(store.db)
+      const dump = await sql<{
+        text: string
+      }>`SELECT coalesce(string_agg(row_to_json(a)::text, ','), '') AS text FROM audit_log a`.execute(store.db)
       expect(dump.rows[0]?.text).not.toContain(secret)
       expect(dump.rows[0]?.text).not.toContain('hidden')
     })

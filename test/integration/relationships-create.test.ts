@@ -32,7 +32,8 @@ describe.each(storeKinds())('create relationship on %s', (kind) => {
     await store?.drop()
   })
 
-  const create = (body: unknown, headers: Record<string, string> = {}) => call(`${api.url}/api/v1/relationships`, key, { method: 'POST', body, headers })
+  const create = (body: unknown, headers: Record<string, string> = {}) =>
+    call(`${api.url}/api/v1/relationships`, key, { method: 'POST', body, headers })
   const total = async () => (await call(`${api.url}/api/v1/relationships?pageSize=1`, key)).body.total as number
 
   it('answers 201 with Location and the household in the list-item shape plus every create field', async () => {
@@ -45,7 +46,7 @@ describe.each(storeKinds())('create relationship on %s', (kind) => {
       isSample: false,
       members: [],
       assignments: [],
-      counts: { members: 0, assignments: 0 },
+      counts: { members: 0, assignments: 0, entities: 0 },
       dsueReceived: 5490000.5,
       deceasedSpouseName: 'Harold Whitfield',
       dsueDateOfDeath: '2021-03-14',
@@ -54,29 +55,92 @@ describe.each(storeKinds())('create relationship on %s', (kind) => {
       coClientAsDonor: false,
     })
     expect(household.id).toMatch(/^[0-9a-f-]{36}$/)
-    expect(headers.get('location')).toBe(`/api/v1/relationships/${household.id}`)
+    expect(headers.get('location')).toBe(`/api/v1/relationships/${String(household.id)}`)
     expect(Date.parse(household.createdAt as string)).toBeGreaterThan(Date.now() - 60_000)
     expect(household.updatedAt).toBe(household.createdAt)
     expect(await total()).toBe(before + 1)
     // It is in the list, searchable by the deceased spouse's name.
     const found = await call(`${api.url}/api/v1/relationships?search=harold`, key)
-    expect((found.body.households as Array<{ id: string }>).map((h) => h.id)).toContain(household.id)
+    expect((found.body.households as { id: string }[]).map((h) => h.id)).toContain(household.id)
     // And stored as sent: the database row has the values.
-    const row = await store.db.selectFrom('households').selectAll().where('id', '=', household.id as string).executeTakeFirstOrThrow()
-    expect(row).toMatchObject({ org_id: orgId, dsue_received: 5490000.5, dsue_date_of_death: '2021-03-14', metadata: FULL.metadata })
+    const row = await store.db
+      .selectFrom('households')
+      .selectAll()
+      .where('id', '=', household.id as string)
+      .executeTakeFirstOrThrow()
+    expect(row).toMatchObject({
+      org_id: orgId,
+      dsue_received: 5490000.5,
+      dsue_date_of_death: '2021-03-14',
+      metadata: FULL.metadata,
+    })
   })
 
   it('needs only a name; null and omitted optional fields are both "not set"', async () => {
     const a = await create({ name: 'Minimal' })
-    const b = await create({ name: 'Nulls', dsueReceived: null, deceasedSpouseName: null, dsueDateOfDeath: null, metadata: null, primaryClientAsDonor: null, coClientAsDonor: null })
+    const b = await create({
+      name: 'Nulls',
+      dsueReceived: null,
+      deceasedSpouseName: null,
+      dsueDateOfDeath: null,
+      metadata: null,
+      primaryClientAsDonor: null,
+      coClientAsDonor: null,
+    })
     for (const response of [a, b]) {
       expect(response.status).toBe(201)
-      expect(response.body.household).toMatchObject({ dsueReceived: null, deceasedSpouseName: null, dsueDateOfDeath: null, metadata: null, primaryClientAsDonor: null, coClientAsDonor: null })
+      expect(response.body.household).toMatchObject({
+        dsueReceived: null,
+        deceasedSpouseName: null,
+        dsueDateOfDeath: null,
+        metadata: null,
+        primaryClientAsDonor: null,
+        coClientAsDonor: null,
+      })
     }
   })
 
+  it("keeps the seed's create body valid: the estate settings are additive, currency USD unless sent", async () => {
+    const seed = await create(FULL)
+    expect(seed.status).toBe(201)
+    expect(seed.body.household).toMatchObject({
+      currency: 'USD',
+      portabilityElected: null,
+      primaryClientLifetimeGifts: null,
+      coClientLifetimeGifts: null,
+      primaryClientExemptionUsed: null,
+      coClientExemptionUsed: null,
+      primaryClientUsCitizen: null,
+      coClientUsCitizen: null,
+    })
+    const settings = {
+      currency: 'CAD',
+      portabilityElected: 'unknown',
+      primaryClientLifetimeGifts: 120000.25,
+      coClientLifetimeGifts: 0,
+      primaryClientExemptionUsed: 3000000,
+      coClientExemptionUsed: 0.01,
+      primaryClientUsCitizen: false,
+      coClientUsCitizen: true,
+    }
+    const withSettings = await create({ ...FULL, name: 'Estate Settings', ...settings, currency: null })
+    expect(withSettings.status).toBe(201)
+    expect(withSettings.body.household).toMatchObject({ ...settings, currency: 'USD' })
+    const canadian = await create({ name: 'Canadian', ...settings })
+    const id = (canadian.body.household as { id: string }).id
+    const read = await call(`${api.url}/api/v1/relationships/${id}`, key)
+    expect(read.body.household).toMatchObject(settings)
+    // List items do not carry the settings.
+    const listed = await call(`${api.url}/api/v1/relationships?ids=${id}`, key)
+    const item = (listed.body.households as Record<string, unknown>[])[0] ?? {}
+    expect(Object.keys(item).filter((k) => k in settings)).toEqual([])
+    expect(item.counts).toEqual({ members: 0, assignments: 0, entities: 0 })
+  })
+
   it('serves the same handler on the legacy path, with its own Location', async () => {
-    const { status, headers, body } = await call(`${api.url}/api/v1/households`, key, { body: { name: 'Legacy Created' } })
+    const { status, headers, body } = await call(`${api.url}/api/v1/households`, key, {
+      body: { name: 'Legacy Created' },
+    })
     expect(status).toBe(201)
     expect(headers.get('location')).toBe(`/api/v1/households/${(body.household as { id: string }).id}`)
   })
@@ -103,6 +167,12 @@ describe.each(storeKinds())('create relationship on %s', (kind) => {
     [{ name: 'ok', primaryClientAsDonor: 'true' }, /primaryClientAsDonor must be a boolean or null/],
     [{ name: 'ok', coClientAsDonor: 1 }, /coClientAsDonor/],
     [{ name: 'ok', deceasedSpouseName: 7 }, /deceasedSpouseName/],
+    [{ name: 'ok', currency: 'usd' }, /currency must match pattern/],
+    [{ name: 'ok', currency: 'EURO' }, /currency/],
+    [{ name: 'ok', portabilityElected: 'maybe' }, /portabilityElected must be one of: yes, no, unknown/],
+    [{ name: 'ok', primaryClientLifetimeGifts: -1 }, /primaryClientLifetimeGifts must be >= 0/],
+    [{ name: 'ok', coClientExemptionUsed: 1.001 }, /coClientExemptionUsed must have at most 2 decimals/],
+    [{ name: 'ok', coClientUsCitizen: 'yes' }, /coClientUsCitizen must be a boolean or null/],
     [[], /object/],
     ['"just a string"', /object/],
   ])('refuses %j with 400 invalid_body', async (body, message) => {
@@ -115,14 +185,20 @@ describe.each(storeKinds())('create relationship on %s', (kind) => {
 
   it('refuses malformed JSON with 400 invalid_json', async () => {
     for (const raw of ['{"name":', '{name: "x"}', '']) {
-      const response = await call(`${api.url}/api/v1/relationships`, key, { method: 'POST', body: raw === '' ? undefined : raw, headers: { 'content-type': 'application/json' } })
+      const response = await call(`${api.url}/api/v1/relationships`, key, {
+        method: 'POST',
+        body: raw === '' ? undefined : raw,
+        headers: { 'content-type': 'application/json' },
+      })
       expect(response.status, raw).toBe(400)
       expect(['invalid_json', 'invalid_body'], raw).toContain(response.body.code)
     }
   })
 
   it('refuses a prototype-polluting body', async () => {
-    const response = await call(`${api.url}/api/v1/relationships`, key, { body: '{"name":"x","__proto__":{"admin":true}}' })
+    const response = await call(`${api.url}/api/v1/relationships`, key, {
+      body: '{"name":"x","__proto__":{"admin":true}}',
+    })
     expect(response.status).toBe(400)
     expect(({} as Record<string, unknown>).admin).toBeUndefined()
   })
@@ -131,18 +207,32 @@ describe.each(storeKinds())('create relationship on %s', (kind) => {
     const big = await create({ name: 'big', metadata: { blob: 'x'.repeat(1024 * 1024) } })
     expect(big.status).toBe(413)
     expect(big.body).toMatchObject({ code: 'body_too_large', error: expect.any(String) })
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml']) {
-      const response = await call(`${api.url}/api/v1/relationships`, key, { body: 'name=x', headers: { 'content-type': type } })
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/xml',
+    ]) {
+      const response = await call(`${api.url}/api/v1/relationships`, key, {
+        body: 'name=x',
+        headers: { 'content-type': type },
+      })
       expect(response.status, type).toBe(415)
       expect(response.body.code).toBe('unsupported_media_type')
     }
   })
 
   it('answers 415 for JSON in a charset other than UTF-8, and accepts an explicit UTF-8', async () => {
-    const utf16 = await call(`${api.url}/api/v1/relationships`, key, { body: { name: 'x' }, headers: { 'content-type': 'application/json; charset=utf-16' } })
+    const utf16 = await call(`${api.url}/api/v1/relationships`, key, {
+      body: { name: 'x' },
+      headers: { 'content-type': 'application/json; charset=utf-16' },
+    })
     expect(utf16.status).toBe(415)
     expect(utf16.body.code).toBe('unsupported_media_type')
-    const utf8 = await call(`${api.url}/api/v1/relationships`, key, { body: { name: 'Zoë' }, headers: { 'content-type': 'application/json; charset=UTF-8' } })
+    const utf8 = await call(`${api.url}/api/v1/relationships`, key, {
+      body: { name: 'Zoë' },
+      headers: { 'content-type': 'application/json; charset=UTF-8' },
+    })
     expect(utf8.status).toBe(201)
     expect((utf8.body.household as { name: string }).name).toBe('Zoë')
   })
@@ -170,7 +260,9 @@ describe.each(storeKinds())('create relationship on %s', (kind) => {
 
     it('creates exactly once when the same key races', async () => {
       const before = await total()
-      const responses = await Promise.all(Array.from({ length: 8 }, () => create({ name: 'Racing' }, { 'idempotency-key': 'create-idem-race' })))
+      const responses = await Promise.all(
+        Array.from({ length: 8 }, () => create({ name: 'Racing' }, { 'idempotency-key': 'create-idem-race' })),
+      )
       expect(responses.map((r) => r.status)).toEqual(Array(8).fill(201))
       expect(new Set(responses.map((r) => (r.body.household as { id: string }).id)).size).toBe(1)
       expect(await total()).toBe(before + 1)
@@ -179,7 +271,10 @@ describe.each(storeKinds())('create relationship on %s', (kind) => {
     it('keeps keys apart per organization', async () => {
       const other = await createOrgWithKey(store.db)
       const mine = await create({ name: 'Shared key' }, { 'idempotency-key': 'create-idem-org' })
-      const theirs = await call(`${api.url}/api/v1/relationships`, other.key, { body: { name: 'Shared key' }, headers: { 'idempotency-key': 'create-idem-org' } })
+      const theirs = await call(`${api.url}/api/v1/relationships`, other.key, {
+        body: { name: 'Shared key' },
+        headers: { 'idempotency-key': 'create-idem-org' },
+      })
       expect(theirs.status).toBe(201)
       expect((theirs.body.household as { id: string }).id).not.toBe((mine.body.household as { id: string }).id)
     })
@@ -195,7 +290,9 @@ describe.each(storeKinds())('create relationship on %s', (kind) => {
     it('is forgotten after 24 hours by the sweep, and kept before', async () => {
       await create({ name: 'Old key' }, { 'idempotency-key': 'create-idem-old' })
       await create({ name: 'New key' }, { 'idempotency-key': 'create-idem-new' })
-      await sql`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = 'create-idem-old'`.execute(store.db)
+      await sql`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = 'create-idem-old'`.execute(
+        store.db,
+      )
       expect(await expireIdempotencyKeys(store.db)).toBeGreaterThanOrEqual(1)
       const reused = await create({ name: 'Another body' }, { 'idempotency-key': 'create-idem-old' })
       expect(reused.status).toBe(201)

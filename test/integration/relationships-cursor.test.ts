@@ -8,15 +8,34 @@ import { call, createOrgWithKey, startApp, type TestApp } from '../helpers/app.t
 import { seedHouseholds, type SeedHousehold } from '../helpers/seed.ts'
 
 // Names repeat in other cases and member counts repeat, so that ties are broken by id.
-const NAMES = ['Smith Family', 'smith family', 'SMITH FAMILY', 'Okafor', 'Ångström', 'Baker', 'baker', 'Zhou', '100% Club']
+const NAMES = [
+  'Smith Family',
+  'smith family',
+  'SMITH FAMILY',
+  'Okafor',
+  'Ångström',
+  'Baker',
+  'baker',
+  'Zhou',
+  '100% Club',
+]
 const HOUSEHOLDS: SeedHousehold[] = Array.from({ length: 23 }, (_, i) => ({
   name: NAMES[i % NAMES.length] ?? 'Unnamed',
   members: Array.from({ length: i % 4 }, (_, m) => `Person ${i}-${m}`),
   sample: i % 5 === 0,
 }))
 
-type Item = { id: string; name: string }
-type ListBody = { households: Item[]; total: number; page: number; pageSize: number; nextCursor: string | null }
+interface Item {
+  id: string
+  name: string
+}
+interface ListBody {
+  households: Item[]
+  total: number
+  page: number
+  pageSize: number
+  nextCursor: string | null
+}
 
 describe.each(storeKinds())('list relationships by cursor on %s', (kind) => {
   let store: TestStore
@@ -65,7 +84,9 @@ describe.each(storeKinds())('list relationships by cursor on %s', (kind) => {
     const pages: ListBody[] = []
     let cursor: string | null = null
     do {
-      const { status, body }: { status: number; body: ListBody } = await list(cursor ? `${query}&cursor=${encodeURIComponent(cursor)}` : query)
+      const { status, body }: { status: number; body: ListBody } = await list(
+        cursor ? `${query}&cursor=${encodeURIComponent(cursor)}` : query,
+      )
       expect(status).toBe(200)
       pages.push(body)
       cursor = body.nextCursor
@@ -76,19 +97,21 @@ describe.each(storeKinds())('list relationships by cursor on %s', (kind) => {
   const queries = ['createdAt', 'name', 'members'].flatMap((sortBy) =>
     ['asc', 'desc'].map((sortOrder) => `pageSize=4&sortBy=${sortBy}&sortOrder=${sortOrder}`),
   )
-  it.each([...queries, 'pageSize=1&sortBy=createdAt', 'pageSize=2&sortBy=members&isSample=false', 'pageSize=3&sortBy=name&search=smith'])(
-    'gives the same pages as page numbers: %s',
-    async (query) => {
-      const numbered = await byPageNumber(query)
-      const walked = await byCursor(query)
-      expect(numbered.length).toBeGreaterThan(1)
-      expect(walked.map((p) => p.households.map((h) => h.id))).toEqual(numbered.map((p) => p.households.map((h) => h.id)))
-      expect(walked.map((p) => p.page)).toEqual(numbered.map((_, i) => i + 1))
-      expect(new Set(walked.map((p) => p.total))).toEqual(new Set([numbered[0]?.total]))
-      // Only the last page says there is nothing more, by page number as by cursor.
-      expect(numbered.map((p) => p.nextCursor === null)).toEqual(numbered.map((_, i) => i === numbered.length - 1))
-    },
-  )
+  it.each([
+    ...queries,
+    'pageSize=1&sortBy=createdAt',
+    'pageSize=2&sortBy=members&isSample=false',
+    'pageSize=3&sortBy=name&search=smith',
+  ])('gives the same pages as page numbers: %s', async (query) => {
+    const numbered = await byPageNumber(query)
+    const walked = await byCursor(query)
+    expect(numbered.length).toBeGreaterThan(1)
+    expect(walked.map((p) => p.households.map((h) => h.id))).toEqual(numbered.map((p) => p.households.map((h) => h.id)))
+    expect(walked.map((p) => p.page)).toEqual(numbered.map((_, i) => i + 1))
+    expect(new Set(walked.map((p) => p.total))).toEqual(new Set([numbered[0]?.total]))
+    // Only the last page says there is nothing more, by page number as by cursor.
+    expect(numbered.map((p) => p.nextCursor === null)).toEqual(numbered.map((_, i) => i === numbered.length - 1))
+  })
 
   it('gives a nextCursor with a numbered page that continues after it', async () => {
     const third = await list('pageSize=4&sortBy=name&page=3')
@@ -133,7 +156,13 @@ describe.each(storeKinds())('list relationships by cursor on %s', (kind) => {
     const cursor = body.nextCursor ?? ''
     expect(cursor).not.toBe('')
 
-    for (const other of ['pageSize=5&sortBy=name', 'pageSize=4&sortBy=members', 'pageSize=4&sortBy=name&sortOrder=asc', 'pageSize=4&sortBy=name&search=smith', 'pageSize=4&sortBy=name&isSample=true']) {
+    for (const other of [
+      'pageSize=5&sortBy=name',
+      'pageSize=4&sortBy=members',
+      'pageSize=4&sortBy=name&sortOrder=asc',
+      'pageSize=4&sortBy=name&search=smith',
+      'pageSize=4&sortBy=name&isSample=true',
+    ]) {
       const refused = await list(`${other}&cursor=${cursor}`)
       expect(refused.status, other).toBe(400)
       expect(refused.body).toMatchObject({ code: 'invalid_cursor', error: expect.stringContaining('another query') })
@@ -141,7 +170,14 @@ describe.each(storeKinds())('list relationships by cursor on %s', (kind) => {
 
     const [version, fingerprint, page, , id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown[]
     const forged = (parts: unknown[]) => Buffer.from(JSON.stringify(parts)).toString('base64url')
-    for (const bad of ['not a cursor', 'e30', forged([version, fingerprint, page, 42, id]), forged([version, fingerprint, page, 'x', 'not-a-uuid']), forged([2, fingerprint, page, 'x', id]), forged([version, fingerprint, 1, 'x', id])]) {
+    for (const bad of [
+      'not a cursor',
+      'e30',
+      forged([version, fingerprint, page, 42, id]),
+      forged([version, fingerprint, page, 'x', 'not-a-uuid']),
+      forged([2, fingerprint, page, 'x', id]),
+      forged([version, fingerprint, 1, 'x', id]),
+    ]) {
       const refused = await list(`pageSize=4&sortBy=name&cursor=${encodeURIComponent(bad)}`)
       expect(refused.status, bad).toBe(400)
       expect(refused.body).toMatchObject({ code: 'invalid_cursor', error: expect.stringContaining('nextCursor') })
@@ -168,7 +204,9 @@ describe.each(storeKinds())('list relationships by cursor on %s', (kind) => {
     }
 
     // A page number beyond any int still answers (the list only reports it).
-    const far = await list(`pageSize=4&sortBy=name&cursor=${forged([version, fingerprint, 2 ** 40, body.households.at(-1)?.name.toLowerCase(), body.households.at(-1)?.id])}`)
+    const far = await list(
+      `pageSize=4&sortBy=name&cursor=${forged([version, fingerprint, 2 ** 40, body.households.at(-1)?.name.toLowerCase(), body.households.at(-1)?.id])}`,
+    )
     expect(far.status).toBe(200)
     expect(far.body.page).toBe(2 ** 40)
 
@@ -180,7 +218,7 @@ describe.each(storeKinds())('list relationships by cursor on %s', (kind) => {
   it('accepts a cursor on the legacy path with the same meaning', async () => {
     const query = 'pageSize=6&sortBy=members&sortOrder=asc'
     const first = await call(`${api.url}/api/v1/households?${query}`, key)
-    const cursor = (first.body as ListBody).nextCursor
+    const cursor = first.body.nextCursor as string | null
     const legacy = await call(`${api.url}/api/v1/households?${query}&cursor=${cursor}`, key)
     const current = await list(`${query}&cursor=${cursor}`)
     expect(legacy.status).toBe(200)

@@ -16,7 +16,14 @@ const HOUSEHOLDS = [
   { name: 'Nakamura Household', members: ['Kenji Nakamura', 'Aiko Nakamura'], sample: true },
 ]
 
-type Item = { id: string; name: string; isSample: boolean; members: Array<{ name: string; role: string }>; counts: { members: number; assignments: number }; createdAt: string }
+interface Item {
+  id: string
+  name: string
+  isSample: boolean
+  members: { name: string; role: string }[]
+  counts: { members: number; assignments: number; entities: number }
+  createdAt: string
+}
 
 describe.each(storeKinds())('list relationships on %s', (kind) => {
   let store: TestStore
@@ -33,7 +40,9 @@ describe.each(storeKinds())('list relationships on %s', (kind) => {
     // createdAt keeps milliseconds, and households seeded back to back can share one: give them a
     // second each, in seeding order, so that the createdAt order is the order of HOUSEHOLDS.
     for (const [i, id] of [...ids.values()].entries()) {
-      await sql`UPDATE households SET created_at = timestamptz '2026-01-01 00:00:00+00' + ${i} * interval '1 second' WHERE id = ${id}`.execute(store.db)
+      await sql`UPDATE households SET created_at = timestamptz '2026-01-01 00:00:00+00' + ${i} * interval '1 second' WHERE id = ${id}`.execute(
+        store.db,
+      )
     }
     // Another org's households must never show up.
     const other = await createOrgWithKey(store.db)
@@ -60,7 +69,7 @@ describe.each(storeKinds())('list relationships on %s', (kind) => {
     const whitfield = body.households.find((h) => h.name === 'Whitfield Family')
     expect(whitfield).toMatchObject({
       isSample: false,
-      counts: { members: 4, assignments: 0 },
+      counts: { members: 4, assignments: 0, entities: 0 },
       members: [
         { name: 'Margaret Whitfield', role: 'primaryClient' },
         { name: 'Thomas Whitfield', role: 'coClient' },
@@ -68,7 +77,16 @@ describe.each(storeKinds())('list relationships on %s', (kind) => {
         { name: 'Noah Hart', role: 'child' },
       ],
     })
-    expect(Object.keys(whitfield ?? {}).sort()).toEqual(['assignments', 'counts', 'createdAt', 'id', 'isSample', 'members', 'name', 'updatedAt'])
+    expect(Object.keys(whitfield ?? {}).sort()).toEqual([
+      'assignments',
+      'counts',
+      'createdAt',
+      'id',
+      'isSample',
+      'members',
+      'name',
+      'updatedAt',
+    ])
   })
 
   it('pages without overlap or gaps, with an exact total on every page', async () => {
@@ -121,6 +139,61 @@ describe.each(storeKinds())('list relationships on %s', (kind) => {
     expect(names(paged.body.households)).toEqual(['Lindqvist Household'])
   })
 
+  it("counts a household's entities and finds it by an entity's name; deleted, it is gone from lists, search and totals at once", async () => {
+    // An organization of its own, so the totals of the other tests stay as they are.
+    const estate = await createOrgWithKey(store.db)
+    const seeded = await seedHouseholds(store.db, estate.orgId, [
+      { name: 'Trust Holders', members: ['Vera Holder'] },
+      { name: 'Plain Neighbours', members: ['Paul Plain'] },
+    ])
+    const holders = seeded.get('Trust Holders') ?? ''
+    // Entities are written as the estate's use cases write them (the list reads what triggers keep).
+    await store.db
+      .insertInto('entities')
+      .values([
+        { household_id: holders, name: 'Holder Family Revocable Trust', kind: 'revocableTrust', position: 0 },
+        { household_id: holders, name: 'Quillfeather Holdings LLC', kind: 'llc', position: 1 },
+      ])
+      .execute()
+    const estateList = async (query: string) => {
+      const response = await call(`${api.url}/api/v1/relationships${query}`, estate.key)
+      return response.body as { households: Item[]; total: number }
+    }
+    const all = await estateList('?sortBy=name&sortOrder=asc')
+    expect(all.households.map((h) => [h.name, h.counts])).toEqual([
+      ['Plain Neighbours', { members: 1, assignments: 0, entities: 0 }],
+      ['Trust Holders', { members: 1, assignments: 0, entities: 2 }],
+    ])
+    for (const search of ['quillfeather', 'REVOCABLE TRUST', 'holdings llc']) {
+      expect(await estateList(`?search=${encodeURIComponent(search)}`), search).toMatchObject({
+        households: [{ id: holders }],
+        total: 1,
+      })
+    }
+    // An entity renamed or removed is searched by what it is now.
+    await store.db
+      .updateTable('entities')
+      .set({ name: 'Holder Dynasty Trust' })
+      .where('name', '=', 'Holder Family Revocable Trust')
+      .execute()
+    expect((await estateList('?search=revocable')).total).toBe(0)
+    expect((await estateList('?search=dynasty')).total).toBe(1)
+    await store.db.deleteFrom('entities').where('name', '=', 'Quillfeather Holdings LLC').execute()
+    expect((await estateList('?search=quillfeather')).total).toBe(0)
+    expect((await estateList(`?ids=${holders}`)).households[0]?.counts.entities).toBe(1)
+
+    const removed = await call(`${api.url}/api/v1/relationships/${holders}`, estate.key, {
+      method: 'DELETE',
+      headers: { 'if-match': '*' },
+    })
+    expect(removed.status).toBe(204)
+    expect(await estateList('')).toMatchObject({ households: [{ name: 'Plain Neighbours' }], total: 1 })
+    expect(await estateList('?search=dynasty')).toEqual(expect.objectContaining({ households: [], total: 0 }))
+    expect(await estateList(`?ids=${holders}`)).toEqual(expect.objectContaining({ households: [], total: 0 }))
+    expect(await estateList('?sortBy=members')).toMatchObject({ total: 1 })
+    expect(await store.db.selectFrom('entities').select('id').where('household_id', '=', holders).execute()).toEqual([])
+  })
+
   it('treats %, _ and \\ in search as literal characters', async () => {
     expect(names((await list(`?search=${encodeURIComponent('100%')}`)).body.households)).toEqual(['100% Club_Members'])
     expect(names((await list(`?search=${encodeURIComponent('b_m')}`)).body.households)).toEqual(['100% Club_Members'])
@@ -136,16 +209,19 @@ describe.each(storeKinds())('list relationships on %s', (kind) => {
     for (const query of ['?excludeSample=true', '?isSample=false', '?isSample=false&excludeSample=true']) {
       const { body } = await list(query)
       expect(body.total, query).toBe(6)
-      expect(body.households.every((h) => !h.isSample), query).toBe(true)
+      expect(
+        body.households.every((h) => !h.isSample),
+        query,
+      ).toBe(true)
     }
     expect((await list('?excludeSample=false')).body.total).toBe(8)
     expect((await list('?isSample=true&search=kenji')).body.total).toBe(1)
   })
 
   it('filters by ids, repeated and comma-separated, never across orgs', async () => {
-    const a = ids.get('Smith Family') as string
-    const b = ids.get('Okafor Family') as string
-    const c = ids.get('Nakamura Household') as string
+    const a = ids.get('Smith Family')!
+    const b = ids.get('Okafor Family')!
+    const c = ids.get('Nakamura Household')!
     const { body } = await list(`?ids=${a},${b}&ids=${c.toUpperCase()}&sortBy=name&sortOrder=asc`)
     expect(names(body.households)).toEqual(['Nakamura Household', 'Okafor Family', 'Smith Family'])
     expect(body.total).toBe(3)
@@ -157,7 +233,7 @@ describe.each(storeKinds())('list relationships on %s', (kind) => {
 
   it('takes 1000 ids in one URL, and answers an oversized request head with 431 in the error shape', async () => {
     const many = Array.from({ length: 999 }, (_, i) => `6f1c2a9e-0000-4000-8000-${String(i).padStart(12, '0')}`)
-    many.push(ids.get('Smith Family') as string)
+    many.push(ids.get('Smith Family')!)
     const { status, body } = await list(`?ids=${many.join(',')}`)
     expect(status).toBe(200)
     expect(names(body.households)).toEqual(['Smith Family'])

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { storeKinds, openTestStore, type TestStore } from '../helpers/stores.ts'
 import { call, createKey, startApp, TEST_PUBLIC_URL, type TestApp } from '../helpers/app.ts'
 import { createOrg } from '../../src/store/orgs.ts'
-import { createUser, type UserRole } from '../../src/store/users.ts'
+import { createUser } from '../../src/store/users.ts'
+import type { UserRole } from '../../src/domain/user-roles.ts'
 import { addFrameOrigin } from '../../src/store/origins.ts'
 import { deleteEndedSessions, revokeSession } from '../../src/store/sessions.ts'
 import { createSession, hashSessionValue, SESSION_IDLE_TIMEOUT_MS } from '../../src/auth/sessions.ts'
@@ -48,10 +49,19 @@ describe.each(storeKinds())('session cookies on %s', (kind) => {
     path: string,
     init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
     base = api.url,
-  ) => call(`${base}${path}`, undefined, { ...init, headers: { cookie: `idp-session=${value}`, ...(init.headers ?? {}) } })
+  ) =>
+    call(`${base}${path}`, undefined, { ...init, headers: { cookie: `idp-session=${value}`, ...(init.headers ?? {}) } })
 
   const householdCount = async (orgId: string) =>
-    Number((await store.db.selectFrom('households').select((eb) => eb.fn.countAll().as('n')).where('org_id', '=', orgId).executeTakeFirstOrThrow()).n)
+    Number(
+      (
+        await store.db
+          .selectFrom('households')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('org_id', '=', orgId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    )
 
   const sessionRow = (value: string) =>
     store.db
@@ -71,8 +81,12 @@ describe.each(storeKinds())('session cookies on %s', (kind) => {
     userB = await addUser(orgB, 'admin')
     const keyA = await createKey(store.db, orgA)
     const keyB = await createKey(store.db, orgB)
-    householdA = ((await call(`${api.url}${LIST}`, keyA.key, { body: { name: 'The Aldens' } })).body.household as { id: string }).id
-    householdB = ((await call(`${api.url}${LIST}`, keyB.key, { body: { name: 'The Bakers' } })).body.household as { id: string }).id
+    householdA = (
+      (await call(`${api.url}${LIST}`, keyA.key, { body: { name: 'The Aldens' } })).body.household as { id: string }
+    ).id
+    householdB = (
+      (await call(`${api.url}${LIST}`, keyB.key, { body: { name: 'The Bakers' } })).body.household as { id: string }
+    ).id
     await addFrameOrigin(store.db, orgA, PARTNER)
   })
   afterAll(async () => {
@@ -85,7 +99,7 @@ describe.each(storeKinds())('session cookies on %s', (kind) => {
       const cookie = await signIn(viewer)
       const list = await withCookie(cookie, LIST)
       expect(list.status).toBe(200)
-      expect((list.body.households as Array<{ id: string }>).map((h) => h.id)).toContain(householdA)
+      expect((list.body.households as { id: string }[]).map((h) => h.id)).toContain(householdA)
       expect((await withCookie(cookie, `${LIST}/${householdA}`)).status).toBe(200)
       expect((await withCookie(cookie, '/api/v1/households')).status).toBe(200)
 
@@ -94,7 +108,10 @@ describe.each(storeKinds())('session cookies on %s', (kind) => {
       expect(write.status).toBe(403)
       expect(write.body).toMatchObject({ code: 'missing_permission', error: expect.stringContaining('viewer') })
       expect(write.body.error).toContain('relationships:write')
-      const mint = await withCookie(cookie, '/api/v1/embed/chart-sessions', { body: { frameOrigin: PARTNER }, headers: SAME_ORIGIN })
+      const mint = await withCookie(cookie, '/api/v1/embed/chart-sessions', {
+        body: { frameOrigin: PARTNER },
+        headers: SAME_ORIGIN,
+      })
       expect(mint.status).toBe(403)
       expect(await householdCount(orgA)).toBe(before)
     })
@@ -113,7 +130,12 @@ describe.each(storeKinds())('session cookies on %s', (kind) => {
       expect(patched.status).toBe(200)
       expect((patched.body.household as { name: string }).name).toBe('The Carter Family')
 
-      const audit = await store.db.selectFrom('audit_log').select(['actor_type', 'actor_id', 'action', 'org_id']).where('household_id', '=', id).orderBy('id').execute()
+      const audit = await store.db
+        .selectFrom('audit_log')
+        .select(['actor_type', 'actor_id', 'action', 'org_id'])
+        .where('household_id', '=', id)
+        .orderBy('id')
+        .execute()
       expect(audit).toEqual([
         { actor_type: 'user', actor_id: advisor.id, action: 'household.create', org_id: orgA },
         { actor_type: 'user', actor_id: advisor.id, action: 'household.update', org_id: orgA },
@@ -123,10 +145,17 @@ describe.each(storeKinds())('session cookies on %s', (kind) => {
     it('an advisor and an admin mint chart tokens (embed:chart), recorded as minted by the user', async () => {
       for (const user of [advisor, admin]) {
         const cookie = await signIn(user)
-        const mint = await withCookie(cookie, '/api/v1/embed/chart-sessions', { body: { frameOrigin: PARTNER }, headers: SAME_ORIGIN })
+        const mint = await withCookie(cookie, '/api/v1/embed/chart-sessions', {
+          body: { frameOrigin: PARTNER },
+          headers: SAME_ORIGIN,
+        })
         expect(mint.status).toBe(201)
         expect(mint.body).toMatchObject({ token: expect.any(String), embedUrl: expect.any(String) })
-        const row = await store.db.selectFrom('chart_mints').select(['actor_type', 'key_id']).where('key_id', '=', user.id).executeTakeFirstOrThrow()
+        const row = await store.db
+          .selectFrom('chart_mints')
+          .select(['actor_type', 'key_id'])
+          .where('key_id', '=', user.id)
+          .executeTakeFirstOrThrow()
         expect(row).toEqual({ actor_type: 'user', key_id: user.id })
       }
     })
@@ -141,11 +170,11 @@ describe.each(storeKinds())('session cookies on %s', (kind) => {
     })
   })
 
-  it('a user of one org never sees another org\'s households', async () => {
+  it("a user of one org never sees another org's households", async () => {
     const cookie = await signIn(userB)
     const list = await withCookie(cookie, LIST)
     expect(list.status).toBe(200)
-    const ids = (list.body.households as Array<{ id: string }>).map((h) => h.id)
+    const ids = (list.body.households as { id: string }[]).map((h) => h.id)
     expect(ids).toContain(householdB)
     expect(ids).not.toContain(householdA)
     expect((await withCookie(cookie, `${LIST}/${householdA}`)).status).toBe(404)
@@ -166,11 +195,18 @@ describe.each(storeKinds())('session cookies on %s', (kind) => {
       expect(response.body).toMatchObject({ code, error: expect.any(String) })
       expect(response.headers.get('www-authenticate')).toBe('Bearer realm="hearth"')
       // The browser is told to drop the dead cookie.
-      expect(response.headers.get('set-cookie')).toMatch(/^idp-session=; Max-Age=0; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax$/)
+      expect(response.headers.get('set-cookie')).toMatch(
+        /^idp-session=; Max-Age=0; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax$/,
+      )
     }
 
     it('401 session_invalid for forged values', async () => {
-      for (const forged of [randomBytes(32).toString('base64url'), 'short', 'x'.repeat(43), `${randomBytes(32).toString('base64url')}=`]) {
+      for (const forged of [
+        randomBytes(32).toString('base64url'),
+        'short',
+        'x'.repeat(43),
+        `${randomBytes(32).toString('base64url')}=`,
+      ]) {
         await expect401(await withCookie(forged, LIST), 'session_invalid')
       }
     })
@@ -179,12 +215,20 @@ describe.each(storeKinds())('session cookies on %s', (kind) => {
       const idle = await signIn(viewer)
       expect((await withCookie(idle, LIST)).status).toBe(200)
       const idleRow = await sessionRow(idle)
-      await store.db.updateTable('sessions').set({ idle_expires_at: new Date(Date.now() - 1000) }).where('id', '=', idleRow.id).execute()
+      await store.db
+        .updateTable('sessions')
+        .set({ idle_expires_at: new Date(Date.now() - 1000) })
+        .where('id', '=', idleRow.id)
+        .execute()
       await expect401(await withCookie(idle, LIST), 'session_expired')
 
       const absolute = await signIn(viewer)
       const absoluteRow = await sessionRow(absolute)
-      await store.db.updateTable('sessions').set({ absolute_expires_at: new Date(Date.now() - 1000) }).where('id', '=', absoluteRow.id).execute()
+      await store.db
+        .updateTable('sessions')
+        .set({ absolute_expires_at: new Date(Date.now() - 1000) })
+        .where('id', '=', absoluteRow.id)
+        .execute()
       expect((await sessionRow(absolute)).idle_expires_at.getTime()).toBeGreaterThan(Date.now())
       await expect401(await withCookie(absolute, LIST), 'session_expired')
     })
@@ -196,14 +240,22 @@ describe.each(storeKinds())('session cookies on %s', (kind) => {
       expect((await sessionRow(value)).idle_expires_at).toEqual(first) // used within the minute: no write
 
       const twoMinutesAgo = new Date(Date.now() - 120_000)
-      await store.db.updateTable('sessions').set({ last_seen_at: twoMinutesAgo, idle_expires_at: new Date(Date.now() + 60_000) }).where('id', '=', id).execute()
+      await store.db
+        .updateTable('sessions')
+        .set({ last_seen_at: twoMinutesAgo, idle_expires_at: new Date(Date.now() + 60_000) })
+        .where('id', '=', id)
+        .execute()
       await withCookie(value, LIST)
       const slid = await sessionRow(value)
       expect(slid.last_seen_at.getTime()).toBeGreaterThan(twoMinutesAgo.getTime())
       expect(slid.idle_expires_at.getTime()).toBeGreaterThan(Date.now() + SESSION_IDLE_TIMEOUT_MS - 60_000)
 
       const inAnHour = new Date(Date.now() + 3600_000)
-      await store.db.updateTable('sessions').set({ last_seen_at: twoMinutesAgo, absolute_expires_at: inAnHour }).where('id', '=', id).execute()
+      await store.db
+        .updateTable('sessions')
+        .set({ last_seen_at: twoMinutesAgo, absolute_expires_at: inAnHour })
+        .where('id', '=', id)
+        .execute()
       await withCookie(value, LIST)
       expect((await sessionRow(value)).idle_expires_at).toEqual(inAnHour)
     })
@@ -224,12 +276,20 @@ describe.each(storeKinds())('session cookies on %s', (kind) => {
       const now = new Date()
       const ended = await signIn(viewer)
       await revokeSession(store.db, (await sessionRow(ended)).id)
-      await store.db.updateTable('sessions').set({ revoked_at: new Date(now.getTime() - 2 * 86_400_000) }).where('token_hash', '=', hashSessionValue(ended)).execute()
+      await store.db
+        .updateTable('sessions')
+        .set({ revoked_at: new Date(now.getTime() - 2 * 86_400_000) })
+        .where('token_hash', '=', hashSessionValue(ended))
+        .execute()
       const recentlyEnded = await signIn(viewer)
       await revokeSession(store.db, (await sessionRow(recentlyEnded)).id)
       const live = await signIn(viewer)
       expect(await deleteEndedSessions(store.db, now)).toBeGreaterThanOrEqual(1)
-      const left = await store.db.selectFrom('sessions').select('token_hash').where('token_hash', 'in', [ended, recentlyEnded, live].map(hashSessionValue)).execute()
+      const left = await store.db
+        .selectFrom('sessions')
+        .select('token_hash')
+        .where('token_hash', 'in', [ended, recentlyEnded, live].map(hashSessionValue))
+        .execute()
       expect(left.map((row) => row.token_hash).sort()).toEqual([recentlyEnded, live].map(hashSessionValue).sort())
       await expect401(await withCookie(ended, LIST), 'session_invalid')
       expect((await withCookie(live, LIST)).status).toBe(200)
@@ -275,19 +335,27 @@ describe.each(storeKinds())('session cookies on %s', (kind) => {
       const withKey = await call(`${api.url}/auth/sign-out`, key, { method: 'POST', headers: SAME_ORIGIN })
       expect(withKey.status).toBe(401)
       expect(withKey.body.code).toBe('missing_credentials')
-      expect((await call(`${api.url}/auth/sign-out`, undefined, { method: 'POST', headers: SAME_ORIGIN })).status).toBe(401)
+      expect((await call(`${api.url}/auth/sign-out`, undefined, { method: 'POST', headers: SAME_ORIGIN })).status).toBe(
+        401,
+      )
 
       const value = await signIn(viewer)
-      const crossSite = await withCookie(value, '/auth/sign-out', { method: 'POST', headers: { origin: 'https://evil.example' } })
+      const crossSite = await withCookie(value, '/auth/sign-out', {
+        method: 'POST',
+        headers: { origin: 'https://evil.example' },
+      })
       expect(crossSite.status).toBe(403)
       expect(crossSite.body.code).toBe('cross_site_request')
       expect((await withCookie(value, LIST)).status).toBe(200)
     })
 
-    it('everywhere: ends all of the user\'s sessions and no one else\'s', async () => {
+    it("everywhere: ends all of the user's sessions and no one else's", async () => {
       const mine = [await signIn(advisor), await signIn(advisor), await signIn(advisor)]
       const someoneElse = await signIn(admin)
-      const out = await withCookie(mine[0] ?? '', '/auth/sign-out-everywhere', { method: 'POST', headers: { 'sec-fetch-site': 'same-origin' } })
+      const out = await withCookie(mine[0] ?? '', '/auth/sign-out-everywhere', {
+        method: 'POST',
+        headers: { 'sec-fetch-site': 'same-origin' },
+      })
       expect(out.status).toBe(204)
       expect(out.headers.get('set-cookie')).toMatch(/^idp-session=; Max-Age=0;/)
       for (const value of mine) expect((await withCookie(value, LIST)).body.code).toBe('session_revoked')
@@ -298,9 +366,16 @@ describe.each(storeKinds())('session cookies on %s', (kind) => {
       const local = await startApp(store.db, { publicUrl: 'http://localhost:3000' })
       try {
         const value = await signIn(viewer)
-        const out = await withCookie(value, '/auth/sign-out', { method: 'POST', headers: { origin: 'http://localhost:3000' } }, local.url)
+        const out = await withCookie(
+          value,
+          '/auth/sign-out',
+          { method: 'POST', headers: { origin: 'http://localhost:3000' } },
+          local.url,
+        )
         expect(out.status).toBe(204)
-        expect(out.headers.get('set-cookie')).toBe('idp-session=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax')
+        expect(out.headers.get('set-cookie')).toBe(
+          'idp-session=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax',
+        )
       } finally {
         await local.close()
       }
@@ -308,13 +383,16 @@ describe.each(storeKinds())('session cookies on %s', (kind) => {
   })
 
   describe('cross-site writes with the cookie', () => {
-    const refusedHeaders: Array<[string, Record<string, string>]> = [
+    const refusedHeaders: [string, Record<string, string>][] = [
       ['a foreign Origin', { origin: 'https://evil.example' }],
       ['Origin null (sandboxed frame, data: URL)', { origin: 'null' }],
       ['the same host on another scheme', { origin: TEST_PUBLIC_URL.replace('http:', 'https:') }],
       ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }],
       ['Sec-Fetch-Site: same-site', { 'sec-fetch-site': 'same-site' }],
-      ['Sec-Fetch-Site: same-origin with a foreign Origin', { 'sec-fetch-site': 'same-origin', origin: 'https://evil.example' }],
+      [
+        'Sec-Fetch-Site: same-origin with a foreign Origin',
+        { 'sec-fetch-site': 'same-origin', origin: 'https://evil.example' },
+      ],
       ['the right Origin but Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site', origin: TEST_PUBLIC_URL }],
       ['neither header', {}],
     ]
@@ -337,30 +415,43 @@ describe.each(storeKinds())('session cookies on %s', (kind) => {
         headers: { ...evil, 'content-type': 'application/merge-patch+json', 'if-match': '"1"' },
       })
       expect(patch.body.code).toBe('cross_site_request')
-      const remove = await withCookie(value, `${LIST}/${householdA}`, { method: 'DELETE', headers: { ...evil, 'if-match': '"1"' } })
+      const remove = await withCookie(value, `${LIST}/${householdA}`, {
+        method: 'DELETE',
+        headers: { ...evil, 'if-match': '"1"' },
+      })
       expect(remove.body.code).toBe('cross_site_request')
       const after = await withCookie(value, `${LIST}/${householdA}`)
       expect(after.status).toBe(200)
       expect((after.body.household as { name: string }).name).toBe('The Aldens')
     })
 
-    it('allows writes from the app\'s own origin (Origin or Sec-Fetch-Site), and reads from anywhere', async () => {
+    it("allows writes from the app's own origin (Origin or Sec-Fetch-Site), and reads from anywhere", async () => {
       const value = await signIn(advisor)
-      const allowed: Array<Record<string, string>> = [{ origin: TEST_PUBLIC_URL }, { 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'same-origin', origin: TEST_PUBLIC_URL }]
+      const allowed: Record<string, string>[] = [
+        { origin: TEST_PUBLIC_URL },
+        { 'sec-fetch-site': 'same-origin' },
+        { 'sec-fetch-site': 'same-origin', origin: TEST_PUBLIC_URL },
+      ]
       for (const headers of allowed) {
         expect((await withCookie(value, LIST, { body: { name: 'Same origin' }, headers })).status).toBe(201)
       }
-      expect((await withCookie(value, LIST, { headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' } })).status).toBe(200)
+      expect(
+        (await withCookie(value, LIST, { headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' } }))
+          .status,
+      ).toBe(200)
     })
 
     it('does not apply to API keys: a browser never adds the Authorization header by itself', async () => {
       const { key } = await createKey(store.db, orgA)
-      const response = await call(`${api.url}${LIST}`, key, { body: { name: 'Server to server' }, headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' } })
+      const response = await call(`${api.url}${LIST}`, key, {
+        body: { name: 'Server to server' },
+        headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      })
       expect(response.status).toBe(201)
     })
   })
 
-  it('rate-limits per user: all of a user\'s sessions share one budget', async () => {
+  it("rate-limits per user: all of a user's sessions share one budget", async () => {
     const limited = await startApp(store.db, { rateLimitMax: 3, rateLimitWindowSeconds: 3600 })
     try {
       const [one, two] = [await signIn(viewer), await signIn(viewer)]

@@ -7,6 +7,7 @@
 // (wrong nonce, issuer, audience, expired, bad signature) or to claim any email address.
 // Every refusal is a page, and never a session.
 import { createHash } from 'node:crypto'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTestStore, storeKinds, type TestStore } from '../helpers/stores.ts'
 import { startApp } from '../helpers/app.ts'
@@ -19,7 +20,8 @@ import { ATTEMPT_LIFETIME_MS, CALLBACK_PATH, SIGN_IN_STATE_COOKIE } from '../../
 import { SESSION_COOKIE } from '../../src/auth/sessions.ts'
 import { signInIdentity } from '../../src/store/user-identities.ts'
 import { createOrg } from '../../src/store/orgs.ts'
-import { createUser, type UserRole } from '../../src/store/users.ts'
+import { createUser } from '../../src/store/users.ts'
+import type { UserRole } from '../../src/domain/user-roles.ts'
 
 const HOME = '/households'
 
@@ -33,7 +35,10 @@ const stateHash = (state: string) => createHash('sha256').update(state).digest('
 
 /** The Set-Cookie attributes, lower-cased, without the name=value pair. */
 function cookieAttributes(header: string | undefined): string[] {
-  return (header ?? '').split(';').slice(1).map((part) => part.trim().toLowerCase())
+  return (header ?? '')
+    .split(';')
+    .slice(1)
+    .map((part) => part.trim().toLowerCase())
 }
 
 describe.each(storeKinds())('sign-in with OpenID Connect on %s', (kind) => {
@@ -52,11 +57,30 @@ describe.each(storeKinds())('sign-in with OpenID Connect on %s', (kind) => {
   }
 
   const count = async (table: 'sessions' | 'users' | 'sign_in_attempts') =>
-    Number((await store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
+    Number(
+      (
+        await store.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    )
   const sessionsOf = async (userId: string) =>
-    Number((await store.db.selectFrom('sessions').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow()).n)
+    Number(
+      (
+        await store.db
+          .selectFrom('sessions')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('user_id', '=', userId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    )
   const userRow = (id: string) =>
-    store.db.selectFrom('users').select(['idp_issuer', 'idp_subject', 'last_sign_in_at', 'email']).where('id', '=', id).executeTakeFirstOrThrow()
+    store.db
+      .selectFrom('users')
+      .select(['idp_issuer', 'idp_subject', 'last_sign_in_at', 'email'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
   const me = (url: string, browser: HttpBrowser) => browser.request(`${url}/api/v1/me`)
 
   /** A refusal: the page, and nothing signed in. */
@@ -94,7 +118,9 @@ describe.each(storeKinds())('sign-in with OpenID Connect on %s', (kind) => {
   describe('the happy path (development provider)', () => {
     it('starts at the provider with PKCE, state and nonce, the state in a cookie on /auth', async () => {
       const browser = new HttpBrowser()
-      const start = await browser.request(`${dev.url}/auth/sign-in?returnTo=${encodeURIComponent('/households?q=smith')}`)
+      const start = await browser.request(
+        `${dev.url}/auth/sign-in?returnTo=${encodeURIComponent('/households?q=smith')}`,
+      )
       expect(start.status).toBe(302)
       expect(start.headers.get('cache-control')).toBe('no-store')
       const to = start.location ?? new URL('about:blank')
@@ -114,13 +140,25 @@ describe.each(storeKinds())('sign-in with OpenID Connect on %s', (kind) => {
       const stateCookie = setCookieFor(start, SIGN_IN_STATE_COOKIE)
       expect(stateCookie?.startsWith(`${SIGN_IN_STATE_COOKIE}=${query.state ?? ''};`)).toBe(true)
       const attributes = cookieAttributes(stateCookie)
-      expect(attributes).toEqual(expect.arrayContaining(['httponly', 'samesite=lax', 'path=/auth', `max-age=${ATTEMPT_LIFETIME_MS / 1000}`]))
+      expect(attributes).toEqual(
+        expect.arrayContaining(['httponly', 'samesite=lax', 'path=/auth', `max-age=${ATTEMPT_LIFETIME_MS / 1000}`]),
+      )
       expect(attributes).not.toContain('secure')
       // Kept server-side by the state's hash only, with where to return.
-      const attempt = await store.db.selectFrom('sign_in_attempts').selectAll().where('state_hash', '=', stateHash(query.state ?? '')).executeTakeFirstOrThrow()
+      const attempt = await store.db
+        .selectFrom('sign_in_attempts')
+        .selectAll()
+        .where('state_hash', '=', stateHash(query.state ?? ''))
+        .executeTakeFirstOrThrow()
       expect(attempt.return_to).toBe('/households?q=smith')
       expect(attempt.nonce).toBe(query.nonce)
-      expect(await store.db.selectFrom('sign_in_attempts').select('state_hash').where('state_hash', '=', query.state ?? '').execute()).toEqual([])
+      expect(
+        await store.db
+          .selectFrom('sign_in_attempts')
+          .select('state_hash')
+          .where('state_hash', '=', query.state ?? '')
+          .execute(),
+      ).toEqual([])
     })
 
     it('signs an invited person in: 303 to returnTo, an idp-session cookie, /api/v1/me, the identity bound', async () => {
@@ -128,7 +166,10 @@ describe.each(storeKinds())('sign-in with OpenID Connect on %s', (kind) => {
       const users = await count('users')
       const browser = new HttpBrowser()
       const before = new Date()
-      const { callback, stateCookie } = await signInOverHttp(browser, dev.url, { returnTo: '/households?q=smith', choice: { email: ana.email } })
+      const { callback, stateCookie } = await signInOverHttp(browser, dev.url, {
+        returnTo: '/households?q=smith',
+        choice: { email: ana.email },
+      })
       const after = new Date()
 
       expect(callback.status).toBe(303)
@@ -142,11 +183,20 @@ describe.each(storeKinds())('sign-in with OpenID Connect on %s', (kind) => {
       // The state cookie is cleared, on its own path, and its attempt is spent.
       expect(cookieAttributes(setCookieFor(callback, SIGN_IN_STATE_COOKIE))).toContain('path=/auth')
       expect(browser.jar.get(dev.url, SIGN_IN_STATE_COOKIE)).toBeUndefined()
-      expect(await store.db.selectFrom('sign_in_attempts').select('state_hash').where('state_hash', '=', stateHash(stateCookie ?? '')).execute()).toEqual([])
+      expect(
+        await store.db
+          .selectFrom('sign_in_attempts')
+          .select('state_hash')
+          .where('state_hash', '=', stateHash(stateCookie ?? ''))
+          .execute(),
+      ).toEqual([])
 
       const profile = await me(dev.url, browser)
       expect(profile.status).toBe(200)
-      expect(JSON.parse(profile.body)).toMatchObject({ user: { id: ana.id, email: ana.email, role: 'advisor' }, org: { id: orgId } })
+      expect(JSON.parse(profile.body)).toMatchObject({
+        user: { id: ana.id, email: ana.email, role: 'advisor' },
+        org: { id: orgId },
+      })
 
       const row = await userRow(ana.id)
       expect(row).toMatchObject({ idp_issuer: idp.issuer, idp_subject: `email:${ana.email}` })
@@ -181,33 +231,51 @@ describe.each(storeKinds())('sign-in with OpenID Connect on %s', (kind) => {
     it('binds the invitation by verified email (any case), then finds the user by issuer + subject even after the address changes', async () => {
       const casey = await invite('Casey.Carter@Example.com')
       const t0 = new Date('2030-01-01T00:00:00Z')
-      expect(await signInIdentity(store.db, { issuer, subject: 'casey', verifiedEmail: 'casey.carter@example.com' }, t0)).toEqual({ kind: 'signed_in', user: { id: casey.id, orgId, role: 'advisor' } })
+      expect(
+        await signInIdentity(store.db, { issuer, subject: 'casey', verifiedEmail: 'casey.carter@example.com' }, t0),
+      ).toEqual({ kind: 'signed_in', user: { id: casey.id, orgId, role: 'advisor' } })
       expect(await userRow(casey.id)).toMatchObject({ idp_issuer: issuer, idp_subject: 'casey', last_sign_in_at: t0 })
 
       const t1 = new Date('2030-01-02T00:00:00Z')
-      expect(await signInIdentity(store.db, { issuer, subject: 'casey', verifiedEmail: 'casey@newmail.example' }, t1)).toMatchObject({ user: { id: casey.id } })
-      expect(await signInIdentity(store.db, { issuer, subject: 'casey', verifiedEmail: undefined }, t1)).toMatchObject({ user: { id: casey.id } })
+      expect(
+        await signInIdentity(store.db, { issuer, subject: 'casey', verifiedEmail: 'casey@newmail.example' }, t1),
+      ).toMatchObject({ user: { id: casey.id } })
+      expect(await signInIdentity(store.db, { issuer, subject: 'casey', verifiedEmail: undefined }, t1)).toMatchObject({
+        user: { id: casey.id },
+      })
       expect(await userRow(casey.id)).toMatchObject({ last_sign_in_at: t1, email: 'Casey.Carter@Example.com' })
     })
 
     it('an invitation bound to one identity is not taken by another with the same address, nor by the same subject at another issuer', async () => {
       const dana = await invite('dana@example.com')
       await signInIdentity(store.db, { issuer, subject: 'dana-1', verifiedEmail: 'dana@example.com' }, new Date())
-      expect(await signInIdentity(store.db, { issuer, subject: 'dana-2', verifiedEmail: 'dana@example.com' }, new Date())).toEqual({ kind: 'not_invited' })
-      expect(await signInIdentity(store.db, { issuer: 'https://other-idp.example', subject: 'dana-1', verifiedEmail: undefined }, new Date())).toEqual({ kind: 'not_invited' })
+      expect(
+        await signInIdentity(store.db, { issuer, subject: 'dana-2', verifiedEmail: 'dana@example.com' }, new Date()),
+      ).toEqual({ kind: 'not_invited' })
+      expect(
+        await signInIdentity(
+          store.db,
+          { issuer: 'https://other-idp.example', subject: 'dana-1', verifiedEmail: undefined },
+          new Date(),
+        ),
+      ).toEqual({ kind: 'not_invited' })
       expect(await userRow(dana.id)).toMatchObject({ idp_issuer: issuer, idp_subject: 'dana-1' })
     })
 
     it('an unverified address binds nothing', async () => {
       const eli = await invite('eli@example.com')
-      expect(await signInIdentity(store.db, { issuer, subject: 'eli', verifiedEmail: undefined }, new Date())).toEqual({ kind: 'not_invited' })
+      expect(await signInIdentity(store.db, { issuer, subject: 'eli', verifiedEmail: undefined }, new Date())).toEqual({
+        kind: 'not_invited',
+      })
       expect(await userRow(eli.id)).toMatchObject({ idp_issuer: null, idp_subject: null, last_sign_in_at: null })
     })
 
     it('invitations in two organizations: neither is bound, the person chooses (organization-choice.test.ts)', async () => {
       const first = await invite('fran@example.com', 'viewer', orgId)
       const second = await invite('fran@example.com', 'admin', otherOrgId)
-      expect(await signInIdentity(store.db, { issuer, subject: 'fran', verifiedEmail: 'fran@example.com' }, new Date())).toEqual({
+      expect(
+        await signInIdentity(store.db, { issuer, subject: 'fran', verifiedEmail: 'fran@example.com' }, new Date()),
+      ).toEqual({
         kind: 'choose',
         choices: [
           { orgId, orgName: 'Sign-in Wealth Partners', userId: first.id, role: 'viewer', invited: true },
@@ -218,18 +286,42 @@ describe.each(storeKinds())('sign-in with OpenID Connect on %s', (kind) => {
       expect(await userRow(second.id)).toMatchObject({ idp_issuer: null, idp_subject: null, last_sign_in_at: null })
     })
 
+    it('lists the choices in the order the invitations were made, even within one millisecond', async () => {
+      // Ids against the order of writing, one created_at: ordering by time and then id (as before
+      // migration 0012) would list Another Firm first.
+      const made = [
+        { id: 'ffffffff-ffff-4fff-bfff-ffffffffffff', org_id: orgId, role: 'viewer' as const },
+        { id: '00000000-0000-4000-8000-000000000001', org_id: otherOrgId, role: 'admin' as const },
+      ]
+      for (const user of made)
+        await sql`INSERT INTO users (id, org_id, email, name, role, created_at)
+          VALUES (${user.id}, ${user.org_id}, 'gus@example.com', 'Gus', ${user.role}, '2026-01-01T00:00:00Z')`.execute(
+          store.db,
+        )
+      const outcome = await signInIdentity(
+        store.db,
+        { issuer, subject: 'gus', verifiedEmail: 'gus@example.com' },
+        new Date(),
+      )
+      expect(outcome.kind === 'choose' ? outcome.choices.map((choice) => choice.userId) : outcome).toEqual(
+        made.map((user) => user.id),
+      )
+    })
+
     it('an identity whose new address has an open invitation in an organization it already belongs to still signs in', async () => {
       // Gale (bound) changes her address at the provider to one her organization also invited.
       const gale = await invite('gale@example.com')
       await signInIdentity(store.db, { issuer, subject: 'gale', verifiedEmail: 'gale@example.com' }, new Date())
       const invitation = await invite('gale.new@example.com')
-      expect(await signInIdentity(store.db, { issuer, subject: 'gale', verifiedEmail: 'gale.new@example.com' }, new Date())).toMatchObject({ user: { id: gale.id } })
+      expect(
+        await signInIdentity(store.db, { issuer, subject: 'gale', verifiedEmail: 'gale.new@example.com' }, new Date()),
+      ).toMatchObject({ user: { id: gale.id } })
       expect(await userRow(invitation.id)).toMatchObject({ idp_issuer: null, idp_subject: null })
     })
   })
 
   describe('a callback with the wrong state', () => {
-    it('is refused without the state cookie (a callback opened in another browser), with another sign-in\'s cookie, or with no state: 400, no session', async () => {
+    it("is refused without the state cookie (a callback opened in another browser), with another sign-in's cookie, or with no state: 400, no session", async () => {
       const hana = await invite('hana@example.com')
       const browser = new HttpBrowser()
       const walk = await walkToCallback(browser, dev.url, { choice: { email: hana.email } })
@@ -263,23 +355,29 @@ describe.each(storeKinds())('sign-in with OpenID Connect on %s', (kind) => {
     it('the very same callback URL and cookie again is refused: 400, no second session', async () => {
       const ivan = await invite('ivan@example.com')
       const browser = new HttpBrowser()
-      const { callbackUrl, stateCookie, callback } = await signInOverHttp(browser, dev.url, { choice: { email: ivan.email } })
+      const { callbackUrl, stateCookie, callback } = await signInOverHttp(browser, dev.url, {
+        choice: { email: ivan.email },
+      })
       expect(callback.status).toBe(303)
       const sessions = await count('sessions')
 
-      const replayed = await new HttpBrowser().request(callbackUrl, { cookie: `${SIGN_IN_STATE_COOKIE}=${stateCookie ?? ''}` })
+      const replayed = await new HttpBrowser().request(callbackUrl, {
+        cookie: `${SIGN_IN_STATE_COOKIE}=${stateCookie ?? ''}`,
+      })
       expectRefusalPage(replayed, 400, 'This sign-in has expired')
       expect(await count('sessions')).toBe(sessions)
       expect(await sessionsOf(ivan.id)).toBe(1)
     })
 
-    it('does not even reach the provider\'s token endpoint again', async () => {
+    it("does not even reach the provider's token endpoint again", async () => {
       const jo = await invite('jo@example.com')
       fake.identity = { subject: 'jo', email: jo.email, emailVerified: true }
       const { callbackUrl, stateCookie, callback } = await signInOverHttp(new HttpBrowser(), viaFake.url)
       expect(callback.status).toBe(303)
       const tokenRequests = fake.tokenRequests
-      const replayed = await new HttpBrowser().request(callbackUrl, { cookie: `${SIGN_IN_STATE_COOKIE}=${stateCookie ?? ''}` })
+      const replayed = await new HttpBrowser().request(callbackUrl, {
+        cookie: `${SIGN_IN_STATE_COOKIE}=${stateCookie ?? ''}`,
+      })
       expectRefusalPage(replayed, 400, 'This sign-in has expired')
       expect(fake.tokenRequests).toBe(tokenRequests)
       expect(await sessionsOf(jo.id)).toBe(1)
@@ -287,7 +385,7 @@ describe.each(storeKinds())('sign-in with OpenID Connect on %s', (kind) => {
   })
 
   describe('ID tokens that do not pass the checks (fake provider)', () => {
-    const tampers: Array<[IdTokenTamper, string]> = [
+    const tampers: [IdTokenTamper, string][] = [
       ['nonce', 'a nonce other than the one Hearth sent'],
       ['issuer', 'another issuer'],
       ['audience', 'another audience'],
@@ -295,30 +393,35 @@ describe.each(storeKinds())('sign-in with OpenID Connect on %s', (kind) => {
       ['signature', 'a signature by a key the provider does not publish'],
     ]
 
-    it.each(tampers)('an ID token with %s (%s) is refused: 400 "could not be verified", no session, the invitation not bound', async (tamper) => {
-      const target = await invite(`target.${tamper}@example.com`)
-      fake.identity = { subject: `target-${tamper}`, email: target.email, emailVerified: true }
-      fake.tamper = tamper
-      try {
-        const sessions = await count('sessions')
-        const browser = new HttpBrowser()
-        const { callback, callbackUrl, stateCookie } = await signInOverHttp(browser, viaFake.url)
-        expectRefusalPage(callback, 400, 'Sign-in could not be verified')
-        expect(callback.body).toContain('did not pass our checks')
-        expect(await count('sessions')).toBe(sessions)
-        expect(await userRow(target.id)).toMatchObject({ idp_issuer: null, idp_subject: null, last_sign_in_at: null })
-        expect((await me(viaFake.url, browser)).status).toBe(401)
-        // The attempt is spent all the same.
-        const again = await new HttpBrowser().request(callbackUrl, { cookie: `${SIGN_IN_STATE_COOKIE}=${stateCookie ?? ''}` })
-        expectRefusalPage(again, 400, 'This sign-in has expired')
-      } finally {
-        fake.tamper = undefined
-      }
-      // The same identity with an honest token signs in: the refusal was the tampering's doing.
-      const honest = await signInOverHttp(new HttpBrowser(), viaFake.url)
-      expect(honest.callback.status).toBe(303)
-      expect(await sessionsOf(target.id)).toBe(1)
-    })
+    it.each(tampers)(
+      'an ID token with %s (%s) is refused: 400 "could not be verified", no session, the invitation not bound',
+      async (tamper) => {
+        const target = await invite(`target.${tamper}@example.com`)
+        fake.identity = { subject: `target-${tamper}`, email: target.email, emailVerified: true }
+        fake.tamper = tamper
+        try {
+          const sessions = await count('sessions')
+          const browser = new HttpBrowser()
+          const { callback, callbackUrl, stateCookie } = await signInOverHttp(browser, viaFake.url)
+          expectRefusalPage(callback, 400, 'Sign-in could not be verified')
+          expect(callback.body).toContain('did not pass our checks')
+          expect(await count('sessions')).toBe(sessions)
+          expect(await userRow(target.id)).toMatchObject({ idp_issuer: null, idp_subject: null, last_sign_in_at: null })
+          expect((await me(viaFake.url, browser)).status).toBe(401)
+          // The attempt is spent all the same.
+          const again = await new HttpBrowser().request(callbackUrl, {
+            cookie: `${SIGN_IN_STATE_COOKIE}=${stateCookie ?? ''}`,
+          })
+          expectRefusalPage(again, 400, 'This sign-in has expired')
+        } finally {
+          fake.tamper = undefined
+        }
+        // The same identity with an honest token signs in: the refusal was the tampering's doing.
+        const honest = await signInOverHttp(new HttpBrowser(), viaFake.url)
+        expect(honest.callback.status).toBe(303)
+        expect(await sessionsOf(target.id)).toBe(1)
+      },
+    )
   })
 
   describe('not invited', () => {
@@ -328,10 +431,14 @@ describe.each(storeKinds())('sign-in with OpenID Connect on %s', (kind) => {
       const browser = new HttpBrowser()
       const { callback } = await signInOverHttp(browser, dev.url, { choice: { email: 'stranger@example.org' } })
       expectRefusalPage(callback, 403, 'You have not been invited')
-      expect(callback.body).toContain('You signed in as stranger@example.org, but no organization on this Hearth has invited that address.')
+      expect(callback.body).toContain(
+        'You signed in as stranger@example.org, but no organization on this Hearth has invited that address.',
+      )
       expect(await count('users')).toBe(users)
       expect(await count('sessions')).toBe(sessions)
-      expect(await store.db.selectFrom('users').select('id').where('email', '=', 'stranger@example.org').execute()).toEqual([])
+      expect(
+        await store.db.selectFrom('users').select('id').where('email', '=', 'stranger@example.org').execute(),
+      ).toEqual([])
       expect((await me(dev.url, browser)).status).toBe(401)
     })
 
@@ -377,7 +484,9 @@ describe.each(storeKinds())('sign-in with OpenID Connect on %s', (kind) => {
       ]) {
         expect(await returnsTo(attempt), JSON.stringify(attempt).slice(0, 80)).toBe(HOME)
       }
-      expect(await returnsTo('/households/0b7c6f0e-2f7a-4d0c-9d7e-5b1c2b8f1a11?tab=chart&q=a%20b')).toBe('/households/0b7c6f0e-2f7a-4d0c-9d7e-5b1c2b8f1a11?tab=chart&q=a%20b')
+      expect(await returnsTo('/households/0b7c6f0e-2f7a-4d0c-9d7e-5b1c2b8f1a11?tab=chart&q=a%20b')).toBe(
+        '/households/0b7c6f0e-2f7a-4d0c-9d7e-5b1c2b8f1a11?tab=chart&q=a%20b',
+      )
       expect(await returnsTo('/admin/users')).toBe('/admin/users')
     })
 
@@ -402,7 +511,7 @@ describe.each(storeKinds())('sign-in with OpenID Connect on %s', (kind) => {
       expect(callback.body).toContain('&quot;&lt;img')
     })
 
-    it('the provider\'s error description is escaped too', async () => {
+    it("the provider's error description is escaped too", async () => {
       const browser = new HttpBrowser()
       const { callbackUrl } = await walkToCallback(browser, viaFake.url)
       const denied = new URL(callbackUrl)
@@ -436,13 +545,27 @@ describe.each(storeKinds())('sign-in with OpenID Connect on %s', (kind) => {
     it('finish() later than ATTEMPT_LIFETIME_MS after start refuses and spends the attempt; just before, it signs in', async () => {
       const oz = await invite('oz@example.com')
       const late = await walkToCallback(new HttpBrowser(), dev.url, { choice: { email: oz.email } })
-      const expired = await dev.oidc.finish(late.callbackUrl, late.stateCookie, new Date(Date.now() + ATTEMPT_LIFETIME_MS + 1000))
+      const expired = await dev.oidc.finish(
+        late.callbackUrl,
+        late.stateCookie,
+        new Date(Date.now() + ATTEMPT_LIFETIME_MS + 1000),
+      )
       expect(expired).toEqual({ ok: false, failure: { reason: 'attempt_unknown' } })
-      expect(await store.db.selectFrom('sign_in_attempts').select('state_hash').where('state_hash', '=', stateHash(late.stateCookie ?? '')).execute()).toEqual([])
+      expect(
+        await store.db
+          .selectFrom('sign_in_attempts')
+          .select('state_hash')
+          .where('state_hash', '=', stateHash(late.stateCookie ?? ''))
+          .execute(),
+      ).toEqual([])
 
       const startedAt = new Date()
       const inTime = await walkToCallback(new HttpBrowser(), dev.url, { choice: { email: oz.email } })
-      const finished = await dev.oidc.finish(inTime.callbackUrl, inTime.stateCookie, new Date(startedAt.getTime() + ATTEMPT_LIFETIME_MS - 1000))
+      const finished = await dev.oidc.finish(
+        inTime.callbackUrl,
+        inTime.stateCookie,
+        new Date(startedAt.getTime() + ATTEMPT_LIFETIME_MS - 1000),
+      )
       expect(finished).toMatchObject({ ok: true, user: { id: oz.id }, returnTo: HOME })
     })
   })
@@ -451,7 +574,11 @@ describe.each(storeKinds())('sign-in with OpenID Connect on %s', (kind) => {
     it('answers 502 with a readable page, and signs in once the provider is up (discovery retried)', async () => {
       // Nothing listens at the issuer yet; the provider starts there later.
       const providerPort = await freePort('127.0.0.1')
-      const settings = { issuer: `http://127.0.0.1:${providerPort}`, clientId: 'hearth-test', clientSecret: 'late-secret' }
+      const settings = {
+        issuer: `http://127.0.0.1:${providerPort}`,
+        clientId: 'hearth-test',
+        clientSecret: 'late-secret',
+      }
       const app = await startSignInApp(store, async () => settings)
       let late: FakeOidcProvider | undefined
       try {
@@ -492,7 +619,9 @@ describe.each(storeKinds())('sign-in with OpenID Connect on %s', (kind) => {
         expect(page.body).toContain('<h1>Sign-in is not set up</h1>')
         expect(page.body).toContain('OIDC_ISSUER')
         expect(setCookieFor(page, SIGN_IN_STATE_COOKIE)).toBeUndefined()
-        const callback = await browser.request(`${api.url}${CALLBACK_PATH}?code=x&state=y`, { cookie: `${SIGN_IN_STATE_COOKIE}=y` })
+        const callback = await browser.request(`${api.url}${CALLBACK_PATH}?code=x&state=y`, {
+          cookie: `${SIGN_IN_STATE_COOKIE}=y`,
+        })
         expect(callback.status).toBe(503)
         expect(setCookieFor(callback, SESSION_COOKIE)).toBeUndefined()
       } finally {

@@ -22,7 +22,8 @@ const BAD_KEY = { authorization: 'Bearer idx_not_a_key' }
 /** BUDGET failed authentications, each claiming another address in X-Forwarded-For, then one more. */
 async function rotatingForgeries(from: string, url: string, chain: (forged: string) => string): Promise<number[]> {
   const statuses: number[] = []
-  for (let i = 1; i <= BUDGET + 1; i++) statuses.push(await getFrom(from, url, { ...BAD_KEY, 'x-forwarded-for': chain(`1.2.3.${i}`) }))
+  for (let i = 1; i <= BUDGET + 1; i++)
+    statuses.push(await getFrom(from, url, { ...BAD_KEY, 'x-forwarded-for': chain(`1.2.3.${i}`) }))
   return statuses
 }
 const EXHAUSTED = [...Array<number>(BUDGET).fill(401), 429]
@@ -40,7 +41,11 @@ describe.each(storeKinds())('HEARTH_TRUST_PROXY on the API on %s', (kind) => {
     let api: TestApp
     let proxy: ForwardingProxy
     beforeAll(async () => {
-      api = await startApp(store.db, { rateLimitMax: BUDGET, rateLimitWindowSeconds: 3600, trustProxy: loadConfig({ HEARTH_TRUST_PROXY: '1' }).trustProxy })
+      api = await startApp(store.db, {
+        rateLimitMax: BUDGET,
+        rateLimitWindowSeconds: 3600,
+        trustProxy: loadConfig({ HEARTH_TRUST_PROXY: '1' }).trustProxy,
+      })
       proxy = await startForwardingProxy(api.url, PROXY)
     })
     afterAll(async () => {
@@ -49,11 +54,15 @@ describe.each(storeKinds())('HEARTH_TRUST_PROXY on the API on %s', (kind) => {
     })
 
     it('counts the address the proxy saw: forged X-Forwarded-For values do not escape the failed-authentication limit', async () => {
-      expect(await rotatingForgeries(CLIENT, `${proxy.url}/api/v1/relationships`, (forged) => forged)).toEqual(EXHAUSTED)
+      expect(await rotatingForgeries(CLIENT, `${proxy.url}/api/v1/relationships`, (forged) => forged)).toEqual(
+        EXHAUSTED,
+      )
     })
 
-    it('and not the proxy\'s own address: another client behind the same proxy still has its budget', async () => {
-      expect(await getFrom(OTHER_CLIENT, `${proxy.url}/api/v1/relationships`, { ...BAD_KEY, 'x-forwarded-for': '1.2.3.1' })).toBe(401)
+    it("and not the proxy's own address: another client behind the same proxy still has its budget", async () => {
+      expect(
+        await getFrom(OTHER_CLIENT, `${proxy.url}/api/v1/relationships`, { ...BAD_KEY, 'x-forwarded-for': '1.2.3.1' }),
+      ).toBe(401)
     })
   })
 
@@ -61,7 +70,11 @@ describe.each(storeKinds())('HEARTH_TRUST_PROXY on the API on %s', (kind) => {
     let api: TestApp
     const url = () => `${api.url}/api/v1/relationships`
     beforeAll(async () => {
-      api = await startApp(store.db, { rateLimitMax: BUDGET, rateLimitWindowSeconds: 3600, trustProxy: loadConfig({ HEARTH_TRUST_PROXY: `${PROXY},192.168.0.0/16` }).trustProxy })
+      api = await startApp(store.db, {
+        rateLimitMax: BUDGET,
+        rateLimitWindowSeconds: 3600,
+        trustProxy: loadConfig({ HEARTH_TRUST_PROXY: `${PROXY},192.168.0.0/16` }).trustProxy,
+      })
     })
     afterAll(async () => {
       await api?.close()
@@ -107,10 +120,11 @@ describe('HEARTH_TRUST_PROXY on the embed origin (hearth serve --only embed)', (
     if (dataDir) rmSync(dataDir, { recursive: true, force: true })
   })
 
-  it('limits the metered key fetch by the address the proxy saw, not the forged one nor the proxy\'s', async () => {
+  it("limits the metered key fetch by the address the proxy saw, not the forged one nor the proxy's", async () => {
     const jwks = () => `${proxy.url}/.well-known/jwks.json?render=${randomUUID()}`
     const statuses: number[] = []
-    for (let i = 1; i <= BUDGET + 1; i++) statuses.push(await getFrom(CLIENT, jwks(), { 'x-forwarded-for': `1.2.3.${i}` }))
+    for (let i = 1; i <= BUDGET + 1; i++)
+      statuses.push(await getFrom(CLIENT, jwks(), { 'x-forwarded-for': `1.2.3.${i}` }))
     expect(statuses).toEqual([...Array<number>(BUDGET).fill(200), 429])
     expect(await getFrom(OTHER_CLIENT, jwks(), { 'x-forwarded-for': '1.2.3.1' })).toBe(200)
   })

@@ -26,17 +26,20 @@ describe('web app routes', () => {
     expect(response.headers.get('location')).toBe('/households')
   })
 
-  it.each(['/households', '/households/new', '/households/0b1c', '/admin/keys', '/signed-out'])('serves the shell at %s with the app policy', async (path) => {
-    const response = await fetch(`${api.url}${path}`)
-    expect(response.status).toBe(200)
-    expect(response.headers.get('content-type')).toMatch(/^text\/html/)
-    expect(response.headers.get('cache-control')).toBe('no-cache')
-    const policy = response.headers.get('content-security-policy') ?? ''
-    expect(policy).toContain("script-src 'self'")
-    expect(policy).toContain('frame-src https://embed.example.com')
-    expect(policy).toContain("frame-ancestors 'none'")
-    expect(await response.text()).toMatch(/<script type="module" src="\/app\/app-[0-9a-f]{12}\.js"><\/script>/)
-  })
+  it.each(['/households', '/households/new', '/households/0b1c', '/admin/keys', '/signed-out'])(
+    'serves the shell at %s with the app policy',
+    async (path) => {
+      const response = await fetch(`${api.url}${path}`)
+      expect(response.status).toBe(200)
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/)
+      expect(response.headers.get('cache-control')).toBe('no-cache')
+      const policy = response.headers.get('content-security-policy') ?? ''
+      expect(policy).toContain("script-src 'self'")
+      expect(policy).toContain('frame-src https://embed.example.com')
+      expect(policy).toContain("frame-ancestors 'none'")
+      expect(await response.text()).toMatch(/<script type="module" src="\/app\/app-[0-9a-f]{12}\.js"><\/script>/)
+    },
+  )
 
   it('serves the hashed assets immutable, gzipped when the browser accepts it, and 404 for others', async () => {
     const html = await (await fetch(`${api.url}/households`)).text()
@@ -56,7 +59,12 @@ describe('web app routes', () => {
 
   it('GET /api/v1/me names the signed-in user, their org and what their role allows; keys are not users', async () => {
     const org = await createOrg(store.db, 'Me & Co <b>')
-    const user = await createUser(store.db, { orgId: org.id, email: 'viv@example.com', name: 'Viv Viewer', role: 'viewer' })
+    const user = await createUser(store.db, {
+      orgId: org.id,
+      email: 'viv@example.com',
+      name: 'Viv Viewer',
+      role: 'viewer',
+    })
     if (!user) throw new Error('no user')
     const { value } = await createSession(store.db, { id: user.id, orgId: org.id })
     const me = await call(`${api.url}/api/v1/me`, undefined, { headers: { cookie: `idp-session=${value}` } })

@@ -14,6 +14,9 @@ const WRITE_METHODS = new Set(['post', 'put', 'patch', 'delete'])
 interface Fixture {
   id: string
   memberId: string
+  /** A revocable trust of the household, and the member's beneficiary link to it (50 %). */
+  entityId: string
+  linkId: string
   etag: string
   userId: string
 }
@@ -31,8 +34,11 @@ interface WriteCase {
   check(written: Answer, read: Answer, fixture: Fixture): void
 }
 
-const household = (answer: Answer) => answer.body.household as { id: string; name: string; assignments: Array<{ userId: string }> }
+const household = (answer: Answer) =>
+  answer.body.household as { id: string; name: string; assignments: { userId: string }[] }
 const member = (answer: Answer) => answer.body.member as { id: string; name: string }
+const entity = (answer: Answer) => answer.body.entity as { id: string; name: string }
+const link = (answer: Answer) => answer.body.link as { id: string; type: string; share: number | null }
 const ifMatch = (fixture: Fixture) => ({ 'if-match': fixture.etag })
 
 /** Every write route, by method and OpenAPI path under a prefix. */
@@ -48,7 +54,12 @@ const WRITES: Record<string, WriteCase> = {
     },
   },
   'PATCH /{id}': {
-    request: (fixture) => ({ path: `/${fixture.id}`, method: 'PATCH', body: { name: 'Patched' }, headers: ifMatch(fixture) }),
+    request: (fixture) => ({
+      path: `/${fixture.id}`,
+      method: 'PATCH',
+      body: { name: 'Patched' },
+      headers: ifMatch(fixture),
+    }),
     status: 200,
     readBack: (fixture) => `/${fixture.id}`,
     readStatus: 200,
@@ -75,7 +86,12 @@ const WRITES: Record<string, WriteCase> = {
     },
   },
   'PATCH /{id}/members/{memberId}': {
-    request: (fixture) => ({ path: `/${fixture.id}/members/${fixture.memberId}`, method: 'PATCH', body: { name: 'Renamed' }, headers: ifMatch(fixture) }),
+    request: (fixture) => ({
+      path: `/${fixture.id}/members/${fixture.memberId}`,
+      method: 'PATCH',
+      body: { name: 'Renamed' },
+      headers: ifMatch(fixture),
+    }),
     status: 200,
     readBack: (fixture) => `/${fixture.id}/members/${fixture.memberId}`,
     readStatus: 200,
@@ -85,14 +101,122 @@ const WRITES: Record<string, WriteCase> = {
     },
   },
   'DELETE /{id}/members/{memberId}': {
-    request: (fixture) => ({ path: `/${fixture.id}/members/${fixture.memberId}`, method: 'DELETE', headers: ifMatch(fixture) }),
+    request: (fixture) => ({
+      path: `/${fixture.id}/members/${fixture.memberId}`,
+      method: 'DELETE',
+      headers: ifMatch(fixture),
+    }),
     status: 204,
     readBack: (fixture) => `/${fixture.id}/members`,
     readStatus: 200,
     check: (_written, read) => expect(read.body.members).toEqual([]),
   },
+  'POST /{id}/entities': {
+    request: (fixture) => ({
+      path: `/${fixture.id}/entities`,
+      method: 'POST',
+      body: { name: 'Added ILIT', kind: 'ilit' },
+    }),
+    status: 201,
+    readBack: (fixture, answer) => `/${fixture.id}/entities/${entity(answer).id}`,
+    readStatus: 200,
+    check: (written, read) => {
+      expect(entity(written).name).toBe('Added ILIT')
+      expect(entity(read)).toEqual(entity(written))
+    },
+  },
+  'PATCH /{id}/entities/{entityId}': {
+    request: (fixture) => ({
+      path: `/${fixture.id}/entities/${fixture.entityId}`,
+      method: 'PATCH',
+      body: { name: 'Renamed trust' },
+      headers: ifMatch(fixture),
+    }),
+    status: 200,
+    readBack: (fixture) => `/${fixture.id}/entities/${fixture.entityId}`,
+    readStatus: 200,
+    check: (written, read) => {
+      expect(entity(written).name).toBe('Renamed trust')
+      expect(entity(read)).toEqual(entity(written))
+    },
+  },
+  'DELETE /{id}/entities/{entityId}': {
+    request: (fixture) => ({
+      path: `/${fixture.id}/entities/${fixture.entityId}`,
+      method: 'DELETE',
+      headers: ifMatch(fixture),
+    }),
+    status: 204,
+    readBack: (fixture) => `/${fixture.id}/entities`,
+    readStatus: 200,
+    check: (_written, read) => expect(read.body.entities).toEqual([]),
+  },
+  'POST /{id}/links': {
+    request: (fixture) => ({
+      path: `/${fixture.id}/links`,
+      method: 'POST',
+      body: { from: fixture.memberId, to: fixture.entityId, type: 'trustee' },
+    }),
+    status: 201,
+    readBack: (fixture, answer) => `/${fixture.id}/links/${link(answer).id}`,
+    readStatus: 200,
+    check: (written, read) => {
+      expect(link(written).type).toBe('trustee')
+      expect(link(read)).toEqual(link(written))
+    },
+  },
+  'PATCH /{id}/links/{linkId}': {
+    request: (fixture) => ({
+      path: `/${fixture.id}/links/${fixture.linkId}`,
+      method: 'PATCH',
+      body: { share: 60 },
+      headers: ifMatch(fixture),
+    }),
+    status: 200,
+    readBack: (fixture) => `/${fixture.id}/links/${fixture.linkId}`,
+    readStatus: 200,
+    check: (written, read) => {
+      expect(link(written).share).toBe(60)
+      expect(link(read)).toEqual(link(written))
+    },
+  },
+  'DELETE /{id}/links/{linkId}': {
+    request: (fixture) => ({
+      path: `/${fixture.id}/links/${fixture.linkId}`,
+      method: 'DELETE',
+      headers: ifMatch(fixture),
+    }),
+    status: 204,
+    readBack: (fixture) => `/${fixture.id}/links`,
+    readStatus: 200,
+    check: (_written, read) => expect(read.body.links).toEqual([]),
+  },
+  'PUT /{id}/chart': {
+    request: (fixture) => ({
+      path: `/${fixture.id}/chart`,
+      method: 'PUT',
+      body: {
+        household: { name: 'Imported' },
+        people: [{ id: 'ann', name: 'Ann Imported', role: 'primaryClient' }],
+      },
+      headers: ifMatch(fixture),
+    }),
+    status: 200,
+    readBack: (fixture) => `/${fixture.id}/chart`,
+    readStatus: 200,
+    check: (written, read) => {
+      // The payload comes back with the records' ids; 'ann' is kept as the new member's externalId.
+      expect(written.body.people).toEqual([{ id: expect.any(String), name: 'Ann Imported', role: 'primaryClient' }])
+      expect(read.body).toEqual(written.body)
+    },
+  },
   'PUT /{id}/assignments': {
-    request: (fixture) => ({ path: `/${fixture.id}/assignments`, method: 'PUT', body: { assignments: [{ userId: fixture.userId, role: 'advisor' }] }, headers: ifMatch(fixture) }),
+    request: (fixture) => ({
+      path: `/${fixture.id}/assignments`,
+      method: 'PUT',
+      body: { assignments: [{ userId: fixture.userId, role: 'advisor' }] },
+      headers: ifMatch(fixture),
+    }),
     status: 200,
     readBack: (fixture) => `/${fixture.id}/assignments`,
     readStatus: 200,
@@ -118,7 +242,11 @@ describe.each(storeKinds())('a write permission implies read on %s', (kind) => {
     for (const permission of ['relationships:write', 'households:write', 'relationships:read', 'households:read']) {
       keys[permission] = (await createKey(store.db, org.orgId, [permission])).key
     }
-    const user = await store.db.insertInto('users').values({ org_id: org.orgId, email: 'ann.writer@example.com', name: 'Ann Writer', role: 'advisor' }).returning('id').executeTakeFirstOrThrow()
+    const user = await store.db
+      .insertInto('users')
+      .values({ org_id: org.orgId, email: 'ann.writer@example.com', name: 'Ann Writer', role: 'advisor' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
     userId = user.id
   })
   afterAll(async () => {
@@ -131,33 +259,92 @@ describe.each(storeKinds())('a write permission implies read on %s', (kind) => {
     const created = await call(`${api.url}${PREFIXES[0]}`, org.key, { body: { name: 'Fixture' } })
     expect(created.status).toBe(201)
     const id = household(created).id
-    const added = await call(`${api.url}${PREFIXES[0]}/${id}/members`, org.key, { body: { name: 'Fixture Member', role: 'primaryClient' } })
+    const added = await call(`${api.url}${PREFIXES[0]}/${id}/members`, org.key, {
+      body: { name: 'Fixture Member', role: 'primaryClient' },
+    })
     expect(added.status).toBe(201)
-    return { id, memberId: member(added).id, etag: added.headers.get('etag') ?? '', userId }
+    const trust = await call(`${api.url}${PREFIXES[0]}/${id}/entities`, org.key, {
+      body: { name: 'Fixture Trust', kind: 'revocableTrust' },
+    })
+    expect(trust.status).toBe(201)
+    const linked = await call(`${api.url}${PREFIXES[0]}/${id}/links`, org.key, {
+      body: {
+        from: member(added).id,
+        to: entity(trust).id,
+        type: 'beneficiary',
+        share: 50,
+        beneficiaryType: 'primary',
+      },
+    })
+    expect(linked.status).toBe(201)
+    return {
+      id,
+      memberId: member(added).id,
+      entityId: entity(trust).id,
+      linkId: link(linked).id,
+      etag: linked.headers.get('etag') ?? '',
+      userId,
+    }
   }
 
   /** Everything a write could change in the organization's records. */
   async function orgState() {
-    const households = await store.db.selectFrom('households').selectAll().where('org_id', '=', org.orgId).orderBy('id').execute()
+    const households = await store.db
+      .selectFrom('households')
+      .selectAll()
+      .where('org_id', '=', org.orgId)
+      .orderBy('id')
+      .execute()
     const ids = households.map((h) => h.id)
     if (ids.length === 0) return { households }
-    const members = await store.db.selectFrom('members').selectAll().where('household_id', 'in', ids).orderBy('id').execute()
-    const assignments = await store.db.selectFrom('assignments').selectAll().where('household_id', 'in', ids).orderBy('household_id').orderBy('user_id').execute()
-    return { households, members, assignments }
+    const members = await store.db
+      .selectFrom('members')
+      .selectAll()
+      .where('household_id', 'in', ids)
+      .orderBy('id')
+      .execute()
+    const assignments = await store.db
+      .selectFrom('assignments')
+      .selectAll()
+      .where('household_id', 'in', ids)
+      .orderBy('household_id')
+      .orderBy('user_id')
+      .execute()
+    const entities = await store.db
+      .selectFrom('entities')
+      .selectAll()
+      .where('household_id', 'in', ids)
+      .orderBy('id')
+      .execute()
+    const links = await store.db
+      .selectFrom('entity_links')
+      .selectAll()
+      .where('household_id', 'in', ids)
+      .orderBy('id')
+      .execute()
+    return { households, members, assignments, entities, links }
   }
 
   function write(prefix: string, key: string, request: ReturnType<WriteCase['request']>): Promise<Answer> {
-    return call(`${api.url}${prefix}${request.path}`, key, { method: request.method, body: request.body, headers: request.headers })
+    return call(`${api.url}${prefix}${request.path}`, key, {
+      method: request.method,
+      body: request.body,
+      headers: request.headers,
+    })
   }
 
   it('covers every write route the API documents', async () => {
-    const doc = (await (await fetch(`${api.url}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> }
+    const doc = (await (await fetch(`${api.url}/api/v1/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>
+    }
     const documented = Object.entries(doc.paths).flatMap(([path, operations]) =>
       Object.keys(operations)
         .filter((method) => WRITE_METHODS.has(method))
         .map((method) => `${method.toUpperCase()} ${path}`),
     )
-    const relationshipWrites = documented.filter((route) => PREFIXES.some((prefix) => route.split(' ')[1]?.startsWith(prefix)))
+    const relationshipWrites = documented.filter((route) =>
+      PREFIXES.some((prefix) => route.split(' ')[1]?.startsWith(prefix)),
+    )
     const tested = PREFIXES.flatMap((prefix) => Object.keys(WRITES).map((route) => route.replace(' ', ` ${prefix}`)))
     expect(relationshipWrites.sort(), 'add the new write route to WRITES').toEqual(tested.sort())
   })
@@ -166,7 +353,7 @@ describe.each(storeKinds())('a write permission implies read on %s', (kind) => {
     for (const [route, writeCase] of Object.entries(WRITES)) {
       for (const permission of ['relationships:write', 'households:write']) {
         it(`${route.replace(' ', ` ${prefix}`)} with only ${permission}: the write answers, and the key reads the record back`, async () => {
-          const key = keys[permission] as string
+          const key = keys[permission]!
           const before = await fixture()
           const written = await write(prefix, key, writeCase.request(before))
           expect(written.status, JSON.stringify(written.body)).toBe(writeCase.status)
@@ -179,9 +366,12 @@ describe.each(storeKinds())('a write permission implies read on %s', (kind) => {
         it(`${route.replace(' ', ` ${prefix}`)} with only ${permission}: 403 missing_permission, nothing changes`, async () => {
           const before = await fixture()
           const state = await orgState()
-          const refused = await write(prefix, keys[permission] as string, writeCase.request(before))
+          const refused = await write(prefix, keys[permission]!, writeCase.request(before))
           expect(refused.status).toBe(403)
-          expect(refused.body).toMatchObject({ code: 'missing_permission', error: expect.stringContaining('relationships:write') })
+          expect(refused.body).toMatchObject({
+            code: 'missing_permission',
+            error: expect.stringContaining('relationships:write'),
+          })
           expect(await orgState()).toEqual(state)
         })
       }

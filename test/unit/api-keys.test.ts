@@ -27,7 +27,15 @@ describe('API key format', () => {
 
   it('refuses other shapes', () => {
     const { key } = generateApiKey()
-    for (const bad of ['', 'idx_', key.slice(0, -1), `${key}x`, key.replace('idx_', 'IDX_'), key.replace('idx_', 'xdi_'), `${key.slice(0, 20)}-${key.slice(21)}`]) {
+    for (const bad of [
+      '',
+      'idx_',
+      key.slice(0, -1),
+      `${key}x`,
+      key.replace('idx_', 'IDX_'),
+      key.replace('idx_', 'xdi_'),
+      `${key.slice(0, 20)}-${key.slice(21)}`,
+    ]) {
       expect(isWellFormedApiKey(bad), bad).toBe(false)
     }
   })

@@ -4,14 +4,23 @@ import { ConfigError, loadConfig } from '../../src/config.ts'
 describe('configuration', () => {
   it('has the documented defaults', () => {
     const config = loadConfig({})
-    expect(config).toMatchObject({ host: '127.0.0.1', port: 3000, embedPort: 3001, demo: true, rateLimitMax: 600, rateLimitWindowSeconds: 60 })
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 3000,
+      embedPort: 3001,
+      demo: true,
+      rateLimitMax: 600,
+      rateLimitWindowSeconds: 60,
+    })
     expect(config.dataDir.endsWith('/data')).toBe(true)
   })
 
   it('takes REDIS_URL as redis:// or rediss://, unset by default', () => {
     expect(loadConfig({}).redisUrl).toBeUndefined()
     expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl).toBe('redis://127.0.0.1:6379')
-    expect(loadConfig({ REDIS_URL: 'rediss://cache.example.com:6380/2' }).redisUrl).toBe('rediss://cache.example.com:6380/2')
+    expect(loadConfig({ REDIS_URL: 'rediss://cache.example.com:6380/2' }).redisUrl).toBe(
+      'rediss://cache.example.com:6380/2',
+    )
   })
 
   it('turns the demo off in production and with HEARTH_DEMO=0', () => {
@@ -32,7 +41,8 @@ describe('configuration', () => {
 
   describe('HEARTH_TRUST_PROXY', () => {
     it('is off (0) unset, with 0, and with the old false words', () => {
-      for (const value of [undefined, '', '0', 'false', 'no', 'off']) expect(loadConfig({ HEARTH_TRUST_PROXY: value }).trustProxy, String(value)).toBe(0)
+      for (const value of [undefined, '', '0', 'false', 'no', 'off'])
+        expect(loadConfig({ HEARTH_TRUST_PROXY: value }).trustProxy, String(value)).toBe(0)
     })
 
     it('takes a hop count, 1 to 10: 1 now means one proxy in front, not every hop', () => {
@@ -42,12 +52,26 @@ describe('configuration', () => {
     })
 
     it('takes proxy addresses and CIDR ranges, IPv4 and IPv6, comma-separated', () => {
-      expect(loadConfig({ HEARTH_TRUST_PROXY: '10.0.0.0/8,192.168.1.5' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.5'])
-      expect(loadConfig({ HEARTH_TRUST_PROXY: ' 10.1.2.3 , fd00::/32, ::1 ' }).trustProxy).toEqual(['10.1.2.3', 'fd00::/32', '::1'])
+      expect(loadConfig({ HEARTH_TRUST_PROXY: '10.0.0.0/8,192.168.1.5' }).trustProxy).toEqual([
+        '10.0.0.0/8',
+        '192.168.1.5',
+      ])
+      expect(loadConfig({ HEARTH_TRUST_PROXY: ' 10.1.2.3 , fd00::/32, ::1 ' }).trustProxy).toEqual([
+        '10.1.2.3',
+        'fd00::/32',
+        '::1',
+      ])
     })
 
     it('takes ranges down to a /8 of IPv4, a /32 of IPv6 and a /104 of IPv4-mapped IPv6', () => {
-      for (const value of ['10.0.0.0/8', '2001:db8::/32', '::ffff:10.0.0.0/104', '::ffff:a00:0/104', '::/100', '::1/128']) {
+      for (const value of [
+        '10.0.0.0/8',
+        '2001:db8::/32',
+        '::ffff:10.0.0.0/104',
+        '::ffff:a00:0/104',
+        '::/100',
+        '::1/128',
+      ]) {
         expect(loadConfig({ HEARTH_TRUST_PROXY: value }).trustProxy, value).toEqual([value])
       }
     })
@@ -90,7 +114,9 @@ describe('configuration', () => {
           expect(message, value).toMatch(/every/)
         }
       }
-      expect(() => loadConfig({ HEARTH_TRUST_PROXY: 'true' })).toThrow(/write the number of proxies in front of Hearth \(e\.g\. 1\) or their addresses \(e\.g\. 10\.0\.0\.0\/8,192\.168\.1\.5\)/)
+      expect(() => loadConfig({ HEARTH_TRUST_PROXY: 'true' })).toThrow(
+        /write the number of proxies in front of Hearth \(e\.g\. 1\) or their addresses \(e\.g\. 10\.0\.0\.0\/8,192\.168\.1\.5\)/,
+      )
     })
 
     it('refuses what is not an address or a range, naming the entry', () => {
@@ -121,8 +147,16 @@ describe('configuration', () => {
     const all = { OIDC_ISSUER: 'https://login.example.com', OIDC_CLIENT_ID: 'hearth', OIDC_CLIENT_SECRET: 's3cret' }
 
     it('takes none (the development provider outside production) or all three', () => {
-      expect(loadConfig({})).toMatchObject({ oidcIssuer: undefined, oidcClientId: undefined, oidcClientSecret: undefined })
-      expect(loadConfig(all)).toMatchObject({ oidcIssuer: 'https://login.example.com', oidcClientId: 'hearth', oidcClientSecret: 's3cret' })
+      expect(loadConfig({})).toMatchObject({
+        oidcIssuer: undefined,
+        oidcClientId: undefined,
+        oidcClientSecret: undefined,
+      })
+      expect(loadConfig(all)).toMatchObject({
+        oidcIssuer: 'https://login.example.com',
+        oidcClientId: 'hearth',
+        oidcClientSecret: 's3cret',
+      })
       // Empty is unset.
       expect(loadConfig({ OIDC_ISSUER: '', OIDC_CLIENT_ID: '', OIDC_CLIENT_SECRET: '' }).oidcIssuer).toBeUndefined()
     })

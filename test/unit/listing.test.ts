@@ -35,14 +35,20 @@ describe('listing query model', () => {
   })
 
   it('refuses malformed ids and too many ids', () => {
-    expect(toListing({ ids: ['not-a-uuid'] })).toMatchObject({ ok: false, message: expect.stringContaining('not-a-uuid') })
+    expect(toListing({ ids: ['not-a-uuid'] })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('not-a-uuid'),
+    })
     expect(toListing({ ids: [''] })).toMatchObject({ ok: false })
     const many = Array.from({ length: 1001 }, (_, i) => `6f1c2a9e-0000-4000-8000-${String(i).padStart(12, '0')}`)
     expect(toListing({ ids: many })).toMatchObject({ ok: false, message: expect.stringContaining('1000') })
   })
 
   it('refuses non-finite page numbers and text the database cannot store', () => {
-    expect(toListing({ page: Number.POSITIVE_INFINITY })).toMatchObject({ ok: false, message: 'page must be a whole number' })
+    expect(toListing({ page: Number.POSITIVE_INFINITY })).toMatchObject({
+      ok: false,
+      message: 'page must be a whole number',
+    })
     expect(toListing({ pageSize: Number.POSITIVE_INFINITY })).toMatchObject({ ok: false })
     expect(toListing({ search: 'a\u0000b' })).toMatchObject({ ok: false, message: expect.stringContaining('NUL') })
     expect(toListing({ search: '\ud800' })).toMatchObject({ ok: false })

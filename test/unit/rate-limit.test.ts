@@ -27,30 +27,38 @@ function budget(key: string, limit: number, windowMs = MINUTE): Budget {
 async function neverMoreThanTheBudget(store: RateLimitStore, keyPrefix: string, runs: number): Promise<void> {
   let run = 0
   // Gaps are mostly short (a budget is often spent) with some long ones (windows slide by).
-  const gap = fc.oneof(fc.integer({ min: 0, max: 1500 }), fc.integer({ min: 0, max: 1500 }), fc.integer({ min: 0, max: 30_000 }))
+  const gap = fc.oneof(
+    fc.integer({ min: 0, max: 1500 }),
+    fc.integer({ min: 0, max: 1500 }),
+    fc.integer({ min: 0, max: 30_000 }),
+  )
   const arrival = fc.record({ gap, cost: fc.constantFrom(100, 1000, 1000, 1000, 5000, 20_000), refund: fc.boolean() })
   await fc.assert(
-    fc.asyncProperty(fc.array(arrival, { minLength: 1, maxLength: 120 }), fc.integer({ min: 0, max: MINUTE }), async (arrivals, offset) => {
-      const limit = 8
-      const key = budget(`${keyPrefix}${run++}`, limit)
-      let now = T0 + offset
-      const admitted: Array<{ at: number; milli: number }> = []
-      for (const { gap, cost, refund } of arrivals) {
-        now += gap
-        const result = await store.consume([key], cost, now)
-        if (!result.allowed) continue
-        let milli = Math.min(cost, key.limitMilli)
-        if (refund && milli > 100) {
-          await store.refund({ budgets: [key], costMilli: cost, at: now }, milli - 100, now)
-          milli = 100
+    fc.asyncProperty(
+      fc.array(arrival, { minLength: 1, maxLength: 120 }),
+      fc.integer({ min: 0, max: MINUTE }),
+      async (arrivals, offset) => {
+        const limit = 8
+        const key = budget(`${keyPrefix}${run++}`, limit)
+        let now = T0 + offset
+        const admitted: { at: number; milli: number }[] = []
+        for (const { gap, cost, refund } of arrivals) {
+          now += gap
+          const result = await store.consume([key], cost, now)
+          if (!result.allowed) continue
+          let milli = Math.min(cost, key.limitMilli)
+          if (refund && milli > 100) {
+            await store.refund({ budgets: [key], costMilli: cost, at: now }, milli - 100, now)
+            milli = 100
+          }
+          admitted.push({ at: now, milli })
         }
-        admitted.push({ at: now, milli })
-      }
-      for (const last of admitted) {
-        const inWindow = admitted.filter(({ at }) => at > last.at - MINUTE && at <= last.at)
-        expect(inWindow.reduce((sum, { milli }) => sum + milli, 0)).toBeLessThanOrEqual(key.limitMilli)
-      }
-    }),
+        for (const last of admitted) {
+          const inWindow = admitted.filter(({ at }) => at > last.at - MINUTE && at <= last.at)
+          expect(inWindow.reduce((sum, { milli }) => sum + milli, 0)).toBeLessThanOrEqual(key.limitMilli)
+        }
+      },
+    ),
     { numRuns: runs },
   )
 }
@@ -85,7 +93,8 @@ describe('sliding-window rate limiting (memory)', () => {
     const limiter = new RateLimiter(store)
     const spend = async (at: number) => {
       let admitted = 0
-      for (let i = 0; i < 10; i++) if ((await limiter.consume([rule('default', 'burst', 10)], 1, at)).allowed) admitted++
+      for (let i = 0; i < 10; i++)
+        if ((await limiter.consume([rule('default', 'burst', 10)], 1, at)).allowed) admitted++
       return admitted
     }
     expect(await spend(T0 + 59_500)).toBe(10) // the end of one minute…
@@ -96,7 +105,10 @@ describe('sliding-window rate limiting (memory)', () => {
   it('charges a request its cost, and refuses one that does not fit whole', async () => {
     const limiter = new RateLimiter(store)
     const search = await limiter.consume([rule('default', 'c', 10)], 5, T0)
-    expect(search.headers).toMatchObject({ 'RateLimit-Policy': '"default";q=10;w=60;hearth-cost=5', RateLimit: '"default";r=5;t=61' })
+    expect(search.headers).toMatchObject({
+      'RateLimit-Policy': '"default";q=10;w=60;hearth-cost=5',
+      RateLimit: '"default";r=5;t=61',
+    })
     expect((await limiter.consume([rule('default', 'c', 10)], 5, T0)).allowed).toBe(true)
     expect((await limiter.consume([rule('default', 'c', 10)], 0.1, T0)).allowed).toBe(false)
   })
@@ -104,7 +116,8 @@ describe('sliding-window rate limiting (memory)', () => {
   it('checks every budget of a request and charges all of them or none', async () => {
     const limiter = new RateLimiter(store)
     const org = rule('org', 'o1', 3)
-    for (const key of ['k1', 'k2', 'k3']) expect((await limiter.consume([rule('default', key, 2), org], 1, T0)).allowed).toBe(true)
+    for (const key of ['k1', 'k2', 'k3'])
+      expect((await limiter.consume([rule('default', key, 2), org], 1, T0)).allowed).toBe(true)
     const refused = await limiter.consume([rule('default', 'k4', 2), org], 1, T0)
     expect(refused.allowed).toBe(false)
     expect(refused.refusedBy?.policy).toBe('org')
@@ -117,14 +130,21 @@ describe('sliding-window rate limiting (memory)', () => {
   it('refunds part of a charge in the bucket it was charged to, never below zero', async () => {
     const limiter = new RateLimiter(store)
     const decision = await limiter.consume([rule('default', 'r', 2)], 1, T0)
-    expect(await limiter.refund(decision, 0.1, T0 + 10_000)).toEqual({ 'RateLimit-Policy': '"default";q=2;w=60;hearth-cost=0.1', RateLimit: '"default";r=1;t=51' })
+    expect(await limiter.refund(decision, 0.1, T0 + 10_000)).toEqual({
+      'RateLimit-Policy': '"default";q=2;w=60;hearth-cost=0.1',
+      RateLimit: '"default";r=1;t=51',
+    })
     // 10 such 304s cost one unit: the 0.1 each keeps adds up.
-    for (let i = 0; i < 10; i++) await limiter.refund(await limiter.consume([rule('default', 'r', 2)], 1, T0 + 20_000), 0.1, T0 + 20_000)
+    for (let i = 0; i < 10; i++)
+      await limiter.refund(await limiter.consume([rule('default', 'r', 2)], 1, T0 + 20_000), 0.1, T0 + 20_000)
     expect((await limiter.consume([rule('default', 'r', 2)], 1, T0 + 20_000)).allowed).toBe(false)
     // A refund of more than is there leaves zero, not a credit.
     await store.refund({ budgets: [budget('r', 2)], costMilli: 1000, at: T0 }, 1000, T0 + 20_000)
     await store.refund({ budgets: [budget('r', 2)], costMilli: 1000, at: T0 }, 1000, T0 + 20_000)
-    expect(await store.consume([budget('r', 2)], 1000, T0 + 20_000)).toMatchObject({ allowed: true, states: [{ usedMilli: 2000 }] })
+    expect(await store.consume([budget('r', 2)], 1000, T0 + 20_000)).toMatchObject({
+      allowed: true,
+      states: [{ usedMilli: 2000 }],
+    })
   })
 
   it('never admits more than the budget in any window (random arrivals and costs)', async () => {
@@ -158,7 +178,10 @@ describe.runIf(redisAvailable())('Redis rate-limit scripts', () => {
     const now = Date.now()
     const key = budget('k1', 10)
     expect(store.keyOf(key)).toBe(`${prefix}default:k1`)
-    expect(await store.consume([key], 1000, now)).toEqual({ allowed: true, states: [{ usedMilli: 1000, resetAt: (Math.floor(now / 1000) + 1) * 1000 + MINUTE }] })
+    expect(await store.consume([key], 1000, now)).toEqual({
+      allowed: true,
+      states: [{ usedMilli: 1000, resetAt: (Math.floor(now / 1000) + 1) * 1000 + MINUTE }],
+    })
     await store.consume([key], 100, now)
     expect(await store.client.hgetall(store.keyOf(key))).toEqual({ [String(Math.floor(now / 1000))]: '1100' })
     const ttl = await store.client.pttl(store.keyOf(key))
@@ -166,7 +189,9 @@ describe.runIf(redisAvailable())('Redis rate-limit scripts', () => {
     expect(ttl).toBeLessThanOrEqual(MINUTE + 1000)
     // Buckets that left the window are deleted when the key is next used.
     await store.consume([key], 1000, now + 2 * MINUTE)
-    expect(Object.keys(await store.client.hgetall(store.keyOf(key)))).toEqual([String(Math.floor((now + 2 * MINUTE) / 1000))])
+    expect(Object.keys(await store.client.hgetall(store.keyOf(key)))).toEqual([
+      String(Math.floor((now + 2 * MINUTE) / 1000)),
+    ])
   })
 
   it('charges every budget of a request or none, in one script', async () => {
@@ -174,19 +199,32 @@ describe.runIf(redisAvailable())('Redis rate-limit scripts', () => {
     expect((await store.consume([budget('ka', 5), org], 1000, T0)).allowed).toBe(true)
     expect((await store.consume([budget('kb', 5), org], 1000, T0)).allowed).toBe(true)
     const refused = await store.consume([budget('kc', 5), org], 1000, T0 + 5000)
-    expect(refused).toEqual({ allowed: false, states: [{ usedMilli: 0, resetAt: T0 + 5000 }, { usedMilli: 2000, resetAt: T0 + 61_000 }] })
+    expect(refused).toEqual({
+      allowed: false,
+      states: [
+        { usedMilli: 0, resetAt: T0 + 5000 },
+        { usedMilli: 2000, resetAt: T0 + 61_000 },
+      ],
+    })
     expect(await store.client.exists(store.keyOf(budget('kc', 5)))).toBe(0)
   })
 
   it('refunds in the bucket of the charge, never below zero, never creating it', async () => {
     const key = budget('k2', 10)
-    expect(await store.refund({ budgets: [key], costMilli: 1000, at: T0 }, 900, T0)).toEqual([{ usedMilli: 0, resetAt: T0 }])
+    expect(await store.refund({ budgets: [key], costMilli: 1000, at: T0 }, 900, T0)).toEqual([
+      { usedMilli: 0, resetAt: T0 },
+    ])
     expect(await store.client.exists(store.keyOf(key))).toBe(0)
     await store.consume([key], 1000, T0)
     await store.consume([key], 1000, T0 + 3000)
-    expect(await store.refund({ budgets: [key], costMilli: 1000, at: T0 }, 900, T0 + 4000)).toEqual([{ usedMilli: 1100, resetAt: T0 + 61_000 }])
+    expect(await store.refund({ budgets: [key], costMilli: 1000, at: T0 }, 900, T0 + 4000)).toEqual([
+      { usedMilli: 1100, resetAt: T0 + 61_000 },
+    ])
     await store.refund({ budgets: [key], costMilli: 1000, at: T0 }, 900, T0 + 4000)
-    expect(await store.client.hgetall(store.keyOf(key))).toEqual({ [String(T0 / 1000)]: '0', [String(T0 / 1000 + 3)]: '1000' })
+    expect(await store.client.hgetall(store.keyOf(key))).toEqual({
+      [String(T0 / 1000)]: '0',
+      [String(T0 / 1000 + 3)]: '1000',
+    })
   })
 
   it('never admits more than the budget in any window (random arrivals and costs)', async () => {
@@ -200,7 +238,9 @@ describe.runIf(redisAvailable())('Redis rate-limit scripts', () => {
       const now = Date.now()
       const key = budget('k3', 150)
       const org = { ...budget('o3', 1000), policy: 'org' }
-      const results = await Promise.all(Array.from({ length: 200 }, (_, i) => (i % 2 ? store : other).consume([key, org], 1000, now)))
+      const results = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => (i % 2 ? store : other).consume([key, org], 1000, now)),
+      )
       expect(results.filter((r) => r.allowed)).toHaveLength(150)
       expect(await store.client.hgetall(store.keyOf(org))).toEqual({ [String(Math.floor(now / 1000))]: '150000' })
     } finally {
@@ -217,7 +257,9 @@ describe('falling back to per-instance counts', () => {
     down = false
     private listener: AvailabilityListener | undefined
     consume(budgets: Budget[], costMilli: number, now: number) {
-      return this.down ? Promise.reject(new Error('Connection is closed.')) : this.counts.consume(budgets, costMilli, now)
+      return this.down
+        ? Promise.reject(new Error('Connection is closed.'))
+        : this.counts.consume(budgets, costMilli, now)
     }
     refund(charge: Charge, milli: number, now: number) {
       return this.down ? Promise.reject(new Error('Connection is closed.')) : this.counts.refund(charge, milli, now)
@@ -237,7 +279,7 @@ describe('falling back to per-instance counts', () => {
   }
 
   function capture() {
-    const lines: Array<{ level: 'warn' | 'info'; details: object; message: string }> = []
+    const lines: { level: 'warn' | 'info'; details: object; message: string }[] = []
     return {
       lines,
       logger: {

@@ -8,7 +8,14 @@ const HOME = '/households'
 
 describe('safeReturnTo', () => {
   it('keeps a path of the app, with its query and fragment', () => {
-    for (const path of ['/households', '/households?q=smith', '/households/7d2c?tab=chart&x=1', '/admin/users', '/households?q=a%2Fb#top', '/']) {
+    for (const path of [
+      '/households',
+      '/households?q=smith',
+      '/households/7d2c?tab=chart&x=1',
+      '/admin/users',
+      '/households?q=a%2Fb#top',
+      '/',
+    ]) {
       expect(safeReturnTo(path)).toBe(path)
     }
   })
@@ -48,7 +55,15 @@ describe('safeReturnTo', () => {
   })
 
   it('sees /auth through percent-escapes and dot segments, as the browser and the router will', () => {
-    for (const attempt of ['/%61uth/callback', '/%61%75%74%68/sign-in', '/x/../auth/callback', '/x/%2e%2e/auth/callback', '/./auth/sign-in', '/auth%2Fcallback', '/%E0%A4%A']) {
+    for (const attempt of [
+      '/%61uth/callback',
+      '/%61%75%74%68/sign-in',
+      '/x/../auth/callback',
+      '/x/%2e%2e/auth/callback',
+      '/./auth/sign-in',
+      '/auth%2Fcallback',
+      '/%E0%A4%A',
+    ]) {
       expect(safeReturnTo(attempt), attempt).toBe(HOME)
     }
     // Paths that only look alike stay.
@@ -58,7 +73,14 @@ describe('safeReturnTo', () => {
   })
 
   it('refuses control characters (header splitting, tabs and newlines browsers strip) and backslashes anywhere', () => {
-    for (const attempt of ['/households\r\nSet-Cookie: a=b', '/households\n', '/\t/evil.example', '/\u0000', '/households\u001f', '/a\\b']) {
+    for (const attempt of [
+      '/households\r\nSet-Cookie: a=b',
+      '/households\n',
+      '/\t/evil.example',
+      '/\u0000',
+      '/households\u001f',
+      '/a\\b',
+    ]) {
       expect(safeReturnTo(attempt), JSON.stringify(attempt)).toBe(HOME)
     }
   })
@@ -78,17 +100,25 @@ describe('safeReturnTo', () => {
 
   it('whatever it is given, answers a single-slash path outside /auth, without control characters', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string().map((s) => `/${s}`), fc.webUrl(), fc.string().map((s) => `//${s}`)), (candidate) => {
-        const answer = safeReturnTo(candidate)
-        expect(answer).toMatch(/^\/(?![/\\])/)
-        expect(answer.startsWith('/auth/')).toBe(false)
-        const path = decodeURIComponent(new URL(answer, 'https://hearth.example').pathname)
-        expect(path === '/auth' || path.startsWith('/auth/')).toBe(false)
-        expect(answer).toMatch(/^[\x21-\x7e]+$/) // printable ASCII: a valid Location header, no backslash below
-        expect(answer).not.toContain('\\')
-        // As a browser reads it against the app's origin, it stays on that origin.
-        expect(new URL(answer, 'https://hearth.example').origin).toBe('https://hearth.example')
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.string().map((s) => `/${s}`),
+          fc.webUrl(),
+          fc.string().map((s) => `//${s}`),
+        ),
+        (candidate) => {
+          const answer = safeReturnTo(candidate)
+          expect(answer).toMatch(/^\/(?![/\\])/)
+          expect(answer.startsWith('/auth/')).toBe(false)
+          const path = decodeURIComponent(new URL(answer, 'https://hearth.example').pathname)
+          expect(path === '/auth' || path.startsWith('/auth/')).toBe(false)
+          expect(answer).toMatch(/^[\x21-\x7e]+$/) // printable ASCII: a valid Location header, no backslash below
+          expect(answer).not.toContain('\\')
+          // As a browser reads it against the app's origin, it stays on that origin.
+          expect(new URL(answer, 'https://hearth.example').origin).toBe('https://hearth.example')
+        },
+      ),
     )
   })
 })

@@ -45,9 +45,13 @@ const BEARER_FAILURES: Record<BearerFailure, Failure> = {
   },
   malformed: {
     code: 'invalid_credentials',
-    message: 'The Authorization header must be "Bearer idx_…" with a complete API key (42 characters, checksum included).',
+    message:
+      'The Authorization header must be "Bearer idx_…" with a complete API key (42 characters, checksum included).',
   },
-  unknown: { code: 'invalid_credentials', message: 'This API key is not known. Check that it was copied whole, or create a new one.' },
+  unknown: {
+    code: 'invalid_credentials',
+    message: 'This API key is not known. Check that it was copied whole, or create a new one.',
+  },
   revoked: { code: 'api_key_revoked', message: 'This API key was revoked. Create a new one with hearth keys create.' },
   expired: { code: 'api_key_expired', message: 'This API key has expired. Create a new one with hearth keys create.' },
 }
@@ -82,8 +86,7 @@ export interface AuthDependencies {
 }
 
 type Resolution =
-  | { ok: true; principal: Principal }
-  | { ok: false; failure: Failure; type: 'bearer' | 'session' | 'none' }
+  { ok: true; principal: Principal } | { ok: false; failure: Failure; type: 'bearer' | 'session' | 'none' }
 
 export function registerAuthentication(app: App, deps: AuthDependencies): void {
   const ownOrigin = new URL(deps.publicUrl).origin
@@ -96,9 +99,10 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
   app.addHook('onRoute', (route) => {
     const config = route.config ?? {}
     if (route.url.startsWith('/api/') && !config.permission && !config.signedIn && !config.public) {
-      throw new Error(`route ${route.method} ${route.url} must declare a permission, signedIn or public: true`)
+      throw new Error(`route ${String(route.method)} ${route.url} must declare a permission, signedIn or public: true`)
     }
-    if (config.signedIn && config.public) throw new Error(`route ${route.method} ${route.url} cannot be both signedIn and public`)
+    if (config.signedIn && config.public)
+      throw new Error(`route ${String(route.method)} ${route.url} cannot be both signedIn and public`)
   })
 
   /** Per-type rules: keys only from the Authorization header, sessions only from the cookie. */
@@ -124,7 +128,12 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
 
   const windowSeconds = deps.limits.windowSeconds
   // Keyed by clientKey: an IPv6 client's whole /64 is one budget, not 2^64 of them.
-  const addressRule = (policy: 'address' | 'auth-failure' | 'health', ip: string, limit: number, refusal: string): BudgetRule => ({
+  const addressRule = (
+    policy: 'address' | 'auth-failure' | 'health',
+    ip: string,
+    limit: number,
+    refusal: string,
+  ): BudgetRule => ({
     policy,
     key: clientKey(ip),
     limit,
@@ -150,13 +159,23 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
     return decision
   }
 
-  async function refuse(request: FastifyRequest, reply: FastifyReply, result: Extract<Resolution, { ok: false }>): Promise<never> {
+  async function refuse(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    result: Extract<Resolution, { ok: false }>,
+  ): Promise<never> {
     // Failed authentications are limited per client address, so credentials cannot be guessed fast.
-    const failures = addressRule('auth-failure', request.ip, deps.limits.keyRequests, 'Too many failed authentications from this address.')
+    const failures = addressRule(
+      'auth-failure',
+      request.ip,
+      deps.limits.keyRequests,
+      'Too many failed authentications from this address.',
+    )
     await charge(reply, [failures], 1, () => 'auth_failure')
     // A dead session cookie is of no further use to the browser: tell it to drop it.
     if (result.type === 'session') reply.clearCookie(SESSION_COOKIE, cookieAttributes)
-    const challenge = result.type === 'bearer' ? 'Bearer realm="hearth", error="invalid_token"' : 'Bearer realm="hearth"'
+    const challenge =
+      result.type === 'bearer' ? 'Bearer realm="hearth", error="invalid_token"' : 'Bearer realm="hearth"'
     throw new ApiError(result.failure.code, result.failure.message, {}, { 'WWW-Authenticate': challenge })
   }
 
@@ -165,12 +184,22 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
     const cost = rateLimitCost?.(request.query) ?? 1
     request.rateLimitCost = cost
     if (operational) {
-      const probes = addressRule('health', request.ip, deps.limits.addressRequests, 'Too many health or metrics requests from this address to this instance.')
+      const probes = addressRule(
+        'health',
+        request.ip,
+        deps.limits.addressRequests,
+        'Too many health or metrics requests from this address to this instance.',
+      )
       await charge(reply, [probes], cost, () => 'address', deps.healthLimiter)
       return
     }
     if (!required && !signedIn) {
-      const address = addressRule('address', request.ip, deps.limits.addressRequests, 'Too many requests from this address.')
+      const address = addressRule(
+        'address',
+        request.ip,
+        deps.limits.addressRequests,
+        'Too many requests from this address.',
+      )
       await charge(reply, [address], cost, () => 'address')
       return
     }
@@ -183,7 +212,10 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
     if (principal.kind === 'user' && UNSAFE_METHODS.has(request.method)) {
       const verdict = checkSameOrigin(request.headers, ownOrigin)
       if (!verdict.ok) {
-        throw new ApiError('cross_site_request', `This write with the ${SESSION_COOKIE} cookie was refused: ${verdict.reason}.`)
+        throw new ApiError(
+          'cross_site_request',
+          `This write with the ${SESSION_COOKIE} cookie was refused: ${verdict.reason}.`,
+        )
       }
     }
 
@@ -207,7 +239,9 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
       windowSeconds,
       refusal: `Your organization used up its request budget (${limits.org.limit} units per ${windowSeconds} s), shared by all its keys and users.`,
     }
-    const decision = await charge(reply, [own, org], cost, (refusedBy) => (refusedBy.policy === 'org' ? 'org' : principal.kind === 'apiKey' ? 'credential' : 'user'))
+    const decision = await charge(reply, [own, org], cost, (refusedBy) =>
+      refusedBy.policy === 'org' ? 'org' : principal.kind === 'apiKey' ? 'credential' : 'user',
+    )
 
     if (principal.kind === 'apiKey') deps.usage.record(principal.id, request.routeOptions.config.legacy === true)
     if (required && !grants(principal.permissions, required)) {
@@ -232,7 +266,9 @@ export function principalOf(request: { principal: Principal | null }): Principal
 
 function rateLimited(resetAt: number, message: string): ApiError {
   const at = new Date(resetAt).toISOString()
-  return new ApiError('rate_limited', `${message} Retry after ${at} (Retry-After says in how many seconds).`, { resetAt: at })
+  return new ApiError('rate_limited', `${message} Retry after ${at} (Retry-After says in how many seconds).`, {
+    resetAt: at,
+  })
 }
 
 function misplacedKey(query: unknown, cookie: string | undefined): boolean {

@@ -26,7 +26,12 @@ export function registerConcurrencyLimit(app: App, max: number): LoadShedding {
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config.operational) return
     if (inFlight >= max) {
-      throw new ApiError('overloaded', `This instance is busy (${max} requests at once). Retry in a second.`, {}, { 'Retry-After': '1' })
+      throw new ApiError(
+        'overloaded',
+        `This instance is busy (${max} requests at once). Retry in a second.`,
+        {},
+        { 'Retry-After': '1' },
+      )
     }
     inFlight++
     counted.add(reply.raw)
@@ -35,7 +40,10 @@ export function registerConcurrencyLimit(app: App, max: number): LoadShedding {
   })
   return {
     setAside(response) {
-      if (!counted.has(response)) return () => {}
+      if (!counted.has(response))
+        return () => {
+          // Not counted: nothing to give back.
+        }
       release(response)
       // Once it starts it counts again (a request already accepted is not refused for it), unless it is over.
       return () => {

@@ -1,12 +1,16 @@
 // One error handler for the whole API: every failure becomes {error, code, requestId} with
-// the status of its code; validation errors say which field is wrong and what is allowed;
+// the status of its code; validation errors say which field is wrong and what is allowed, in the
+// sentence and as a JSON Pointer (`field`) that programs can place without reading the sentence;
 // 5xx never leak internals (the details go to the log under the request id).
 import type { FastifyError } from 'fastify'
 import type { ErrorObject } from 'ajv'
 import type { Duplex } from 'node:stream'
-import { ApiError, ERRORS, type ErrorCode } from '../errors.ts'
+import { ApiError, ERRORS, type ErrorCode, type ErrorDetails } from '../errors.ts'
 import type { App } from '../types.ts'
 import { databaseFault, type DatabaseFault } from '../../store/database-faults.ts'
+import { jsonPointer } from '../../domain/json-pointer.ts'
+import { RuleViolation } from '../../households/rule-violation.ts'
+import { apiErrorOf } from '../rule-violations.ts'
 
 /** Fastify's own error codes that are the client's fault, and what we call them. */
 const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {
@@ -25,16 +29,23 @@ function describe(error: ErrorObject, part: string): string {
   const params = error.params as Record<string, unknown>
   switch (error.keyword) {
     case 'required':
-      return `${params.missingProperty} is required`
+      return `${String(params.missingProperty)} is required`
     case 'additionalProperties': {
       const allowed = Object.keys((error.parentSchema?.properties as object | undefined) ?? {})
-      return `unknown field "${params.additionalProperty}"${allowed.length ? `; the fields are: ${allowed.join(', ')}` : ''}`
+      return `unknown field "${String(params.additionalProperty)}"${allowed.length ? `; the fields are: ${allowed.join(', ')}` : ''}`
     }
     case 'enum':
       return `${field} must be one of: ${(params.allowedValues as unknown[]).join(', ')}`
     case 'type': {
-      const noun: Record<string, string> = { integer: 'a whole number', object: 'an object', array: 'an array', null: 'null' }
-      const types = String(params.type).split(',').map((t) => noun[t] ?? `a ${t}`)
+      const noun: Record<string, string> = {
+        integer: 'a whole number',
+        object: 'an object',
+        array: 'an array',
+        null: 'null',
+      }
+      const types = String(params.type)
+        .split(',')
+        .map((t) => noun[t] ?? `a ${t}`)
       return `${field} must be ${types.join(' or ')}`
     }
     default:
@@ -42,10 +53,25 @@ function describe(error: ErrorObject, part: string): string {
   }
 }
 
+/**
+ * The JSON Pointer of what a validation error is about, relative to the part of the request
+ * validated (body, query string or headers). Ajv's instancePath is already a pointer; a missing or
+ * unknown property is reported on its object, so the property is appended.
+ */
+function fieldOf(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>
+  if (error.keyword === 'required') return error.instancePath + jsonPointer(String(params.missingProperty))
+  if (error.keyword === 'additionalProperties')
+    return error.instancePath + jsonPointer(String(params.additionalProperty))
+  return error.instancePath
+}
+
 /** `onDatabaseFault`: told of each request answered 503 database_unavailable, and why (for db_errors_total). */
 export function registerErrorHandling(app: App, onDatabaseFault: (fault: DatabaseFault) => void): void {
-  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
-    const send = (status: number, code: ErrorCode, message: string, extra: Record<string, string> = {}) =>
+  app.setErrorHandler((thrown: FastifyError | ApiError | RuleViolation, request, reply) => {
+    // A use case's refusal answers as its ApiError, wherever in the request it was thrown.
+    const error = thrown instanceof RuleViolation ? apiErrorOf(thrown) : thrown
+    const send = (status: number, code: ErrorCode, message: string, extra: ErrorDetails = {}) =>
       reply.status(status).send({ error: message, code, requestId: request.id, ...extra })
 
     if (error instanceof ApiError) {
@@ -54,9 +80,11 @@ export function registerErrorHandling(app: App, onDatabaseFault: (fault: Databas
     }
     if (error.validation) {
       const part = error.validationContext ?? 'request'
-      const code: ErrorCode = part === 'querystring' ? 'invalid_query' : part === 'headers' ? 'invalid_header' : 'invalid_body'
+      const code: ErrorCode =
+        part === 'querystring' ? 'invalid_query' : part === 'headers' ? 'invalid_header' : 'invalid_body'
       const first = error.validation[0] as ErrorObject | undefined
-      return send(400, code, first ? describe(first, part) : `the ${part} is invalid`)
+      if (!first) return send(400, code, `the ${part} is invalid`)
+      return send(400, code, describe(first, part), { field: fieldOf(first) })
     }
     const known = error.code ? FASTIFY_CODES[error.code] : undefined
     if (known) return send(ERRORS[known.code].status, known.code, known.message)
@@ -70,10 +98,18 @@ export function registerErrorHandling(app: App, onDatabaseFault: (fault: Databas
       onDatabaseFault(fault)
       request.log.warn({ err: error }, 'database unavailable')
       reply.header('Retry-After', '1')
-      return send(503, 'database_unavailable', 'The database is unavailable or did not answer in time. Retry after Retry-After seconds (with the same Idempotency-Key or If-Match, a write applies at most once).')
+      return send(
+        503,
+        'database_unavailable',
+        'The database is unavailable or did not answer in time. Retry after Retry-After seconds (with the same Idempotency-Key or If-Match, a write applies at most once).',
+      )
     }
     request.log.error({ err: error }, 'request failed')
-    return send(500, 'internal_error', `Something went wrong on our side. Quote request id ${request.id} if you report it.`)
+    return send(
+      500,
+      'internal_error',
+      `Something went wrong on our side. Quote request id ${request.id} if you report it.`,
+    )
   })
 
   app.setNotFoundHandler((request, reply) => {
@@ -101,7 +137,11 @@ const CLIENT_ERRORS: Record<string, { code: ErrorCode; reason: string; message: 
     message: 'The request was not sent in full within the request timeout (HEARTH_REQUEST_TIMEOUT); send it again.',
   },
 }
-const MALFORMED = { code: 'malformed_request', reason: 'Bad Request', message: 'The request is not valid HTTP.' } as const
+const MALFORMED = {
+  code: 'malformed_request',
+  reason: 'Bad Request',
+  message: 'The request is not valid HTTP.',
+} as const
 
 export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || !socket.writable) return

@@ -57,6 +57,10 @@ body is 409. After a 503 \`database_unavailable\` or no answer at all, send the 
 it is applied once, whether or not the first attempt was.
 
 **Errors.** Every error body is \`{error, code, requestId}\`: \`error\` is a sentence for people, \`code\` is stable.
+An error about one part of the request also has \`field\`, a JSON Pointer (RFC 6901) to it: into the JSON body
+(\`/name\`, \`/relationships/0/memberId\`, or \`/color\` for a property the schema does not have), into the query
+string (\`/pageSize\`) or into the headers by lower-case name (\`/idempotency-key\`). Place messages by \`field\`
+and \`code\`, not by the wording of \`error\`, which may change.
 
 | Status | code | Meaning |
 |---|---|---|
@@ -72,18 +76,22 @@ export async function registerOpenApi(app: App): Promise<void> {
       tags: [
         { name: 'relationships', description: 'Relationships (households): list and create.' },
         { name: 'households (deprecated)', description: 'Legacy aliases of the relationship paths.' },
-        { name: 'session', description: 'The web app session (idp-session cookie): who is signed in, sign out here or everywhere.' },
+        {
+          name: 'session',
+          description: 'The web app session (idp-session cookie): who is signed in, sign out here or everywhere.',
+        },
         {
           name: 'admin',
-          description: 'Managing the organization from the web app: API keys, embed origins, users (invitations and roles) and usage. Needs org:admin, which only the admin role holds; no API key can carry it.',
+          description:
+            'Managing the organization from the web app: API keys, embed origins, users (invitations and roles) and usage. Needs org:admin, which only the admin role holds; no API key can carry it.',
         },
         {
           name: 'embed',
           description: [
-            'Chart tokens for the embedded household chart. The partner\'s server mints a token for a registered frame origin;',
+            "Chart tokens for the embedded household chart. The partner's server mints a token for a registered frame origin;",
             'the partner\'s page frames the pinned chart page (embedUrl) from the embed origin with sandbox="allow-scripts allow-same-origin"',
             'and posts it render {type, v: 1, token, payload} after the chart says ready. The chart verifies the token offline against',
-            '{embed origin}/.well-known/jwks.json, checks that frameOrigin is the sender\'s origin, validates the payload against',
+            "{embed origin}/.well-known/jwks.json, checks that frameOrigin is the sender's origin, validates the payload against",
             '{embed origin}/chart/v<version>/payload.schema.json, and answers rendered {height}, resize {height}, select {id, kind} or',
             'error {code, message, path?} with the codes token_invalid, token_expired, origin_mismatch, version_unsupported, payload_invalid.',
             'Metering: a mint is counted when minted, a render the first time a chart presents the token (hearth usage). See the README.',

@@ -60,7 +60,7 @@ interface OrgState {
 }
 
 /** The per-organization shares and queues of one process. */
-export class OrgSlots {
+class OrgSlots {
   private readonly orgs = new Map<string, OrgState>()
   private readonly capacity: number
   /** Units in progress over all organizations. */
@@ -184,15 +184,20 @@ const RETRY_AFTER_SECONDS = 1
 
 const MESSAGES: Record<Exclude<Outcome, 'granted'>, string> = {
   queue_full: 'Your organization has too many requests in progress or waiting at once on this instance.',
-  wait_timeout: 'Your organization\'s requests in progress did not finish in time for this one to start.',
-  gone: 'The connection closed while this request waited for one of your organization\'s slots.',
+  wait_timeout: "Your organization's requests in progress did not finish in time for this one to start.",
+  gone: "The connection closed while this request waited for one of your organization's slots.",
 }
 
 /**
  * Registers the share; call it after registerAuthentication, whose onRequest hook sets
  * request.principal. `load` is the process's load shedding: a waiting request stops counting there.
  */
-export function registerOrgConcurrencyLimit(app: App, options: OrgConcurrencyOptions, observer: OrgConcurrencyObserver, load: LoadShedding): void {
+export function registerOrgConcurrencyLimit(
+  app: App,
+  options: OrgConcurrencyOptions,
+  observer: OrgConcurrencyObserver,
+  load: LoadShedding,
+): void {
   if (options.perOrg === 0) return
   const slots = new OrgSlots(options, observer)
   app.addHook('onRequest', async (request, reply) => {

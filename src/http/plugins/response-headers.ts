@@ -4,7 +4,7 @@
 import type { App } from '../types.ts'
 
 /** When the /api/v1/households paths were deprecated in favour of /api/v1/relationships. */
-export const LEGACY_PATHS_DEPRECATED_AT = new Date('2026-11-01T00:00:00Z')
+const LEGACY_PATHS_DEPRECATED_AT = new Date('2026-11-01T00:00:00Z')
 
 export function registerResponseHeaders(app: App, options: { householdsSunset?: string | undefined }): void {
   const deprecation = `@${Math.floor(LEGACY_PATHS_DEPRECATED_AT.getTime() / 1000)}`

@@ -45,21 +45,33 @@ export function registerChartSessionRoutes(
         operationId: 'createChartSession',
         summary: 'Mint a chart token',
         description:
-          'Called from the partner\'s server with an API key, or from the web app with the idp-session cookie. Needs embed:chart. The token lives 10 minutes and is bound to frameOrigin, which must be registered for the organization (a signed-in user may also name the web app\'s own origin).',
+          "Called from the partner's server with an API key, or from the web app with the idp-session cookie. Needs embed:chart. The token lives 10 minutes and is bound to frameOrigin, which must be registered for the organization (a signed-in user may also name the web app's own origin).",
         tags: ['embed'],
         security: [{ BearerAuth: [] }, { SessionAuth: [] }],
         body: ChartSessionBody,
-        response: { 201: ChartSession, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 429: RateLimitErrorBody },
+        response: {
+          201: ChartSession,
+          400: ErrorBody,
+          401: ErrorBody,
+          403: ErrorBody,
+          413: ErrorBody,
+          415: ErrorBody,
+          429: RateLimitErrorBody,
+        },
       },
     },
     async (request, reply) => {
       const principal = principalOf(request)
       const parsed = parseFrameOrigin(request.body.frameOrigin)
-      if (!parsed.ok) throw new ApiError('invalid_frame_origin', `frameOrigin: ${parsed.reason}`)
+      if (!parsed.ok)
+        throw new ApiError('invalid_frame_origin', `frameOrigin: ${parsed.reason}`, { field: '/frameOrigin' })
       // The web app frames the chart on its own pages: a signed-in user may always mint for its origin.
       const appFrame = principal.kind === 'user' && parsed.origin === appOrigin
       if (!appFrame && !(await isFrameOriginRegistered(db, principal.orgId, parsed.origin))) {
-        throw new ApiError('frame_origin_not_registered', `${parsed.origin} is not registered for this organization; register it with: hearth origins add --org ${principal.orgId} --origin ${parsed.origin}`)
+        throw new ApiError(
+          'frame_origin_not_registered',
+          `${parsed.origin} is not registered for this organization; register it with: hearth origins add --org ${principal.orgId} --origin ${parsed.origin}`,
+        )
       }
       const minted = await mintChartToken(await currentSigner(), {
         issuer: options.issuer,
@@ -67,7 +79,13 @@ export function registerChartSessionRoutes(
         orgId: principal.orgId,
         frameOrigin: parsed.origin,
       })
-      await recordChartMint(db, { jti: minted.jti, orgId: principal.orgId, actorType: principal.kind, actorId: principal.id, frameOrigin: parsed.origin })
+      await recordChartMint(db, {
+        jti: minted.jti,
+        orgId: principal.orgId,
+        actorType: principal.kind,
+        actorId: principal.id,
+        frameOrigin: parsed.origin,
+      })
       metrics?.chartMinted()
       return reply.status(201).send({
         token: minted.token,

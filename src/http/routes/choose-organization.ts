@@ -44,7 +44,9 @@ export function registerChooseOrganizationRoute(app: App, db: Kysely<Database>, 
             request.log.warn({ reason: verdict.reason }, 'organization choice refused: cross-site')
             return answerPage(reply, 403, {
               title: 'Sign-in could not be verified',
-              paragraphs: [`This choice did not come from Hearth's own page: ${verdict.reason}. For your safety nothing was signed in.`],
+              paragraphs: [
+                `This choice did not come from Hearth's own page: ${verdict.reason}. For your safety nothing was signed in.`,
+              ],
               action: SIGN_IN_AGAIN,
             })
           }
@@ -64,11 +66,17 @@ export function registerChooseOrganizationRoute(app: App, db: Kysely<Database>, 
         if (!user) {
           return answerPage(reply, 403, {
             title: 'You cannot join that organization',
-            paragraphs: ['You are not a member of that organization and it has no open invitation for your verified address (it may have been withdrawn). Sign in again to choose.'],
+            paragraphs: [
+              'You are not a member of that organization and it has no open invitation for your verified address (it may have been withdrawn). Sign in again to choose.',
+            ],
             action: SIGN_IN_AGAIN,
           })
         }
-        const { value } = await createSession(db, { id: user.id, orgId: user.orgId, verifiedEmail: pending.identity.verifiedEmail })
+        const { value } = await createSession(db, {
+          id: user.id,
+          orgId: user.orgId,
+          verifiedEmail: pending.identity.verifiedEmail,
+        })
         reply.setCookie(SESSION_COOKIE, value, cookieAttributes)
         return reply.header('Cache-Control', 'no-store').redirect(pending.returnTo, 303)
       },

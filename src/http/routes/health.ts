@@ -15,7 +15,7 @@ import type { Metrics } from '../../observability/metrics.ts'
 import type { App } from '../types.ts'
 
 /** How long /readyz waits for any one check: a hung database or Redis makes it 503, never hang. */
-export const READINESS_TIMEOUT_MS = 1000
+const READINESS_TIMEOUT_MS = 1000
 
 /**
  * A dependency /readyz also checks, beside the store and its migrations (Redis, when the rate
@@ -48,7 +48,10 @@ const NO_STORE = 'no-store'
 export function registerHealthRoutes(app: App, options: HealthOptions): void {
   const { db, metrics } = options
   const checks = options.checks ?? []
-  const needed = (options.migrations ?? readMigrations()).map((m) => ({ version: m.version, label: `${String(m.version).padStart(4, '0')}_${m.name}` }))
+  const needed = (options.migrations ?? readMigrations()).map((m) => ({
+    version: m.version,
+    label: `${String(m.version).padStart(4, '0')}_${m.name}`,
+  }))
   const hidden = { config: { public: true, operational: true }, schema: { hide: true } } as const
 
   app.get('/healthz', hidden, async (_request, reply) => {
@@ -58,26 +61,34 @@ export function registerHealthRoutes(app: App, options: HealthOptions): void {
 
   app.get('/readyz', hidden, async (request, reply) => {
     const [database, ...extra] = await Promise.all([
-      run('database', async () => {
-        await sql`SELECT 1`.execute(db)
-        return { ok: true, detail: 'ok' }
-      }, 'unreachable'),
+      run(
+        'database',
+        async () => {
+          await sql`SELECT 1`.execute(db)
+          return { ok: true, detail: 'ok' }
+        },
+        'unreachable',
+      ),
       ...checks.map((c) => run(c.name, () => c.check(), 'failing')),
     ])
-    const migrations: CheckResult = database?.ok
-      ? await run('migrations', async () => {
-          const rows = await sql<{ version: number }>`SELECT version FROM schema_migrations`.execute(db)
-          const applied = new Set(rows.rows.map((row) => Number(row.version)))
-          const pending = needed.filter((m) => !applied.has(m.version)).map((m) => m.label)
-          if (pending.length === 0) return { ok: true, detail: 'ok' }
-          const shown = pending.slice(0, 3).join(', ') + (pending.length > 3 ? `, … (${pending.length} in all)` : '')
-          return { ok: false, detail: `pending: ${shown}` }
-        }, 'unknown')
+    const migrations: CheckResult = database.ok
+      ? await run(
+          'migrations',
+          async () => {
+            const rows = await sql<{ version: number }>`SELECT version FROM schema_migrations`.execute(db)
+            const applied = new Set(rows.rows.map((row) => row.version))
+            const pending = needed.filter((m) => !applied.has(m.version)).map((m) => m.label)
+            if (pending.length === 0) return { ok: true, detail: 'ok' }
+            const shown = pending.slice(0, 3).join(', ') + (pending.length > 3 ? `, … (${pending.length} in all)` : '')
+            return { ok: false, detail: `pending: ${shown}` }
+          },
+          'unknown',
+        )
       : { name: 'migrations', ok: false, detail: 'unknown: the database is unreachable' }
-    const results = [database as CheckResult, migrations, ...extra]
+    const results = [database, migrations, ...extra]
     const body: Record<string, string> = {}
     for (const result of results) body[result.name] = result.detail
-    body.redis ??= 'not configured'
+    if (!('redis' in body)) body.redis = 'not configured'
     const ready = results.every((result) => result.ok)
     if (!ready) request.log.warn({ checks: body }, 'not ready')
     reply.header('Cache-Control', NO_STORE)
@@ -91,7 +102,11 @@ export function registerHealthRoutes(app: App, options: HealthOptions): void {
 }
 
 /** Runs one check within the timeout; a failure's detail is `<prefix>: <first line of the reason>`. */
-async function run(name: string, check: () => Promise<{ ok: boolean; detail: string }>, prefix: string): Promise<CheckResult> {
+async function run(
+  name: string,
+  check: () => Promise<{ ok: boolean; detail: string }>,
+  prefix: string,
+): Promise<CheckResult> {
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${READINESS_TIMEOUT_MS} ms`)), READINESS_TIMEOUT_MS)
@@ -110,6 +125,8 @@ function shortReason(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error)
   // A refused connection to several addresses is an AggregateError without a message: say its code.
   const code = (error as { code?: unknown } | null)?.code
-  const line = (message.split('\n')[0] ?? '').trim() || (typeof code === 'string' ? code : error instanceof Error ? error.name : 'error')
+  const line =
+    (message.split('\n')[0] ?? '').trim() ||
+    (typeof code === 'string' ? code : error instanceof Error ? error.name : 'error')
   return line.length > 120 ? `${line.slice(0, 117)}…` : line
 }

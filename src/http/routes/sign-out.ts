@@ -10,8 +10,8 @@ import { ErrorBody, RateLimitErrorBody } from '../../schemas/errors.ts'
 import { principalOf } from '../plugins/authenticate.ts'
 import type { App } from '../types.ts'
 
-export const SIGN_OUT_PATH = '/auth/sign-out'
-export const SIGN_OUT_EVERYWHERE_PATH = '/auth/sign-out-everywhere'
+const SIGN_OUT_PATH = '/auth/sign-out'
+const SIGN_OUT_EVERYWHERE_PATH = '/auth/sign-out-everywhere'
 
 export function registerSignOutRoutes(app: App, db: Kysely<Database>, publicUrl: string): void {
   const cookieAttributes = sessionCookieAttributes(publicUrl)
@@ -33,7 +33,11 @@ export function registerSignOutRoutes(app: App, db: Kysely<Database>, publicUrl:
     SIGN_OUT_PATH,
     {
       config: { signedIn: true },
-      schema: schema('signOut', 'Sign out', 'Ends the session of the idp-session cookie. Needs a same-origin request (Origin or Sec-Fetch-Site).'),
+      schema: schema(
+        'signOut',
+        'Sign out',
+        'Ends the session of the idp-session cookie. Needs a same-origin request (Origin or Sec-Fetch-Site).',
+      ),
     },
     async (request, reply) => {
       const principal = principalOf(request)

@@ -31,7 +31,10 @@ export function registerSwitchOrganizationRoute(app: App, db: Kysely<Database>, 
           'Needs a same-origin request (Origin or Sec-Fetch-Site).',
         tags: ['session'],
         security: [{ SessionAuth: [] }],
-        body: Type.Object({ orgId: Type.String({ format: 'uuid', description: 'The organization to work in.' }) }, { additionalProperties: false }),
+        body: Type.Object(
+          { orgId: Type.String({ format: 'uuid', description: 'The organization to work in.' }) },
+          { additionalProperties: false },
+        ),
         response: {
           204: Type.Null({ description: 'Switched; the response sets the new idp-session cookie.' }),
           400: ErrorBody,
@@ -47,11 +50,24 @@ export function registerSwitchOrganizationRoute(app: App, db: Kysely<Database>, 
       if (principal.kind !== 'user') throw new Error('switch-organization reached without a session')
       const identity = await readUserIdentity(db, principal.id)
       const user =
-        identity && (await signInToOrganization(db, { ...identity, verifiedEmail: principal.verifiedEmail ?? undefined }, request.body.orgId, new Date()))
+        identity &&
+        (await signInToOrganization(
+          db,
+          { ...identity, verifiedEmail: principal.verifiedEmail ?? undefined },
+          request.body.orgId,
+          new Date(),
+        ))
       if (!user) {
-        throw new ApiError('organization_not_found', 'You are not a member of this organization and have no open invitation to it. Pick one listed in GET /api/v1/me.')
+        throw new ApiError(
+          'organization_not_found',
+          'You are not a member of this organization and have no open invitation to it. Pick one listed in GET /api/v1/me.',
+        )
       }
-      const { value } = await createSession(db, { id: user.id, orgId: user.orgId, verifiedEmail: principal.verifiedEmail ?? undefined })
+      const { value } = await createSession(db, {
+        id: user.id,
+        orgId: user.orgId,
+        verifiedEmail: principal.verifiedEmail ?? undefined,
+      })
       await endSession(db, principal.sessionId)
       reply.setCookie(SESSION_COOKIE, value, cookieAttributes)
       return reply.status(204).send(null)

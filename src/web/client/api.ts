@@ -6,8 +6,8 @@ export class ApiProblem extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    /** JSON Pointer of the offending field, when the API names one (e.g. "/members/0/name"). */
-    readonly pointer?: string,
+    /** The API's `field`: a JSON Pointer to the part of the request at fault ("/members/0/name"), if it names one. */
+    readonly field?: string,
   ) {
     super(message)
   }
@@ -45,14 +45,19 @@ export async function api<T>(path: string, init: ApiInit = {}): Promise<ApiRespo
   const text = await response.text()
   const body: unknown = text ? JSON.parse(text) : null
   if (!response.ok) {
-    const problem = (body ?? {}) as { error?: string; code?: string; pointer?: string; details?: { pointer?: string } }
+    const problem = (body ?? {}) as { error?: string; code?: string; field?: string }
     if (response.status === 401) onSignedOut()
-    throw new ApiProblem(response.status, problem.code ?? 'error', problem.error ?? `Something went wrong (HTTP ${response.status}).`, problem.pointer ?? problem.details?.pointer)
+    throw new ApiProblem(
+      response.status,
+      problem.code ?? 'error',
+      problem.error ?? `Something went wrong (HTTP ${response.status}).`,
+      problem.field,
+    )
   }
   return { body: body as T, etag: response.headers.get('etag') }
 }
 
-let signedOutListener: () => void = () => {}
+let signedOutListener: () => void = () => undefined
 
 /** What to do when the session ends under the app (expired, signed out elsewhere). */
 export function whenSignedOut(listener: () => void): void {

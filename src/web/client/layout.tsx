@@ -20,7 +20,8 @@ export function Layout({ location, children }: { location: Location; children: C
   const me = useMe()
   const [signOutError, setSignOutError] = useState<string | null>(null)
   const links = [{ href: '/households', label: 'Households' }, ...(can(me, 'org:admin') ? ADMIN_LINKS : [])]
-  const isCurrent = (href: string) => location.path === href || (href === '/households' && location.path.startsWith('/households/'))
+  const isCurrent = (href: string) =>
+    location.path === href || (href === '/households' && location.path.startsWith('/households/'))
 
   async function signOut(everywhere: boolean) {
     try {
@@ -33,15 +34,21 @@ export function Layout({ location, children }: { location: Location; children: C
 
   return (
     <>
-      <a class="skip-link" href="#main">Skip to content</a>
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
       <header class="app-header">
-        <a class="brand" href="/households">Hearth</a>
+        <a class="brand" href="/households">
+          Hearth
+        </a>
         <OrganizationSwitcher me={me} />
         <nav aria-label="Main">
           <ul>
             {links.map((link) => (
               <li key={link.href}>
-                <a href={link.href} aria-current={isCurrent(link.href) ? 'page' : undefined}>{link.label}</a>
+                <a href={link.href} aria-current={isCurrent(link.href) ? 'page' : undefined}>
+                  {link.label}
+                </a>
               </li>
             ))}
           </ul>
@@ -50,12 +57,22 @@ export function Layout({ location, children }: { location: Location; children: C
           <span>
             {me.user.name} <span class="role">({me.user.role})</span>
           </span>
-          <button type="button" class="link" onClick={() => void signOut(false)}>Sign out</button>
-          <button type="button" class="link" onClick={() => void signOut(true)}>Sign out everywhere</button>
+          <button type="button" class="link" onClick={() => void signOut(false)}>
+            Sign out
+          </button>
+          <button type="button" class="link" onClick={() => void signOut(true)}>
+            Sign out everywhere
+          </button>
         </div>
       </header>
-      {signOutError && <p class="error" role="alert">{signOutError}</p>}
-      <main id="main" tabIndex={-1}>{children}</main>
+      {signOutError && (
+        <p class="error" role="alert">
+          {signOutError}
+        </p>
+      )}
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
     </>
   )
 }

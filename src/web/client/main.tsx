@@ -11,7 +11,8 @@ import { routePage } from './routes.tsx'
 import { SignInPage } from './pages/sign-in.tsx'
 import './app.css'
 
-type SessionState = { kind: 'loading' } | { kind: 'signedIn'; me: Me } | { kind: 'signedOut' } | { kind: 'failed'; message: string }
+type SessionState =
+  { kind: 'loading' } | { kind: 'signedIn'; me: Me } | { kind: 'signedOut' } | { kind: 'failed'; message: string }
 
 function App() {
   const [session, setSession] = useState<SessionState>({ kind: 'loading' })
@@ -28,13 +29,22 @@ function App() {
     )
   }, [])
 
-  if (session.kind === 'loading') return <p class="loading" role="status">Loading Hearth…</p>
+  if (session.kind === 'loading')
+    return (
+      <p class="loading" role="status">
+        Loading Hearth…
+      </p>
+    )
   if (session.kind === 'failed') {
     return (
       <main class="message-page">
         <h1>Hearth could not start</h1>
         <p role="alert">{session.message}</p>
-        <p><a class="button" href={location.path} data-reload>Try again</a></p>
+        <p>
+          <a class="button" href={location.path} data-reload>
+            Try again
+          </a>
+        </p>
       </main>
     )
   }

@@ -38,11 +38,20 @@ export function useLocation(): Location {
 /** Same-origin links go through the router (no reload); new tabs and modified clicks stay the browser's. */
 export function interceptLinks(root: HTMLElement): void {
   root.addEventListener('click', (event) => {
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
+    if (
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.ctrlKey ||
+      event.shiftKey ||
+      event.altKey
+    )
+      return
     const link = (event.target as Element | null)?.closest('a')
     if (!link || link.target || link.hasAttribute('download') || link.dataset.reload !== undefined) return
     const url = new URL(link.href)
-    if (url.origin !== window.location.origin || url.pathname.startsWith('/auth/') || url.pathname.startsWith('/api/')) return
+    if (url.origin !== window.location.origin || url.pathname.startsWith('/auth/') || url.pathname.startsWith('/api/'))
+      return
     event.preventDefault()
     navigate(url.pathname + url.search + url.hash)
   })

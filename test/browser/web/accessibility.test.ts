@@ -1,12 +1,11 @@
 // Every page of the web app, walked in Chromium after a real sign-in through the development
 // identity provider, has no serious or critical axe-core violation — in light and dark themes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, BrowserContext } from 'playwright-core'
 import { hasChromium, launchChromium } from '../../helpers/browser.ts'
 import { startWebStack, type WebStack } from '../../helpers/web-stack.ts'
 import { seriousViolations } from './web-page.ts'
 import { call, createKey } from '../../helpers/app.ts'
-
 
 describe.runIf(hasChromium())('accessibility of every page (axe-core)', () => {
   let stack: WebStack
@@ -23,7 +22,10 @@ describe.runIf(hasChromium())('accessibility of every page (axe-core)', () => {
       { name: 'Ada Accessible', role: 'primaryClient', birthDate: '1960-01-01' },
       { name: 'Ben Accessible', role: 'coClient', birthDate: '1961-02-02' },
     ]) {
-      const added = await call(`${stack.url}/api/v1/relationships/${householdId}/members`, key, { body: member, headers: { 'if-match': '*' } })
+      const added = await call(`${stack.url}/api/v1/relationships/${householdId}/members`, key, {
+        body: member,
+        headers: { 'if-match': '*' },
+      })
       if (added.status !== 201) throw new Error(`member not added: ${JSON.stringify(added.body)}`)
     }
   })
@@ -57,7 +59,7 @@ describe.runIf(hasChromium())('accessibility of every page (axe-core)', () => {
     const ctx = await context(colorScheme)
     const page = await ctx.newPage()
     await stack.signIn(page, stack.users.admin.email)
-    const pages: Array<{ path: string; heading: RegExp }> = [
+    const pages: { path: string; heading: RegExp }[] = [
       { path: '/households', heading: /households/i },
       { path: '/households/new', heading: /new household/i },
       { path: `/households/${householdId}`, heading: /The Accessible Family/ },

@@ -15,7 +15,15 @@ describe.runIf(hasChromium())('cross-site writes with the session cookie', () =>
   let attacker: Site
 
   const households = async () =>
-    Number((await stack.store.db.selectFrom('households').select((eb) => eb.fn.countAll().as('n')).where('org_id', '=', stack.orgId).executeTakeFirstOrThrow()).n)
+    Number(
+      (
+        await stack.store.db
+          .selectFrom('households')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('org_id', '=', stack.orgId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    )
 
   beforeAll(async () => {
     stack = await startWebStack()
@@ -61,7 +69,13 @@ describe.runIf(hasChromium())('cross-site writes with the session cookie', () =>
       page.waitForResponse((candidate) => candidate.url() === `${stack.url}/api/v1/relationships`),
       page.evaluate(async (target) => {
         // no-cors: the simple request a page can always send; its answer is opaque to the page.
-        await fetch(target, { method: 'POST', mode: 'no-cors', credentials: 'include', headers: { 'content-type': 'text/plain' }, body: '{"name":"Forged"}' })
+        await fetch(target, {
+          method: 'POST',
+          mode: 'no-cors',
+          credentials: 'include',
+          headers: { 'content-type': 'text/plain' },
+          body: '{"name":"Forged"}',
+        })
       }, `${stack.url}/api/v1/relationships`),
     ])
     // 403, not 401: the cookie arrived (without it the answer is 401 missing_credentials).
@@ -75,7 +89,11 @@ describe.runIf(hasChromium())('cross-site writes with the session cookie', () =>
     const page = await context.newPage()
     await page.goto(`${stack.url}/households`)
     const status = await page.evaluate(async () => {
-      const response = await fetch('/api/v1/relationships', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"The Legitimate Family"}' })
+      const response = await fetch('/api/v1/relationships', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"name":"The Legitimate Family"}',
+      })
       return response.status
     })
     expect(status).toBe(201)

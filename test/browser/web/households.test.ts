@@ -10,7 +10,7 @@ import { startWebStack, type WebStack } from '../../helpers/web-stack.ts'
 import { openWatchedPage, pageProblems, seriousViolations, type WatchedPage } from './web-page.ts'
 import { seedHouseholds } from '../../helpers/seed.ts'
 import { createKey } from '../../helpers/app.ts'
-import type { UserRole } from '../../../src/store/users.ts'
+import type { UserRole } from '../../../src/domain/user-roles.ts'
 
 const IMG = '<img src=x onerror="window.__xss=1">'
 const SCRIPT = '<script>window.__xss=1</script>'
@@ -32,7 +32,11 @@ describe.runIf(hasChromium())('web app: households', () => {
       stack.orgId,
       Array.from({ length: 23 }, (_, i) => {
         const n = String(i + 1).padStart(2, '0')
-        return { name: `Pager ${n}`, sample: (i + 1) % 4 === 0, members: Array.from({ length: (i + 1) % 3 }, (_, m) => `Pager ${n} person ${m + 1}`) }
+        return {
+          name: `Pager ${n}`,
+          sample: (i + 1) % 4 === 0,
+          members: Array.from({ length: (i + 1) % 3 }, (_, m) => `Pager ${n} person ${m + 1}`),
+        }
       }),
     )
   })
@@ -49,7 +53,12 @@ describe.runIf(hasChromium())('web app: households', () => {
   })
 
   /** A new browser context signed in as the role's user, on `path`; errors and CSP violations are recorded. */
-  async function openAs(role: UserRole, path = '/households', email = stack.users[role].email, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
+  async function openAs(
+    role: UserRole,
+    path = '/households',
+    email = stack.users[role].email,
+    colorScheme: 'light' | 'dark' = 'light',
+  ): Promise<Page> {
     const context = await browser.newContext({ colorScheme })
     const watched = await openWatchedPage(context)
     opened.push(watched)
@@ -62,21 +71,34 @@ describe.runIf(hasChromium())('web app: households', () => {
   async function callApi(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
     const response = await fetch(`${stack.url}${path}`, {
       method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     })
     const text = await response.text()
-    return { status: response.status, etag: response.headers.get('etag'), body: text ? (JSON.parse(text) as Record<string, unknown>) : null }
+    return {
+      status: response.status,
+      etag: response.headers.get('etag'),
+      body: text ? (JSON.parse(text) as Record<string, unknown>) : null,
+    }
   }
 
   async function seedOne(name: string, members: string[] = [], deceasedSpouseName?: string): Promise<string> {
-    const ids = await seedHouseholds(stack.store.db, stack.orgId, [{ name, members, ...(deceasedSpouseName ? { deceasedSpouseName } : {}) }])
-    return ids.get(name) as string
+    const ids = await seedHouseholds(stack.store.db, stack.orgId, [
+      { name, members, ...(deceasedSpouseName ? { deceasedSpouseName } : {}) },
+    ])
+    return ids.get(name)!
   }
 
   async function memberId(householdId: string, name: string): Promise<string> {
-    const members = (await callApi('GET', `/api/v1/relationships/${householdId}/members`)).body?.members as Array<{ id: string; name: string }>
-    return members.find((m) => m.name === name)?.id as string
+    const members = (await callApi('GET', `/api/v1/relationships/${householdId}/members`)).body?.members as {
+      id: string
+      name: string
+    }[]
+    return members.find((m) => m.name === name)!.id
   }
 
   const rowNames = (page: Page) => page.locator('table.households tbody th[scope="row"] a').allTextContents()
@@ -88,12 +110,16 @@ describe.runIf(hasChromium())('web app: households', () => {
     const read = () =>
       page.evaluate(() => ({
         busy: document.querySelector('table.households')?.getAttribute('aria-busy') === 'true',
-        names: Array.from(document.querySelectorAll('table.households tbody th[scope="row"] a')).map((a) => a.textContent ?? ''),
+        names: Array.from(document.querySelectorAll('table.households tbody th[scope="row"] a')).map(
+          (a) => a.textContent ?? '',
+        ),
       }))
-    await expect.poll(async () => {
-      const { busy, names } = await read()
-      return !busy && predicate(names)
-    }).toBe(true)
+    await expect
+      .poll(async () => {
+        const { busy, names } = await read()
+        return !busy && predicate(names)
+      })
+      .toBe(true)
     return (await read()).names
   }
 
@@ -122,7 +148,11 @@ describe.runIf(hasChromium())('web app: households', () => {
     await page.getByRole('button', { name: 'Household' }).click()
     await page.waitForURL((url) => url.searchParams.get('sort') === 'name' && !url.searchParams.has('page'))
     expect(query(page)).toEqual({ q: 'Pager', sort: 'name', size: '10' })
-    expect((await waitForRows(page, (names) => names[0] === 'Pager 01')).slice(0, 3)).toEqual(['Pager 01', 'Pager 02', 'Pager 03'])
+    expect((await waitForRows(page, (names) => names[0] === 'Pager 01')).slice(0, 3)).toEqual([
+      'Pager 01',
+      'Pager 02',
+      'Pager 03',
+    ])
     await expect(page.locator('th[aria-sort]').getAttribute('aria-sort')).resolves.toBe('ascending')
     await page.getByRole('button', { name: 'Household' }).click()
     await page.waitForURL((url) => url.searchParams.get('order') === 'desc')
@@ -134,11 +164,18 @@ describe.runIf(hasChromium())('web app: households', () => {
     await page.waitForURL((url) => url.searchParams.get('sort') === 'members' && !url.searchParams.has('order'))
     // The URL changes at once; the rows follow when the answer comes: wait for rows in that order
     // (the previous rows, sorted by name, are not).
-    const memberCounts = async () => (await page.locator('table.households tbody td.number').allTextContents()).map(Number)
-    await expect.poll(async () => {
-      const counts = await memberCounts()
-      return counts.length === 10 && counts[0] === 2 && counts.every((count, i) => i === 0 || (counts[i - 1] ?? 0) >= count)
-    }).toBe(true)
+    const memberCounts = async () =>
+      (await page.locator('table.households tbody td.number').allTextContents()).map(Number)
+    await expect
+      .poll(async () => {
+        const counts = await memberCounts()
+        return (
+          counts.length === 10 &&
+          counts[0] === 2 &&
+          counts.every((count, i) => i === 0 || (counts[i - 1] ?? 0) >= count)
+        )
+      })
+      .toBe(true)
 
     await page.getByLabel('Show').selectOption('only')
     await page.waitForURL((url) => url.searchParams.get('sample') === 'only')
@@ -180,7 +217,10 @@ describe.runIf(hasChromium())('web app: households', () => {
       // The held request may have been cancelled by the page meanwhile: nothing left to continue.
       await route.continue().catch(() => undefined)
     })
-    const cancelled = page.waitForEvent('requestfailed', (request) => new URL(request.url()).searchParams.get('search') === 'Pager')
+    const cancelled = page.waitForEvent(
+      'requestfailed',
+      (request) => new URL(request.url()).searchParams.get('search') === 'Pager',
+    )
     await page.getByLabel('Search').fill('Pager')
     await page.waitForURL((url) => url.searchParams.get('q') === 'Pager')
     await page.getByLabel('Search').fill('Pager 07')
@@ -208,7 +248,9 @@ describe.runIf(hasChromium())('web app: households', () => {
     await page.getByRole('link', { name: 'New household' }).click()
     await page.waitForURL(`${stack.url}/households/new`)
     // After a navigation in the app, focus is on the new page's heading.
-    await page.waitForFunction(() => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === 'New household')
+    await page.waitForFunction(
+      () => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === 'New household',
+    )
 
     // Blank after trimming: the browser's `required` lets it through, the API refuses it.
     const name = page.getByLabel('Household name')
@@ -243,10 +285,17 @@ describe.runIf(hasChromium())('web app: households', () => {
 
     const listed = await callApi('GET', '/api/v1/relationships?search=Okafor%20Family')
     expect(listed.body?.total).toBe(1)
-    const created = (listed.body?.households as Array<Record<string, unknown>>)[0]
+    const created = (listed.body?.households as Record<string, unknown>[])[0]
     expect(page.url()).toBe(`${stack.url}/households/${created?.id as string}`)
     const full = await callApi('GET', `/api/v1/relationships/${created?.id as string}`)
-    expect(full.body?.household).toMatchObject({ name: 'Okafor Family', dsueReceived: 1250000.5, deceasedSpouseName: 'Emeka Okafor', dsueDateOfDeath: '2019-11-30', primaryClientAsDonor: true, coClientAsDonor: null })
+    expect(full.body?.household).toMatchObject({
+      name: 'Okafor Family',
+      dsueReceived: 1250000.5,
+      deceasedSpouseName: 'Emeka Okafor',
+      dsueDateOfDeath: '2019-11-30',
+      primaryClientAsDonor: true,
+      coClientAsDonor: null,
+    })
   })
 
   it('keeps a created household when a person is refused, and adds only the people left after the fix', async () => {
@@ -275,7 +324,7 @@ describe.runIf(hasChromium())('web app: households', () => {
     await page.getByRole('rowheader', { name: 'Quin Partial' }).waitFor()
     const listed = await callApi('GET', '/api/v1/relationships?search=Partial%20Family')
     expect(listed.body?.total).toBe(1)
-    const household = (listed.body?.households as Array<{ members: Array<{ name: string; role: string }> }>)[0]
+    const household = (listed.body?.households as { members: { name: string; role: string }[] }[])[0]
     expect(household?.members).toEqual([
       expect.objectContaining({ name: 'Pat Partial', role: 'primaryClient' }),
       expect.objectContaining({ name: 'Quin Partial', role: 'child' }),
@@ -287,7 +336,9 @@ describe.runIf(hasChromium())('web app: households', () => {
     const admin = await openAs('admin', `/households/${id}`)
     await admin.getByText('No one is assigned to this household.').waitFor()
     await admin.getByRole('button', { name: 'Change advisors' }).click()
-    await admin.getByLabel('Person').selectOption({ label: `${stack.users.advisor.name} (${stack.users.advisor.email})` })
+    await admin
+      .getByLabel('Person')
+      .selectOption({ label: `${stack.users.advisor.name} (${stack.users.advisor.email})` })
     await admin.getByLabel('Role', { exact: true }).selectOption('leadAdvisor')
     await admin.getByRole('button', { name: 'Add to the list' }).click()
     await admin.getByRole('button', { name: 'Save advisors' }).click()
@@ -315,15 +366,24 @@ describe.runIf(hasChromium())('web app: households', () => {
 
     // Someone else renames it over HTTP while the form is open.
     const current = await callApi('GET', `/api/v1/relationships/${id}`)
-    const theirs = await callApi('PATCH', `/api/v1/relationships/${id}`, { name: 'Conflict Family (theirs)' }, { 'if-match': current.etag as string })
+    const theirs = await callApi(
+      'PATCH',
+      `/api/v1/relationships/${id}`,
+      { name: 'Conflict Family (theirs)' },
+      { 'if-match': current.etag! },
+    )
     expect(theirs.status).toBe(200)
 
     await page.getByRole('button', { name: 'Save details' }).click()
     const alert = page.getByRole('alert').filter({ hasText: CONFLICT_TEXT })
     await alert.waitFor()
     await page.getByRole('heading', { level: 1, name: 'Conflict Family (theirs)' }).waitFor()
-    expect((await callApi('GET', `/api/v1/relationships/${id}`)).body?.household).toMatchObject({ name: 'Conflict Family (theirs)' })
-    await page.waitForFunction(() => document.activeElement?.textContent?.includes('Someone else changed this household') === true)
+    expect((await callApi('GET', `/api/v1/relationships/${id}`)).body?.household).toMatchObject({
+      name: 'Conflict Family (theirs)',
+    })
+    await page.waitForFunction(
+      () => document.activeElement?.textContent?.includes('Someone else changed this household') === true,
+    )
 
     // Made again on the fresh version, it is saved.
     await page.getByRole('button', { name: 'Edit details' }).click()
@@ -333,7 +393,10 @@ describe.runIf(hasChromium())('web app: households', () => {
     await page.getByRole('button', { name: 'Save details' }).click()
     await page.getByRole('status').filter({ hasText: 'The details were saved.' }).waitFor()
     await page.getByRole('heading', { level: 1, name: 'Conflict Family (both)' }).waitFor()
-    expect((await callApi('GET', `/api/v1/relationships/${id}`)).body?.household).toMatchObject({ name: 'Conflict Family (both)', dsueReceived: 10.25 })
+    expect((await callApi('GET', `/api/v1/relationships/${id}`)).body?.household).toMatchObject({
+      name: 'Conflict Family (both)',
+      dsueReceived: 10.25,
+    })
   })
 
   it('adds, relates, changes and removes members; the chart renders in its iframe and follows the edits', async () => {
@@ -379,7 +442,9 @@ describe.runIf(hasChromium())('web app: households', () => {
     await form.getByRole('button', { name: 'Save' }).click()
     const emailError = form.locator('.field-error')
     await emailError.waitFor()
-    await expect(emailError.textContent()).resolves.toBe('Email must be a plausible address such as name@example.com, or null')
+    await expect(emailError.textContent()).resolves.toBe(
+      'Email must be a plausible address such as name@example.com, or null',
+    )
     await expect(form.getByLabel('Email').getAttribute('aria-invalid')).resolves.toBe('true')
     await page.waitForFunction(() => (document.activeElement as HTMLInputElement | null)?.type === 'email')
     await form.getByLabel('Email').fill('ben@example.com')
@@ -398,11 +463,44 @@ describe.runIf(hasChromium())('web app: households', () => {
     await page.getByRole('rowheader', { name: 'Ann Member' }).waitFor({ state: 'detached' })
     await expect(page.getByRole('row', { name: /Ben Member/ }).textContent()).resolves.not.toContain('Spouse')
     const members = await callApi('GET', `/api/v1/relationships/${id}/members`)
-    expect((members.body?.members as Array<{ name: string; birthDate: string; email: string }>).map((m) => [m.name, m.birthDate, m.email])).toEqual([
-      ['Ben Member', '1970-05-06', 'ben@example.com'],
-    ])
+    expect(
+      (members.body?.members as { name: string; birthDate: string; email: string }[]).map((m) => [
+        m.name,
+        m.birthDate,
+        m.email,
+      ]),
+    ).toEqual([['Ben Member', '1970-05-06', 'ben@example.com']])
     // The chart followed: Ann is gone from it.
     await chart.locator('.hc-text-body li', { hasText: 'Ann Member' }).waitFor({ state: 'detached' })
+  })
+
+  it('a kinship rule the API refuses shows next to the relationships, where its field points', async () => {
+    const id = await seedOne('Kinship Family')
+    const add = async (body: Record<string, unknown>) => {
+      const etag = (await callApi('GET', `/api/v1/relationships/${id}`)).etag ?? ''
+      const added = await callApi('POST', `/api/v1/relationships/${id}/members`, body, { 'if-match': etag })
+      expect(added.status, JSON.stringify(added.body)).toBe(201)
+      return (added.body?.member as { id: string }).id
+    }
+    // Three generations: Gus is Pia's parent, Pia is Cal's.
+    const gus = await add({ name: 'Gus Kin', role: 'primaryClient' })
+    const pia = await add({ name: 'Pia Kin', role: 'child', relationships: [{ memberId: gus, type: 'parent' }] })
+    await add({ name: 'Cal Kin', role: 'child', relationships: [{ memberId: pia, type: 'parent' }] })
+
+    const page = await openAs('advisor', `/households/${id}`)
+    await page.getByRole('button', { name: 'Edit Gus Kin' }).click()
+    const form = page.locator('form.member-form')
+    // Gus as Cal's child would make Gus his own ancestor: only the API sees the whole tree.
+    await form.getByLabel('Relationship to Cal Kin').selectOption('parent')
+    await form.getByRole('button', { name: 'Save' }).click()
+    const error = form.locator(`#member-${gus}-relationships-error`)
+    await error.waitFor()
+    await expect(error.textContent()).resolves.toBe('These parent links would make someone their own ancestor.')
+    const group = form.locator(`fieldset[name="relationships"]`)
+    await expect(group.getAttribute('aria-invalid')).resolves.toBe('true')
+    await expect(group.getAttribute('aria-describedby')).resolves.toBe(`member-${gus}-relationships-error`)
+    await expect(form.locator('.form-summary').count()).resolves.toBe(0)
+    await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'relationships')
   })
 
   it('deletes a household after confirmation; its address then says it is gone', async () => {
@@ -431,7 +529,14 @@ describe.runIf(hasChromium())('web app: households', () => {
     await page.getByRole('rowheader', { name: 'Vic Viewed' }).waitFor()
     await page.getByText('can look at this household but not change it').waitFor()
     await page.getByText('does not include the household chart').waitFor()
-    for (const label of ['Edit details', 'Add a person', 'Change advisors', 'Delete household', 'Edit Vic Viewed', 'Remove Vic Viewed']) {
+    for (const label of [
+      'Edit details',
+      'Add a person',
+      'Change advisors',
+      'Delete household',
+      'Edit Vic Viewed',
+      'Remove Vic Viewed',
+    ]) {
       expect(await page.getByRole('button', { name: label }).count(), label).toBe(0)
     }
     expect(await page.locator('iframe').count()).toBe(0)
@@ -445,7 +550,9 @@ describe.runIf(hasChromium())('web app: households', () => {
       return { status: response.status, body: (await response.json()) as { code: string } }
     }, id)
     expect(refused).toMatchObject({ status: 403, body: { code: 'missing_permission' } })
-    expect((await callApi('GET', `/api/v1/relationships/${id}`)).body?.household).toMatchObject({ name: 'Viewed Family' })
+    expect((await callApi('GET', `/api/v1/relationships/${id}`)).body?.household).toMatchObject({
+      name: 'Viewed Family',
+    })
 
     await page.goto(`${stack.url}/households/new`)
     await page.getByText('Your role (viewer) cannot create households').waitFor()
@@ -480,7 +587,7 @@ describe.runIf(hasChromium())('web app: households', () => {
     expect(await chart.locator('img, svg script, body script:not([src])').count()).toBe(0)
 
     // The other one, reached by URL.
-    await page.goto(`${stack.url}/households/${ids.get(SCRIPT) as string}`)
+    await page.goto(`${stack.url}/households/${ids.get(SCRIPT)!}`)
     await page.getByRole('heading', { level: 1, name: SCRIPT, exact: true }).waitFor()
     await page.locator('.chart-host[data-chart-state="rendered"]').waitFor()
     await page.frameLocator('iframe').locator('summary', { hasText: 'Text version' }).click()
@@ -503,43 +610,66 @@ describe.runIf(hasChromium())('web app: households', () => {
     await page.getByRole('link', { name: 'Pager 01' }).focus()
     await page.keyboard.press('Enter')
     await page.waitForURL(/\/households\/[0-9a-f-]{36}$/)
-    await page.waitForFunction(() => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === 'Pager 01')
+    await page.waitForFunction(
+      () => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === 'Pager 01',
+    )
     // Back: the list as it was.
     await page.goBack()
     await page.waitForURL((url) => url.searchParams.get('sort') === 'name')
     await waitForRows(page, (names) => names[0] === 'Pager 01')
   })
 
-  it.each(['light', 'dark'] as const)('has no serious axe-core findings in its states: list, errors, editors, dialogs (%s)', async (colorScheme) => {
-    const id = await seedOne('Axe Family', ['Ada Axe', 'Ben Axe'])
-    const page = await openAs('admin', '/households?q=Pager&size=10&sort=name', stack.users.admin.email, colorScheme)
-    await waitForRows(page, (names) => names.length === 10)
-    expect({ view: 'list', findings: await seriousViolations(page) }).toEqual({ view: 'list', findings: [] })
+  it.each(['light', 'dark'] as const)(
+    'has no serious axe-core findings in its states: list, errors, editors, dialogs (%s)',
+    async (colorScheme) => {
+      const id = await seedOne('Axe Family', ['Ada Axe', 'Ben Axe'])
+      const page = await openAs('admin', '/households?q=Pager&size=10&sort=name', stack.users.admin.email, colorScheme)
+      await waitForRows(page, (names) => names.length === 10)
+      expect({ view: 'list', findings: await seriousViolations(page) }).toEqual({ view: 'list', findings: [] })
 
-    await page.goto(`${stack.url}/households/new`)
-    await page.getByLabel('Household name').fill('  ')
-    await page.getByRole('button', { name: 'Add a person' }).click()
-    await page.getByRole('button', { name: 'Create household' }).click()
-    await expect.poll(() => page.locator('.field-error').count()).toBeGreaterThan(0)
-    expect({ view: 'new with errors', findings: await seriousViolations(page) }).toEqual({ view: 'new with errors', findings: [] })
+      await page.goto(`${stack.url}/households/new`)
+      await page.getByLabel('Household name').fill('  ')
+      await page.getByRole('button', { name: 'Add a person' }).click()
+      await page.getByRole('button', { name: 'Create household' }).click()
+      await expect.poll(() => page.locator('.field-error').count()).toBeGreaterThan(0)
+      expect({ view: 'new with errors', findings: await seriousViolations(page) }).toEqual({
+        view: 'new with errors',
+        findings: [],
+      })
 
-    await page.goto(`${stack.url}/households/${id}`)
-    await page.getByRole('heading', { level: 1, name: 'Axe Family' }).waitFor()
-    await page.locator('.chart-host[data-chart-state="rendered"]').waitFor()
-    expect({ view: 'household', findings: await seriousViolations(page) }).toEqual({ view: 'household', findings: [] })
-    await page.getByRole('button', { name: 'Edit Ben Axe' }).click()
-    expect({ view: 'member editor', findings: await seriousViolations(page) }).toEqual({ view: 'member editor', findings: [] })
-    await page.getByRole('button', { name: 'Cancel' }).click()
-    await page.getByRole('button', { name: 'Edit details' }).click()
-    expect({ view: 'details editor', findings: await seriousViolations(page) }).toEqual({ view: 'details editor', findings: [] })
-    await page.getByRole('button', { name: 'Cancel' }).click()
-    await page.getByRole('button', { name: 'Change advisors' }).click()
-    expect({ view: 'advisors editor', findings: await seriousViolations(page) }).toEqual({ view: 'advisors editor', findings: [] })
-    await page.getByRole('button', { name: 'Cancel' }).click()
-    await page.getByRole('button', { name: 'Delete household' }).click()
-    await page.getByRole('dialog').waitFor()
-    expect({ view: 'delete dialog', findings: await seriousViolations(page) }).toEqual({ view: 'delete dialog', findings: [] })
-    await page.keyboard.press('Escape')
-    await page.getByRole('dialog').waitFor({ state: 'detached' })
-  })
+      await page.goto(`${stack.url}/households/${id}`)
+      await page.getByRole('heading', { level: 1, name: 'Axe Family' }).waitFor()
+      await page.locator('.chart-host[data-chart-state="rendered"]').waitFor()
+      expect({ view: 'household', findings: await seriousViolations(page) }).toEqual({
+        view: 'household',
+        findings: [],
+      })
+      await page.getByRole('button', { name: 'Edit Ben Axe' }).click()
+      expect({ view: 'member editor', findings: await seriousViolations(page) }).toEqual({
+        view: 'member editor',
+        findings: [],
+      })
+      await page.getByRole('button', { name: 'Cancel' }).click()
+      await page.getByRole('button', { name: 'Edit details' }).click()
+      expect({ view: 'details editor', findings: await seriousViolations(page) }).toEqual({
+        view: 'details editor',
+        findings: [],
+      })
+      await page.getByRole('button', { name: 'Cancel' }).click()
+      await page.getByRole('button', { name: 'Change advisors' }).click()
+      expect({ view: 'advisors editor', findings: await seriousViolations(page) }).toEqual({
+        view: 'advisors editor',
+        findings: [],
+      })
+      await page.getByRole('button', { name: 'Cancel' }).click()
+      await page.getByRole('button', { name: 'Delete household' }).click()
+      await page.getByRole('dialog').waitFor()
+      expect({ view: 'delete dialog', findings: await seriousViolations(page) }).toEqual({
+        view: 'delete dialog',
+        findings: [],
+      })
+      await page.keyboard.press('Escape')
+      await page.getByRole('dialog').waitFor({ state: 'detached' })
+    },
+  )
 })

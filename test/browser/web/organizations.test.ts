@@ -48,7 +48,12 @@ describe.runIf(hasChromium())('web app: choosing and switching organizations', (
     await page.getByRole('link', { name: 'Birch household' }).waitFor()
     expect(await page.getByText('Test Partners household').count()).toBe(0)
     // Only Birch's invitation was accepted.
-    const bound = await stack.store.db.selectFrom('users').select(['org_id', 'idp_subject']).where('email', '=', EMAIL).orderBy('created_at').execute()
+    const bound = await stack.store.db
+      .selectFrom('users')
+      .select(['org_id', 'idp_subject'])
+      .where('email', '=', EMAIL)
+      .orderBy('created_at')
+      .execute()
     expect(bound).toEqual([
       { org_id: stack.orgId, idp_subject: null },
       { org_id: birch, idp_subject: `email:${EMAIL}` },

@@ -25,7 +25,7 @@ describe.runIf(hasChromium())('web app sign-in', () => {
     await page.getByRole('button', { name: 'Continue' }).click()
     await page.waitForURL(`${stack.url}/households?q=smith`)
     // The app asks /api/v1/me after it loads: wait for the name to be shown (isVisible would not wait).
-    await page.getByText(`${stack.users.advisor.name}`, { exact: false }).first().waitFor({ state: 'visible' })
+    await page.getByText(stack.users.advisor.name, { exact: false }).first().waitFor({ state: 'visible' })
     const cookie = (await page.context().cookies()).find((c) => c.name === 'idp-session')
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' })
     await page.close()

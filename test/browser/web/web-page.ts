@@ -16,14 +16,17 @@ export async function openWatchedPage(context: BrowserContext): Promise<WatchedP
   await context.addInitScript(() => {
     const w = window as unknown as { __csp: string[] }
     w.__csp = []
-    document.addEventListener('securitypolicyviolation', (event) => w.__csp.push(`${event.violatedDirective} ${event.blockedURI}`))
+    document.addEventListener('securitypolicyviolation', (event) =>
+      w.__csp.push(`${event.violatedDirective} ${event.blockedURI}`),
+    )
   })
   const page = await context.newPage()
   const problems: string[] = []
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
   page.on('console', (message) => {
     // Failed requests (4xx the tests provoke) are logged by Chromium; they are not page errors.
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`)
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      problems.push(`console: ${message.text()}`)
   })
   page.on('dialog', (dialog) => {
     problems.push(`dialog: ${dialog.message()}`)
@@ -44,17 +47,22 @@ interface Violation {
   id: string
   impact: string | null
   help: string
-  nodes: Array<{ target: unknown[] }>
+  nodes: { target: unknown[] }[]
 }
 
 /** axe-core's serious and critical violations on the page as it is now (injected through DevTools, not the page's CSP). */
 export async function seriousViolations(page: Page): Promise<string[]> {
   await page.evaluate(axeSource)
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Violation[] }> } }).axe
+    const axe = (
+      window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Violation[] }> } }
+    ).axe
     return (await axe.run(document, { resultTypes: ['violations'] })).violations
   })
   return violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${JSON.stringify(violation.nodes.map((node) => node.target))}`)
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} at ${JSON.stringify(violation.nodes.map((node) => node.target))}`,
+    )
 }

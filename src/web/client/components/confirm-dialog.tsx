@@ -27,7 +27,8 @@ export function ConfirmDialog({ title, children, confirmLabel, busy, error, onCo
     return () => {
       // Give the focus back only if it is still the dialog's: the page may already have moved it
       // (after a confirmed action its opener can be on its way out), and must not lose it to us.
-      const focusWasOurs = dialog !== null && (dialog.contains(document.activeElement) || document.activeElement === document.body)
+      const focusWasOurs =
+        dialog !== null && (dialog.contains(document.activeElement) || document.activeElement === document.body)
       if (dialog?.open) dialog.close()
       if (focusWasOurs && opener?.isConnected) opener.focus()
     }

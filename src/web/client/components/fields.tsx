@@ -70,7 +70,12 @@ export function YesNoSelect(props: {
 /** The message above a form when it could not be saved for a reason that is not one field's. */
 export function FormSummary({ message, summaryRef }: { message: string | null; summaryRef: Ref<HTMLElement> }) {
   return (
-    <div ref={summaryRef as Ref<HTMLDivElement>} tabIndex={-1} class={message ? 'notice error form-summary' : 'form-summary-empty'} role="alert">
+    <div
+      ref={summaryRef as Ref<HTMLDivElement>}
+      tabIndex={-1}
+      class={message ? 'notice error form-summary' : 'form-summary-empty'}
+      role="alert"
+    >
       {message}
     </div>
   )

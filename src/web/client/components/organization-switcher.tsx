@@ -42,24 +42,31 @@ export function OrganizationSwitcher({ me }: { me: Me }) {
         <span class="visually-hidden"> (switch organization)</span>
       </summary>
       <div class="org-switcher-panel">
-      <ul aria-label="Your organizations">
-        {me.organizations.map((org) => (
-          <li key={org.id}>
-            {org.current ? (
-              // Not a button: switching to where one already is would only replace the session.
-              <span class="org-current" aria-current="true">
-                <span class="org-choice-name">{org.name}</span> <span class="org-choice-status">current, {org.role}</span>
-              </span>
-            ) : (
-              <button type="button" disabled={switching !== null} onClick={() => void switchTo(org.id)}>
-                <span class="org-choice-name">{org.name}</span>{' '}
-                <span class="org-choice-status">{org.invited ? `invited as ${org.role}: choosing it accepts` : org.role}</span>
-              </button>
-            )}
-          </li>
-        ))}
-      </ul>
-      {error && <p class="error" role="alert">{error}</p>}
+        <ul aria-label="Your organizations">
+          {me.organizations.map((org) => (
+            <li key={org.id}>
+              {org.current ? (
+                // Not a button: switching to where one already is would only replace the session.
+                <span class="org-current" aria-current="true">
+                  <span class="org-choice-name">{org.name}</span>{' '}
+                  <span class="org-choice-status">current, {org.role}</span>
+                </span>
+              ) : (
+                <button type="button" disabled={switching !== null} onClick={() => void switchTo(org.id)}>
+                  <span class="org-choice-name">{org.name}</span>{' '}
+                  <span class="org-choice-status">
+                    {org.invited ? `invited as ${org.role}: choosing it accepts` : org.role}
+                  </span>
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+        {error && (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        )}
       </div>
     </details>
   )

@@ -10,9 +10,13 @@ let navigated = false
 
 // A same-document link click or Back/Forward is a navigation; so is the app's own navigate() to
 // another path, seen when a page mounts on a URL other than the one the app started on.
-document.addEventListener('click', (event) => {
-  if ((event.target as Element | null)?.closest?.('a[href]')) navigated = true
-}, true)
+document.addEventListener(
+  'click',
+  (event) => {
+    if (event.target instanceof Element && event.target.closest('a[href]')) navigated = true
+  },
+  true,
+)
 window.addEventListener('popstate', () => {
   navigated = true
 })

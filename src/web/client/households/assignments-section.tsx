@@ -9,7 +9,7 @@ import type { HouseholdPageContext } from './household-writes.ts'
 import { EditableSection, EditorActions, useEditorForm } from './section-editor.tsx'
 import { ASSIGNMENT_ROLES } from '../../../domain/household-roles.ts'
 import type { AssignmentRole } from '../../../schemas/assignment.ts'
-import type { AssignmentSummary, Household } from '../../../schemas/relationship.ts'
+import type { AssignmentSummary, Household } from '../../../schemas/household.ts'
 
 export function AssignmentsSection({ page }: { page: HouseholdPageContext }) {
   const { household } = page
@@ -26,7 +26,7 @@ export function AssignmentsSection({ page }: { page: HouseholdPageContext }) {
           <ul class="assignments">
             {household.assignments.map((a) => (
               <li key={a.userId}>
-                <span class="assignee">{a.name}</span> <span class="muted">· {ASSIGNMENT_ROLE_LABELS[a.role] ?? a.role}</span>
+                <span class="assignee">{a.name}</span> <span class="muted">· {ASSIGNMENT_ROLE_LABELS[a.role]}</span>
               </li>
             ))}
           </ul>
@@ -76,14 +76,25 @@ function AssignmentsForm({ page, onDone }: { page: HouseholdPageContext; onDone:
     const body = { assignments: draft.map(({ userId, role }) => ({ userId, role })) }
     await send(
       element,
-      (ifMatch) => api<{ household: Household }>(`/api/v1/relationships/${household.id}/assignments`, { method: 'PUT', body, headers: { 'if-match': ifMatch } }),
+      (ifMatch) =>
+        api<{ household: Household }>(`/api/v1/relationships/${household.id}/assignments`, {
+          method: 'PUT',
+          body,
+          headers: { 'if-match': ifMatch },
+        }),
       'The advisors were saved.',
       labels,
     )
   }
 
   return (
-    <form ref={formRef} noValidate class="assignments-form" aria-busy={busy ? 'true' : 'false'} onSubmit={(event) => void save(event)}>
+    <form
+      ref={formRef}
+      noValidate
+      class="assignments-form"
+      aria-busy={busy ? 'true' : 'false'}
+      onSubmit={(event) => void save(event)}
+    >
       <FormSummary message={form.summary} summaryRef={form.summaryRef} />
       {draft.length === 0 ? (
         <p class="muted">No one is assigned. {users ? 'Add someone below.' : ''}</p>
@@ -91,7 +102,15 @@ function AssignmentsForm({ page, onDone }: { page: HouseholdPageContext; onDone:
         <ul class="assignment-rows plain">
           {draft.map((assignment, i) => (
             <li key={assignment.userId} class="field-row">
-              <Field id={`assignment-${assignment.userId}`} label={<>Role of <span class="assignee">{assignment.name}</span></>} error={form.errors[`assignments.${i}`]}>
+              <Field
+                id={`assignment-${assignment.userId}`}
+                label={
+                  <>
+                    Role of <span class="assignee">{assignment.name}</span>
+                  </>
+                }
+                error={form.errors[`assignments.${i}`]}
+              >
                 {(a11y) => (
                   <select
                     {...a11y}
@@ -140,7 +159,11 @@ function AssignmentsForm({ page, onDone }: { page: HouseholdPageContext; onDone:
               </Field>
               <Field id="assign-role" label="Role">
                 {(a11y) => (
-                  <select {...a11y} value={newRole} onChange={(event) => setNewRole(event.currentTarget.value as AssignmentRole)}>
+                  <select
+                    {...a11y}
+                    value={newRole}
+                    onChange={(event) => setNewRole(event.currentTarget.value as AssignmentRole)}
+                  >
                     <AssignmentRoleOptions />
                   </select>
                 )}
@@ -152,7 +175,10 @@ function AssignmentsForm({ page, onDone }: { page: HouseholdPageContext; onDone:
           </fieldset>
         )
       ) : (
-        <p class="hint">Only admins can assign someone new (they can see your organization’s users). You can change roles or unassign people.</p>
+        <p class="hint">
+          Only admins can assign someone new (they can see your organization’s users). You can change roles or unassign
+          people.
+        </p>
       )}
       <EditorActions busy={busy} saveLabel="Save advisors" onCancel={onDone} />
     </form>

@@ -4,10 +4,17 @@ import { api, ApiProblem } from '../api.ts'
 import { FormSummary } from '../components/fields.tsx'
 import { formatDate, formatDay } from '../format.ts'
 import { formatMoney } from './format.ts'
-import { bodyOfDraft, draftOf, HOUSEHOLD_LABELS, HouseholdFields, patchOf, type HouseholdDraft } from './household-fields.tsx'
+import {
+  bodyOfDraft,
+  draftOf,
+  HOUSEHOLD_LABELS,
+  HouseholdFields,
+  patchOf,
+  type HouseholdDraft,
+} from './household-fields.tsx'
 import type { HouseholdPageContext } from './household-writes.ts'
 import { EditableSection, EditorActions, useEditorForm } from './section-editor.tsx'
-import type { Household } from '../../../schemas/relationship.ts'
+import type { Household } from '../../../schemas/household.ts'
 
 const yesNo = (value: boolean | null) => (value === null ? 'Not recorded' : value ? 'Yes' : 'No')
 
@@ -38,11 +45,19 @@ function DetailsList({ household }: { household: Household }) {
       </div>
       <div>
         <dt>Deceased spouse’s date of death</dt>
-        <dd>{household.dsueDateOfDeath ? formatDay(household.dsueDateOfDeath) : <span class="muted">Not recorded</span>}</dd>
+        <dd>
+          {household.dsueDateOfDeath ? formatDay(household.dsueDateOfDeath) : <span class="muted">Not recorded</span>}
+        </dd>
       </div>
       <div>
         <dt>DSUE amount received</dt>
-        <dd>{household.dsueReceived === null ? <span class="muted">Not recorded</span> : formatMoney(household.dsueReceived)}</dd>
+        <dd>
+          {household.dsueReceived === null ? (
+            <span class="muted">Not recorded</span>
+          ) : (
+            formatMoney(household.dsueReceived)
+          )}
+        </dd>
       </div>
       <div>
         <dt>Primary client as donor</dt>
@@ -82,7 +97,15 @@ function DetailsList({ household }: { household: Household }) {
   )
 }
 
-function DetailsForm({ household, page, onDone }: { household: Household; page: HouseholdPageContext; onDone: () => void }) {
+function DetailsForm({
+  household,
+  page,
+  onDone,
+}: {
+  household: Household
+  page: HouseholdPageContext
+  onDone: () => void
+}) {
   const [draft, setDraft] = useState<HouseholdDraft>(() => draftOf(household))
   const { busy, formRef, form, send } = useEditorForm(page, onDone, 'input, select, textarea')
 
@@ -92,7 +115,9 @@ function DetailsForm({ household, page, onDone }: { household: Household; page: 
     if (busy || !element || !form.checkNative(element)) return
     const checked = bodyOfDraft(draft)
     if (!checked.ok) {
-      form.showProblem(element, new ApiProblem(400, 'invalid_body', checked.message), { [checked.field]: HOUSEHOLD_LABELS[checked.field] })
+      form.showProblem(element, new ApiProblem(400, 'invalid_body', checked.message, `/${checked.field}`), {
+        [checked.field]: HOUSEHOLD_LABELS[checked.field],
+      })
       return
     }
     const patch = patchOf(household, checked.body)
@@ -102,14 +127,25 @@ function DetailsForm({ household, page, onDone }: { household: Household; page: 
     }
     await send(
       element,
-      (ifMatch) => api<{ household: Household }>(`/api/v1/relationships/${household.id}`, { method: 'PATCH', body: patch, headers: { 'if-match': ifMatch } }),
+      (ifMatch) =>
+        api<{ household: Household }>(`/api/v1/relationships/${household.id}`, {
+          method: 'PATCH',
+          body: patch,
+          headers: { 'if-match': ifMatch },
+        }),
       'The details were saved.',
       HOUSEHOLD_LABELS,
     )
   }
 
   return (
-    <form ref={formRef} noValidate class="household-form" aria-busy={busy ? 'true' : 'false'} onSubmit={(event) => void save(event)}>
+    <form
+      ref={formRef}
+      noValidate
+      class="household-form"
+      aria-busy={busy ? 'true' : 'false'}
+      onSubmit={(event) => void save(event)}
+    >
       <FormSummary message={form.summary} summaryRef={form.summaryRef} />
       <HouseholdFields
         idPrefix="edit-household"

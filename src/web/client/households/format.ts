@@ -5,10 +5,13 @@ import type { MemberRole } from '../../../schemas/member.ts'
 export const MEMBER_ROLE_LABELS: Record<MemberRole, string> = {
   primaryClient: 'Primary client',
   coClient: 'Co-client',
+  spouse: 'Spouse',
   child: 'Child',
   grandchild: 'Grandchild',
+  greatGrandchild: 'Great-grandchild',
   parent: 'Parent',
   sibling: 'Sibling',
+  inLaw: 'In-law',
   other: 'Other',
 }
 

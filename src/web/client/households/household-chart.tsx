@@ -6,16 +6,26 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { api, ApiProblem } from '../api.ts'
 import { problemText } from '../format.ts'
-import { mountHouseholdChart, SDK_CHART_VERSION, type HouseholdChartHandle, type HouseholdChartPayload } from '../../../../sdk/household-chart.ts'
+import {
+  mountHouseholdChart,
+  SDK_CHART_VERSION,
+  type HouseholdChartHandle,
+  type HouseholdChartPayload,
+} from '../../../../sdk/household-chart.ts'
 import type { ChartSession } from '../../../schemas/chart-session.ts'
 
 type ChartState =
-  | { kind: 'loading' }
-  | { kind: 'needsMembers' }
-  | { kind: 'rendered' }
-  | { kind: 'error'; message: string }
+  { kind: 'loading' } | { kind: 'needsMembers' } | { kind: 'rendered' } | { kind: 'error'; message: string }
 
-export function HouseholdChart({ householdId, householdName, version }: { householdId: string; householdName: string; version: string }) {
+export function HouseholdChart({
+  householdId,
+  householdName,
+  version,
+}: {
+  householdId: string
+  householdName: string
+  version: string
+}) {
   const host = useRef<HTMLDivElement>(null)
   const handle = useRef<HouseholdChartHandle | null>(null)
   const [state, setState] = useState<ChartState>({ kind: 'loading' })
@@ -24,15 +34,24 @@ export function HouseholdChart({ householdId, householdName, version }: { househ
   titleRef.current = title
 
   useEffect(() => {
-    let current = true
-    const mint = async () => (await api<ChartSession>('/api/v1/embed/chart-sessions', { method: 'POST', body: { frameOrigin: window.location.origin } })).body
+    // Set when the effect is cleaned up: a late answer then leaves the chart alone. Read through a
+    // function, because the compiler would otherwise keep its value from before an await.
+    let cleanedUp = false
+    const live = (): boolean => !cleanedUp
+    const mint = async () =>
+      (
+        await api<ChartSession>('/api/v1/embed/chart-sessions', {
+          method: 'POST',
+          body: { frameOrigin: window.location.origin },
+        })
+      ).body
 
     void (async () => {
       let payload: HouseholdChartPayload
       try {
         payload = (await api<HouseholdChartPayload>(`/api/v1/relationships/${householdId}/chart`)).body
       } catch (problem) {
-        if (!current) return
+        if (!live()) return
         if (problem instanceof ApiProblem && problem.code === 'chart_needs_members') {
           handle.current?.destroy()
           handle.current = null
@@ -42,7 +61,7 @@ export function HouseholdChart({ householdId, householdName, version }: { househ
         }
         return
       }
-      if (!current) return
+      if (!live()) return
       if (handle.current) {
         handle.current.update(payload)
         return
@@ -52,10 +71,10 @@ export function HouseholdChart({ householdId, householdName, version }: { househ
       try {
         first = await mint()
       } catch (problem) {
-        if (current) setState({ kind: 'error', message: problemText(problem) })
+        if (live()) setState({ kind: 'error', message: problemText(problem) })
         return
       }
-      if (!current || !host.current) return
+      if (!live() || !host.current) return
       setState({ kind: 'loading' })
       handle.current = mountHouseholdChart({
         container: host.current,
@@ -76,7 +95,7 @@ export function HouseholdChart({ householdId, householdName, version }: { househ
       })
     })()
     return () => {
-      current = false
+      cleanedUp = true
     }
   }, [householdId, version])
 
@@ -103,7 +122,11 @@ export function HouseholdChart({ householdId, householdName, version }: { househ
           The chart could not be shown: {state.message}
         </p>
       )}
-      <div ref={host} class={state.kind === 'needsMembers' ? 'chart-host is-empty' : 'chart-host'} data-chart-state={state.kind} />
+      <div
+        ref={host}
+        class={state.kind === 'needsMembers' ? 'chart-host is-empty' : 'chart-host'}
+        data-chart-state={state.kind}
+      />
     </div>
   )
 }

@@ -1,13 +1,23 @@
 // What the household page gives its sections: the household as read, which editor is open (one at
 // a time), and `write`, which sends a change under If-Match with the household's current ETag.
-// Members, assignments and the household's fields share that one ETag: any change to any of them
-// moves it, so a write made from a stale page is refused (412) instead of undoing someone's work.
+// Members, assignments, entities, links and the household's fields share that one ETag: any
+// change to any of them moves it, so a write made from a stale page is refused (412) instead of undoing someone's work.
 import type { ApiResponse } from '../api.ts'
-import type { User } from '../../../schemas/admin.ts'
+import type { User } from '../../../schemas/organization.ts'
 import type { Member } from '../../../schemas/member.ts'
-import type { Household } from '../../../schemas/relationship.ts'
+import type { Household } from '../../../schemas/household.ts'
+import type { Entity, Link } from './estate-wire.ts'
 
-export type Editor = { kind: 'details' } | { kind: 'assignments' } | { kind: 'member'; memberId: string } | { kind: 'newMember' } | null
+export type Editor =
+  | { kind: 'details' }
+  | { kind: 'assignments' }
+  | { kind: 'member'; memberId: string }
+  | { kind: 'newMember' }
+  | { kind: 'entity'; entityId: string }
+  | { kind: 'newEntity' }
+  /** Who holds what in one entity: its links, and a form to add one. */
+  | { kind: 'links'; entityId: string }
+  | null
 
 /** How a write ended. Refused writes were already explained on the page (412 reloads, 404). */
 export type WriteResult<T> = { ok: true; value: T } | { ok: false }
@@ -15,6 +25,9 @@ export type WriteResult<T> = { ok: true; value: T } | { ok: false }
 export interface HouseholdPageContext {
   household: Household
   members: Member[]
+  /** The household's trusts, businesses, charities, holdings and parties, and who holds what. */
+  entities: Entity[]
+  links: Link[]
   /** The org's users, for admins (GET /api/v1/users); null for everyone else. */
   users: User[] | null
   canWrite: boolean
@@ -26,10 +39,4 @@ export interface HouseholdPageContext {
    * Other problems (400: a field's rule) are thrown for the form to show next to the field.
    */
   write<T>(request: (ifMatch: string) => Promise<ApiResponse<T>>, success?: string): Promise<WriteResult<T>>
-}
-
-export function sameEditor(a: Editor, b: Editor): boolean {
-  if (a === null || b === null) return a === b
-  if (a.kind !== b.kind) return false
-  return a.kind !== 'member' || (b.kind === 'member' && a.memberId === b.memberId)
 }

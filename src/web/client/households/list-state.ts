@@ -16,11 +16,11 @@ export interface ListState {
 }
 
 export const PAGE_SIZES = [10, 25, 50, 100] as const
-export const SORT_KEYS: readonly SortKey[] = ['name', 'members', 'createdAt']
+const SORT_KEYS: readonly SortKey[] = ['name', 'members', 'createdAt']
 /** The direction a column sorts in when first chosen: names A→Z, the biggest and newest first. */
-export const DEFAULT_ORDER: Record<SortKey, SortOrder> = { name: 'asc', members: 'desc', createdAt: 'desc' }
+const DEFAULT_ORDER: Record<SortKey, SortOrder> = { name: 'asc', members: 'desc', createdAt: 'desc' }
 /** The API's own defaults (DESIGN §4): newest first, 50 a page. */
-export const DEFAULTS: ListState = { q: '', sort: 'createdAt', order: 'desc', sample: 'all', page: 1, size: 50 }
+const DEFAULTS: ListState = { q: '', sort: 'createdAt', order: 'desc', sample: 'all', page: 1, size: 50 }
 /** The API refuses longer searches. */
 export const SEARCH_MAX = 200
 

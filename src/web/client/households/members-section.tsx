@@ -9,15 +9,34 @@ import { formatDay } from '../format.ts'
 import { MEMBER_ROLE_LABELS } from './format.ts'
 import type { HouseholdPageContext } from './household-writes.ts'
 import { EditorActions, useEditorForm } from './section-editor.tsx'
-import { EMPTY_MEMBER_DRAFT, MEMBER_LABELS, memberCreateBody, memberDraftOf, MemberFields, memberPatch, type MemberDraft } from './member-fields.tsx'
+import {
+  EMPTY_MEMBER_DRAFT,
+  MEMBER_LABELS,
+  memberCreateBody,
+  memberDraftOf,
+  MemberFields,
+  memberPatch,
+  parentOfDraft,
+  type MemberDraft,
+} from './member-fields.tsx'
+import { parentOfChanges, sendChildChanges } from './kinship-writes.ts'
 import type { Member } from '../../../schemas/member.ts'
 
-const RELATION_WORDS = { spouse: 'Spouse of', partner: 'Partner of', exSpouse: 'Former spouse of', parent: 'Child of' } as const
+const RELATION_WORDS = {
+  spouse: 'Spouse of',
+  partner: 'Partner of',
+  exSpouse: 'Former spouse of',
+  parent: 'Child of',
+} as const
 
 /** How a member stands to the others, in words: their own relationships, then their children. */
-function relationsOf(member: Member, members: readonly Member[]): Array<{ key: string; words: string; name: string }> {
+function relationsOf(member: Member, members: readonly Member[]): { key: string; words: string; name: string }[] {
   const byId = new Map(members.map((m) => [m.id, m]))
-  const own = member.relationships.map((r) => ({ key: `${r.type}-${r.memberId}`, words: RELATION_WORDS[r.type], name: byId.get(r.memberId)?.name ?? 'a former member' }))
+  const own = member.relationships.map((r) => ({
+    key: `${r.type}-${r.memberId}`,
+    words: RELATION_WORDS[r.type],
+    name: byId.get(r.memberId)?.name ?? 'a former member',
+  }))
   const children = members
     .filter((m) => m.relationships.some((r) => r.memberId === member.id && r.type === 'parent'))
     .map((child) => ({ key: `child-${child.id}`, words: 'Parent of', name: child.name }))
@@ -31,11 +50,16 @@ export function MembersSection({ page }: { page: HouseholdPageContext }) {
   const editor = page.editor
   const adding = editor?.kind === 'newMember'
 
-  const focusLater = (selector: string) => requestAnimationFrame(() => document.querySelector<HTMLElement>(selector)?.focus())
+  const focusLater = (selector: string) =>
+    requestAnimationFrame(() => document.querySelector<HTMLElement>(selector)?.focus())
 
   async function remove(member: Member) {
     const result = await page.write(
-      (ifMatch) => api<null>(`/api/v1/relationships/${household.id}/members/${member.id}`, { method: 'DELETE', headers: { 'if-match': ifMatch } }),
+      (ifMatch) =>
+        api<null>(`/api/v1/relationships/${household.id}/members/${member.id}`, {
+          method: 'DELETE',
+          headers: { 'if-match': ifMatch },
+        }),
       `${member.name} was removed from the household.`,
     )
     removal.close()
@@ -57,7 +81,11 @@ export function MembersSection({ page }: { page: HouseholdPageContext }) {
         )}
       </div>
       {members.length === 0 ? (
-        <p class="empty">{page.canWrite ? 'No one is in this household yet. Add the clients and their family.' : 'No one is in this household yet.'}</p>
+        <p class="empty">
+          {page.canWrite
+            ? 'No one is in this household yet. Add the clients and their family.'
+            : 'No one is in this household yet.'}
+        </p>
       ) : (
         <div class="table-scroll">
           <table class="members">
@@ -87,7 +115,7 @@ export function MembersSection({ page }: { page: HouseholdPageContext }) {
                       <th scope="row" class="member-name">
                         {member.name}
                       </th>
-                      <td>{MEMBER_ROLE_LABELS[member.role] ?? member.role}</td>
+                      <td>{MEMBER_ROLE_LABELS[member.role]}</td>
                       <td>{member.birthDate ? formatDay(member.birthDate) : ''}</td>
                       <td>{member.deathDate ? `† ${formatDay(member.deathDate)}` : ''}</td>
                       <td class="email">{member.email ?? ''}</td>
@@ -157,10 +185,11 @@ export function MembersSection({ page }: { page: HouseholdPageContext }) {
           busy={removal.busy}
           error={removal.error}
           onConfirm={() => void removal.run(remove)}
-          onCancel={removal.close}
+          onCancel={() => removal.close()}
         >
           <p>
-            <strong>{removing.name}</strong> will be removed from this household, with their relationships to the others. This cannot be undone.
+            <strong>{removing.name}</strong> will be removed from this household, with their relationships to the
+            others. This cannot be undone.
           </p>
         </ConfirmDialog>
       )}
@@ -168,9 +197,21 @@ export function MembersSection({ page }: { page: HouseholdPageContext }) {
   )
 }
 
-function MemberForm({ page, member, title, onDone }: { page: HouseholdPageContext; member?: Member; title: ComponentChildren; onDone: () => void }) {
+function MemberForm({
+  page,
+  member,
+  title,
+  onDone,
+}: {
+  page: HouseholdPageContext
+  member?: Member
+  title: ComponentChildren
+  onDone: () => void
+}) {
   const { household } = page
-  const [draft, setDraft] = useState<MemberDraft>(() => (member ? memberDraftOf(member) : EMPTY_MEMBER_DRAFT))
+  const [draft, setDraft] = useState<MemberDraft>(() =>
+    member ? memberDraftOf(member, page.members) : EMPTY_MEMBER_DRAFT,
+  )
   const { busy, formRef, form, send } = useEditorForm(page, onDone, 'input, select, textarea')
   const others = page.members.filter((m) => m.id !== member?.id)
   const idPrefix = member ? `member-${member.id}` : 'new-member'
@@ -180,17 +221,28 @@ function MemberForm({ page, member, title, onDone }: { page: HouseholdPageContex
     const element = formRef.current
     if (busy || !element || !form.checkNative(element)) return
     const base = `/api/v1/relationships/${household.id}/members`
+    const parentOf = parentOfDraft(draft)
     let request: (ifMatch: string) => Promise<ApiResponse<unknown>>
     if (member) {
       const patch = memberPatch(member, draft)
-      if (Object.keys(patch).length === 0) {
+      const children = parentOfChanges(member.id, parentOf, page.members)
+      if (Object.keys(patch).length === 0 && children.length === 0) {
         onDone()
         return
       }
-      request = (ifMatch) => api(`${base}/${member.id}`, { method: 'PATCH', body: patch, headers: { 'if-match': ifMatch } })
+      // The children first: a parent link they drop frees the pair for this member's own kinship.
+      request = async (ifMatch) => {
+        const etag = await sendChildChanges(household.id, children, ifMatch)
+        if (Object.keys(patch).length === 0) return { body: null, etag }
+        return api(`${base}/${member.id}`, { method: 'PATCH', body: patch, headers: { 'if-match': etag ?? ifMatch } })
+      }
     } else {
       const body = memberCreateBody(draft)
-      request = (ifMatch) => api(base, { method: 'POST', body, headers: { 'if-match': ifMatch } })
+      request = async (ifMatch) => {
+        const created = await api<{ member: Member }>(base, { method: 'POST', body, headers: { 'if-match': ifMatch } })
+        const children = parentOfChanges(created.body.member.id, parentOf, page.members)
+        return { body: created.body, etag: await sendChildChanges(household.id, children, created.etag) }
+      }
     }
     const name = draft.name.trim()
     await send(element, request, member ? `${name} was saved.` : `${name} was added.`, MEMBER_LABELS)
@@ -198,7 +250,14 @@ function MemberForm({ page, member, title, onDone }: { page: HouseholdPageContex
 
   const headingId = `${idPrefix}-form-title`
   return (
-    <form ref={formRef} noValidate class="member-form" aria-labelledby={headingId} aria-busy={busy ? 'true' : 'false'} onSubmit={(event) => void save(event)}>
+    <form
+      ref={formRef}
+      noValidate
+      class="member-form"
+      aria-labelledby={headingId}
+      aria-busy={busy ? 'true' : 'false'}
+      onSubmit={(event) => void save(event)}
+    >
       <h3 id={headingId}>{title}</h3>
       <FormSummary message={form.summary} summaryRef={form.summaryRef} />
       <MemberFields
@@ -206,7 +265,6 @@ function MemberForm({ page, member, title, onDone }: { page: HouseholdPageContex
         draft={draft}
         errors={form.errors}
         others={others}
-        {...(member ? { memberId: member.id } : {})}
         onChange={(next) => {
           setDraft(next)
           form.clear()

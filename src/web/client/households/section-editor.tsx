@@ -43,7 +43,15 @@ export function EditableSection({ page, editor, title, editLabel, view, form }: 
 }
 
 /** The buttons under an editor's form: save (saying so while it runs) and cancel, both held meanwhile. */
-export function EditorActions({ busy, saveLabel, onCancel }: { busy: boolean; saveLabel: string; onCancel: () => void }) {
+export function EditorActions({
+  busy,
+  saveLabel,
+  onCancel,
+}: {
+  busy: boolean
+  saveLabel: string
+  onCancel: () => void
+}) {
   return (
     <div class="form-actions">
       <button type="submit" class="primary" disabled={busy}>
@@ -65,7 +73,12 @@ export interface EditorForm {
    * editor closes. A refusal the page does not explain itself goes next to the field it names
    * (one of `labels`' keys), else to the form's summary.
    */
-  send<T>(element: HTMLFormElement, request: (ifMatch: string) => Promise<ApiResponse<T>>, success: string, labels: Record<string, string>): Promise<void>
+  send: <T>(
+    element: HTMLFormElement,
+    request: (ifMatch: string) => Promise<ApiResponse<T>>,
+    success: string,
+    labels: Record<string, string>,
+  ) => Promise<void>
 }
 
 /** An editor's form; `firstField` selects what takes the focus when it opens. */
@@ -80,7 +93,7 @@ export function useEditorForm(page: HouseholdPageContext, onDone: () => void, fi
     busy,
     formRef,
     form,
-    async send(element, request, success, labels) {
+    send: async (element, request, success, labels) => {
       setBusy(true)
       try {
         const result = await page.write(request, success)

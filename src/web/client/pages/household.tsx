@@ -1,6 +1,6 @@
-// /households/{id}: one household — its details, people, advisors and chart — and, for writers,
-// every change to them. The page holds the household's ETag (one version for the household, its
-// members and its assignments); every write sends it as If-Match. When someone else changed the
+// /households/{id}: one household — its details, people, estate, advisors and chart — and, for
+// writers, every change to them. The page holds the household's ETag (one version for the
+// household, its members, entities, links and assignments); every write sends it as If-Match. When someone else changed the
 // household first (412), the page reloads and says so in words; nothing is overwritten.
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { api, ApiProblem, type ApiResponse } from '../api.ts'
@@ -10,25 +10,33 @@ import { PageHeading } from '../components/page-heading.tsx'
 import { ConfirmDialog, useConfirmation } from '../components/confirm-dialog.tsx'
 import { DetailsSection } from '../households/details-section.tsx'
 import { MembersSection } from '../households/members-section.tsx'
+import { EstateSection } from '../households/estate-section.tsx'
 import { AssignmentsSection } from '../households/assignments-section.tsx'
 import { HouseholdChart } from '../households/household-chart.tsx'
 import { setFlash } from '../households/flash.ts'
 import { plural, problemText } from '../format.ts'
 import type { Editor, HouseholdPageContext, WriteResult } from '../households/household-writes.ts'
-import type { User, UserList } from '../../schemas/admin.ts'
-import type { Member } from '../../schemas/member.ts'
-import type { Household } from '../../schemas/relationship.ts'
+import type { User, UserList } from '../../../schemas/organization.ts'
+import type { Member } from '../../../schemas/member.ts'
+import type { Household } from '../../../schemas/household.ts'
+import type { Entity, Link } from '../households/estate-wire.ts'
 
-export const CONFLICT_MESSAGE =
+const CONFLICT_MESSAGE =
   'Someone else changed this household while you were working on it, so your change was not saved. The page now shows their version: check it, then make your change again.'
 
 interface Snapshot {
   household: Household
   members: Member[]
+  entities: Entity[]
+  links: Link[]
   etag: string
 }
 
-type LoadState = { kind: 'loading' } | { kind: 'notFound' } | { kind: 'error'; message: string } | { kind: 'ready'; snapshot: Snapshot }
+type LoadState =
+  | { kind: 'loading' }
+  | { kind: 'notFound' }
+  | { kind: 'error'; message: string }
+  | { kind: 'ready'; snapshot: Snapshot }
 
 type Notice = { kind: 'success' | 'conflict' | 'error'; text: string } | null
 
@@ -37,13 +45,25 @@ export function HouseholdPage({ id }: { id: string }) {
   return <HouseholdView key={id} id={id} />
 }
 
-/** The household and its members at one version (read again if a change landed between the two reads). */
+/** The household, its members, entities and links at one version (read again if a change landed between the reads). */
 async function readSnapshot(id: string): Promise<Snapshot> {
   const path = `/api/v1/relationships/${encodeURIComponent(id)}`
   for (let attempt = 0; ; attempt++) {
-    const [household, members] = await Promise.all([api<{ household: Household }>(path), api<{ members: Member[] }>(`${path}/members`)])
-    if ((household.etag === members.etag && household.etag) || attempt >= 2) {
-      return { household: household.body.household, members: members.body.members, etag: household.etag ?? members.etag ?? '*' }
+    const [household, members, entities, links] = await Promise.all([
+      api<{ household: Household }>(path),
+      api<{ members: Member[] }>(`${path}/members`),
+      api<{ entities: Entity[] }>(`${path}/entities`),
+      api<{ links: Link[] }>(`${path}/links`),
+    ])
+    const versions = new Set([household.etag, members.etag, entities.etag, links.etag])
+    if ((versions.size === 1 && household.etag) || attempt >= 2) {
+      return {
+        household: household.body.household,
+        members: members.body.members,
+        entities: entities.body.entities,
+        links: links.body.links,
+        etag: household.etag ?? members.etag ?? '*',
+      }
     }
   }
 }
@@ -71,7 +91,8 @@ function HouseholdView({ id }: { id: string }) {
       if (!alive.current) return false
       if (problem instanceof ApiProblem && problem.status === 404) setLoad({ kind: 'notFound' })
       else setLoad((current) => (current.kind === 'ready' ? current : { kind: 'error', message: problemText(problem) }))
-      if (!(problem instanceof ApiProblem && problem.status === 404)) setNotice({ kind: 'error', text: `The household could not be read again: ${problemText(problem)}` })
+      if (!(problem instanceof ApiProblem && problem.status === 404))
+        setNotice({ kind: 'error', text: `The household could not be read again: ${problemText(problem)}` })
       return false
     }
   }
@@ -105,7 +126,10 @@ function HouseholdView({ id }: { id: string }) {
     focusAlert()
   }
 
-  async function write<T>(request: (ifMatch: string) => Promise<ApiResponse<T>>, success?: string): Promise<WriteResult<T>> {
+  async function write<T>(
+    request: (ifMatch: string) => Promise<ApiResponse<T>>,
+    success?: string,
+  ): Promise<WriteResult<T>> {
     setNotice(null)
     let response: ApiResponse<T>
     try {
@@ -130,7 +154,10 @@ function HouseholdView({ id }: { id: string }) {
 
   async function deleteHousehold(household: Household) {
     try {
-      await api<null>(`/api/v1/relationships/${household.id}`, { method: 'DELETE', headers: { 'if-match': etag.current } })
+      await api<null>(`/api/v1/relationships/${household.id}`, {
+        method: 'DELETE',
+        headers: { 'if-match': etag.current },
+      })
       setFlash(`The household “${household.name}” was deleted.`)
       navigate('/households')
     } catch (problem) {
@@ -148,7 +175,12 @@ function HouseholdView({ id }: { id: string }) {
 
   const announcements = (
     <>
-      <div ref={alertRef} tabIndex={-1} role="alert" class={notice && notice.kind !== 'success' ? 'notice error page-notice' : 'page-notice-empty'}>
+      <div
+        ref={alertRef}
+        tabIndex={-1}
+        role="alert"
+        class={notice && notice.kind !== 'success' ? 'notice error page-notice' : 'page-notice-empty'}
+      >
         {notice && notice.kind !== 'success' ? notice.text : ''}
       </div>
       <div role="status" class={notice?.kind === 'success' ? 'notice success page-notice' : 'page-notice-empty'}>
@@ -190,8 +222,18 @@ function HouseholdView({ id }: { id: string }) {
     )
   }
 
-  const { household, members } = load.snapshot
-  const page: HouseholdPageContext = { household, members, users, canWrite, editor, setEditor, write }
+  const { household, members, entities, links } = load.snapshot
+  const page: HouseholdPageContext = {
+    household,
+    members,
+    entities,
+    links,
+    users,
+    canWrite,
+    editor,
+    setEditor,
+    write,
+  }
 
   return (
     <article class="household-page">
@@ -203,13 +245,19 @@ function HouseholdView({ id }: { id: string }) {
         {household.isSample && <span class="tag">Sample</span>}
       </div>
       <p class="muted household-summary">
-        {plural(members.length, 'person', 'people')} · {household.assignments.length ? `looked after by ${household.assignments.map((a) => a.name).join(', ')}` : 'no advisor assigned'}
+        {plural(members.length, 'person', 'people')} ·{' '}
+        {household.assignments.length
+          ? `looked after by ${household.assignments.map((a) => a.name).join(', ')}`
+          : 'no advisor assigned'}
       </p>
-      {!canWrite && <p class="notice read-only-note">Your role ({me.user.role}) can look at this household but not change it.</p>}
+      {!canWrite && (
+        <p class="notice read-only-note">Your role ({me.user.role}) can look at this household but not change it.</p>
+      )}
       {announcements}
 
       <DetailsSection page={page} />
       <MembersSection page={page} />
+      <EstateSection page={page} />
       <AssignmentsSection page={page} />
 
       <section aria-labelledby="chart-heading" class="household-section">
@@ -217,14 +265,16 @@ function HouseholdView({ id }: { id: string }) {
         {can(me, 'embed:chart') ? (
           <HouseholdChart householdId={household.id} householdName={household.name} version={load.snapshot.etag} />
         ) : (
-          <p class="muted">Your role ({me.user.role}) does not include the household chart. An admin can give you the advisor role.</p>
+          <p class="muted">
+            Your role ({me.user.role}) does not include the household chart. An admin can give you the advisor role.
+          </p>
         )}
       </section>
 
       {canWrite && (
         <section aria-labelledby="danger-heading" class="household-section danger-zone">
           <h2 id="danger-heading">Delete</h2>
-          <p>Deleting removes the household with its people and advisors. It cannot be undone.</p>
+          <p>Deleting removes the household with its people, estate and advisors. It cannot be undone.</p>
           <button type="button" class="danger" onClick={() => deletion.ask(household)}>
             Delete household
           </button>
@@ -236,10 +286,11 @@ function HouseholdView({ id }: { id: string }) {
               busy={deletion.busy}
               error={deletion.error}
               onConfirm={() => void deletion.run(() => deleteHousehold(household))}
-              onCancel={deletion.close}
+              onCancel={() => deletion.close()}
             >
               <p>
-                <strong>{household.name}</strong> and its {plural(members.length, 'person', 'people')} will be deleted for everyone in your organization. This cannot be undone.
+                <strong>{household.name}</strong> and its {plural(members.length, 'person', 'people')} will be deleted
+                for everyone in your organization. This cannot be undone.
               </p>
             </ConfirmDialog>
           )}

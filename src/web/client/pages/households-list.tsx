@@ -22,11 +22,14 @@ import {
 } from '../households/list-state.ts'
 import { formatCount, formatDate, plural, problemText } from '../format.ts'
 import { takeFlash } from '../households/flash.ts'
-import type { HouseholdList, HouseholdListItem } from '../../schemas/relationship.ts'
+import type { HouseholdList, HouseholdListItem } from '../../../schemas/household.ts'
 
 const SEARCH_DELAY_MS = 250
 
-type Loaded = { list: HouseholdList; state: ListState }
+interface Loaded {
+  list: HouseholdList
+  state: ListState
+}
 
 export function HouseholdsListPage({ location }: { location: Location }) {
   const me = useMe()
@@ -157,7 +160,11 @@ export function HouseholdsListPage({ location }: { location: Location }) {
         </div>
         <div class="field">
           <label for="household-page-size">Per page</label>
-          <select id="household-page-size" value={String(state.size)} onChange={(event) => go({ ...state, size: Number(event.currentTarget.value), page: 1 })}>
+          <select
+            id="household-page-size"
+            value={String(state.size)}
+            onChange={(event) => go({ ...state, size: Number(event.currentTarget.value), page: 1 })}
+          >
             {PAGE_SIZES.map((size) => (
               <option key={size} value={String(size)}>
                 {size}
@@ -174,10 +181,15 @@ export function HouseholdsListPage({ location }: { location: Location }) {
       {error && <LoadError what="Households" error={error} onRetry={() => setAttempt((n) => n + 1)} />}
 
       {list && list.households.length > 0 && (
-        <HouseholdTable households={list.households} state={shown} busy={loading} onSort={(key) => go(sortedBy(state, key))} />
+        <HouseholdTable
+          households={list.households}
+          state={shown}
+          busy={loading}
+          onSort={(key) => go(sortedBy(state, key))}
+        />
       )}
 
-      {list && list.households.length === 0 && (
+      {list?.households.length === 0 && (
         <EmptyState list={list} state={shown} pages={pages} writer={writer} onClear={clearFilters} />
       )}
 
@@ -201,19 +213,28 @@ export function HouseholdsListPage({ location }: { location: Location }) {
 function statusText(list: HouseholdList, state: ListState): string {
   const matching = state.q ? ` matching “${state.q}”` : ''
   if (list.total === 0) return state.q || state.sample !== 'all' ? `No households${matching}.` : 'No households yet.'
-  if (list.households.length === 0) return `No households on page ${formatCount(state.page)}; there are ${plural(list.total, 'household')}${matching}.`
+  if (list.households.length === 0)
+    return `No households on page ${formatCount(state.page)}; there are ${plural(list.total, 'household')}${matching}.`
   const first = (list.page - 1) * list.pageSize + 1
   const last = first + list.households.length - 1
   return `Showing ${formatCount(first)}–${formatCount(last)} of ${plural(list.total, 'household')}${matching}.`
 }
 
-const COLUMNS: Array<{ key: SortKey; label: string; class?: string }> = [
+const COLUMNS: { key: SortKey; label: string; class?: string }[] = [
   { key: 'name', label: 'Household' },
   { key: 'members', label: 'Members', class: 'number' },
   { key: 'createdAt', label: 'Created' },
 ]
 
-function SortHeader({ column, state, onSort }: { column: (typeof COLUMNS)[number]; state: ListState; onSort: (key: SortKey) => void }) {
+function SortHeader({
+  column,
+  state,
+  onSort,
+}: {
+  column: (typeof COLUMNS)[number]
+  state: ListState
+  onSort: (key: SortKey) => void
+}) {
   const active = state.sort === column.key
   const direction = state.order === 'asc' ? 'ascending' : 'descending'
   return (
@@ -228,14 +249,26 @@ function SortHeader({ column, state, onSort }: { column: (typeof COLUMNS)[number
   )
 }
 
-function HouseholdTable({ households, state, busy, onSort }: { households: HouseholdListItem[]; state: ListState; busy: boolean; onSort: (key: SortKey) => void }) {
-  const [name, members, created] = COLUMNS as [(typeof COLUMNS)[number], (typeof COLUMNS)[number], (typeof COLUMNS)[number]]
+function HouseholdTable({
+  households,
+  state,
+  busy,
+  onSort,
+}: {
+  households: HouseholdListItem[]
+  state: ListState
+  busy: boolean
+  onSort: (key: SortKey) => void
+}) {
+  const [name, members, created] = COLUMNS as [
+    (typeof COLUMNS)[number],
+    (typeof COLUMNS)[number],
+    (typeof COLUMNS)[number],
+  ]
   return (
     <div class="table-scroll">
       <table class={busy ? 'households is-busy' : 'households'} aria-busy={busy ? 'true' : 'false'}>
-        <caption class="visually-hidden">
-          Households. Column headers with buttons sort the list.
-        </caption>
+        <caption class="visually-hidden">Households. Column headers with buttons sort the list.</caption>
         <thead>
           <tr>
             <SortHeader column={name} state={state} onSort={onSort} />
@@ -254,7 +287,13 @@ function HouseholdTable({ households, state, busy, onSort }: { households: House
               </th>
               <td class="number">{formatCount(household.counts.members)}</td>
               <td>{peopleText(household)}</td>
-              <td>{household.assignments.length ? household.assignments.map((a) => a.name).join(', ') : <span class="muted">None</span>}</td>
+              <td>
+                {household.assignments.length ? (
+                  household.assignments.map((a) => a.name).join(', ')
+                ) : (
+                  <span class="muted">None</span>
+                )}
+              </td>
               <td>
                 <time dateTime={household.createdAt}>{formatDate(household.createdAt)}</time>
               </td>
@@ -272,7 +311,19 @@ function peopleText(household: HouseholdListItem): string {
   return more > 0 ? `${names.join(', ')} and ${formatCount(more)} more` : names.join(', ')
 }
 
-function EmptyState({ list, state, pages, writer, onClear }: { list: HouseholdList; state: ListState; pages: number; writer: boolean; onClear: () => void }) {
+function EmptyState({
+  list,
+  state,
+  pages,
+  writer,
+  onClear,
+}: {
+  list: HouseholdList
+  state: ListState
+  pages: number
+  writer: boolean
+  onClear: () => void
+}) {
   if (list.total > 0) {
     return (
       <div class="empty">
@@ -311,7 +362,19 @@ function EmptyState({ list, state, pages, writer, onClear }: { list: HouseholdLi
   )
 }
 
-function PageLink({ state, page, disabled, rel, children }: { state: ListState; page: number; disabled: boolean; rel: string; children: string }) {
+function PageLink({
+  state,
+  page,
+  disabled,
+  rel,
+  children,
+}: {
+  state: ListState
+  page: number
+  disabled: boolean
+  rel: string
+  children: string
+}) {
   if (disabled) {
     return (
       <span class="button" aria-disabled="true">

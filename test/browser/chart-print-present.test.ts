@@ -1,0 +1,515 @@
+// The 0.2.0 view shell's print/PDF layout and Present mode in real Chromium, on the shipped example
+// and the issue's $120M household, bundled through the views fixture and served with the chart's
+// real CSP and its stylesheets (styles.css, views.css, genogram.css, print.css). Print: the title block, the
+// three views with legible tiles, the totals table, link colours kept, the toolbar gone, a PDF of
+// several pages. Present: the button, full screen or the viewport (inside an iframe that does not
+// allow full screen), larger type, the steps and Escape, axe. Every test ends by asserting there was
+// no CSP violation, console error, page error or dialog, and no network request after the first draw.
+import { readFileSync } from 'node:fs'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import type { Browser, Frame, Page } from 'playwright-core'
+import { hasChromium, launchChromium } from '../helpers/browser.ts'
+import { bundleFixture, seriousViolations, watchProblems } from '../helpers/chart-pages.ts'
+import { startSite, type Site } from '../helpers/sites.ts'
+import { lookThroughEstate } from '../../chart/src/estate/estate-lookthrough.ts'
+import { estateTable } from '../../chart/src/estate/estate-table.ts'
+import { MIN_PRINT_TEXT_PX, TILE_BOX, tileDrawing, type Rect } from '../../chart/src/views/print-layout.ts'
+import type { ViewHousehold } from '../../chart/src/views/view-types.ts'
+import type { ViewsTestWindow } from './fixtures/views-entry.ts'
+
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'"
+const root = new URL('../../', import.meta.url)
+const read = (path: string) => JSON.parse(readFileSync(new URL(path, root), 'utf8')) as ViewHousehold
+const households = {
+  example: read('chart/example.json'),
+  estate120m: read('bench/chart/households/estate-120m.json'),
+}
+type HouseholdName = keyof typeof households
+/** The day the pages' clock is fixed at: the example has no asOf, so its title block says this day. */
+const TODAY = new Date('2026-03-05T12:00:00Z')
+const EXPECTED_AS_OF: Record<HouseholdName, string> = {
+  example: 'As of March 5, 2026', // TODAY in en-US, dateStyle long
+  estate120m: 'As of September 30, 2026', // its household.asOf, "2026-09-30"
+}
+/** The light theme's --link, #a9764a (styles.css), as a computed colour: 0xa9 = 169, 0x76 = 118, 0x4a = 74. */
+const COPPER = 'rgb(169, 118, 74)'
+/** The light theme's --line, #6d7a8a (styles.css; print.css keeps it), the genogram's lines: 0x6d = 109, 0x7a = 122, 0x8a = 138. */
+const LIGHT_LINE = 'rgb(109, 122, 138)'
+/** 8 pt in CSS px (8 × 96 / 72), and the smallest text the drawings set (11 px, genogram-view.ts and structure-cards.ts). */
+const EIGHT_POINT_PX = (8 * 96) / 72
+const SMALLEST_TEXT_PX = 11
+/** A landscape page's printable area in CSS px, the smaller of A4 and Letter less 12 mm margins: 255.4 mm × 186 mm. */
+const PAGE_PX = { width: (255.4 / 25.4) * 96, height: (186 / 25.4) * 96 }
+
+/** The whole units an amount as shown stands for: "$31,500,000" → 31500000. */
+const unitsOf = (shown: string) => Number(shown.replace(/[^\d]/g, ''))
+
+describe('tileDrawing', () => {
+  // The box a tile may take: 960 × 540 px; the smallest legible scale: 8 pt / 11 px = 10.667 / 11 = 0.9697.
+  const legible = MIN_PRINT_TEXT_PX / SMALLEST_TEXT_PX
+
+  it('prints a drawing that fits the box whole and unscaled', () => {
+    expect(tileDrawing({ x: -8, y: -8, width: 800, height: 500 })).toEqual({
+      scale: 1,
+      columns: 1,
+      rows: 1,
+      tiles: [{ x: -8, y: -8, width: 800, height: 500 }],
+    })
+  })
+
+  it('fits a drawing a little too wide to the box when its text stays at 8 pt', () => {
+    // 980 wide: 960 / 980 = 0.9796 ≥ 0.9697, so one tile at 0.9796 (text 11 × 0.9796 = 10.78 px).
+    const tiling = tileDrawing({ x: 0, y: 0, width: 980, height: 400 })
+    expect(tiling.scale).toBeCloseTo(960 / 980, 10)
+    expect(tiling.tiles).toEqual([{ x: 0, y: 0, width: 980, height: 400 }])
+  })
+
+  it('tiles a wide drawing at the smallest legible scale, in equal columns', () => {
+    // 2000 wide: fitting would be 960 / 2000 = 0.48 (text 5.3 px); at 0.9697 it is 1939.4 px on paper,
+    // 1939.4 / 960 = 2.02 → 3 columns of 2000 / 3 = 666.67 units (646.5 px); 400 × 0.9697 = 387.9 ≤ 540 → 1 row.
+    const tiling = tileDrawing({ x: 10, y: 20, width: 2000, height: 400 })
+    expect(tiling.scale).toBeCloseTo(legible, 10)
+    expect([tiling.columns, tiling.rows]).toEqual([3, 1])
+    expect(tiling.tiles.map((t) => [t.x, t.y])).toEqual([
+      [10, 20],
+      [10 + 2000 / 3, 20],
+      [10 + (2 * 2000) / 3, 20],
+    ])
+    for (const tile of tiling.tiles) expect([tile.width, tile.height]).toEqual([2000 / 3, 400])
+  })
+
+  it('tiles a tall drawing in rows', () => {
+    // 1200 high: 1200 × 0.9697 = 1163.6 px, / 540 = 2.15 → 3 rows of 400 units; 500 wide → 1 column.
+    const tiling = tileDrawing({ x: 0, y: 0, width: 500, height: 1200 })
+    expect([tiling.columns, tiling.rows]).toEqual([1, 3])
+    expect(tiling.tiles.map((t) => t.y)).toEqual([0, 400, 800])
+  })
+
+  it('covers any drawing exactly, row by row, each tile within the box, text at 8 pt or more, never enlarged', () => {
+    const size = fc.double({ min: 1, max: 20_000, noNaN: true })
+    const offset = fc.double({ min: -1000, max: 1000, noNaN: true })
+    fc.assert(
+      fc.property(offset, offset, size, size, (x, y, width, height) => {
+        const content: Rect = { x, y, width, height }
+        const { scale, columns, rows, tiles } = tileDrawing(content)
+        expect(tiles).toHaveLength(columns * rows)
+        expect(scale).toBeLessThanOrEqual(1)
+        expect(scale * SMALLEST_TEXT_PX).toBeGreaterThanOrEqual(EIGHT_POINT_PX - 1e-9)
+        tiles.forEach((tile, k) => {
+          expect(tile.width * scale).toBeLessThanOrEqual(TILE_BOX.width + 1e-6)
+          expect(tile.height * scale).toBeLessThanOrEqual(TILE_BOX.height + 1e-6)
+          expect(tile.x).toBeCloseTo(x + (k % columns) * (width / columns), 6)
+          expect(tile.y).toBeCloseTo(y + Math.floor(k / columns) * (height / rows), 6)
+        })
+        // Equal tiles side by side: the last column and row end where the drawing ends.
+        const last = tiles.at(-1)!
+        expect(last.x + last.width).toBeCloseTo(x + width, 6)
+        expect(last.y + last.height).toBeCloseTo(y + height, 6)
+      }),
+    )
+  })
+})
+
+type PrintTestWindow = ViewsTestWindow & { printCalls: number; violations: string[] }
+
+describe.runIf(hasChromium())('the 0.2.0 view shell prints and presents in Chromium', () => {
+  let site: Site
+  /** A partner's site on another origin, whose page frames the chart. */
+  let partner: Site
+  let browser: Browser
+  const opened: { page: Page; problems: string[]; requests: string[] }[] = []
+
+  beforeAll(async () => {
+    const bundle = await bundleFixture(new URL('fixtures/views-entry.ts', import.meta.url))
+    site = await startSite()
+    const headers = { 'content-security-policy': CSP }
+    site.set('/', {
+      type: 'text/html; charset=utf-8',
+      headers,
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Household</title>
+<link rel="icon" href="data:,"><link rel="stylesheet" href="/styles.css"><link rel="stylesheet" href="/views.css">
+<link rel="stylesheet" href="/genogram.css"><link rel="stylesheet" href="/print.css">
+<script type="module" src="/views-entry.js"></script></head><body><main id="chart"></main></body></html>`,
+    })
+    // A partner's page framing the chart from another origin, without allow="fullscreen".
+    partner = await startSite()
+    partner.set('/framed', {
+      type: 'text/html; charset=utf-8',
+      headers: { 'content-security-policy': `default-src 'none'; img-src data:; frame-src ${site.origin}` },
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Partner</title>
+<link rel="icon" href="data:,"></head><body><iframe title="Household chart" src="${site.origin}/?payload=example" width="900" height="600"></iframe></body></html>`,
+    })
+    site.set('/views-entry.js', { type: 'text/javascript', headers, body: bundle })
+    for (const [path, file] of [
+      ['/styles.css', 'chart/src/styles.css'],
+      ['/views.css', 'chart/src/views/views.css'],
+      ['/genogram.css', 'chart/src/views/genogram.css'],
+      ['/print.css', 'chart/src/views/print.css'],
+    ] as const) {
+      site.set(path, { type: 'text/css', headers, body: readFileSync(new URL(file, root)) })
+    }
+    for (const [name, household] of Object.entries(households)) {
+      site.set(`/${name}.json`, { type: 'application/json', headers, body: JSON.stringify(household) })
+    }
+    browser = await launchChromium()
+  })
+  afterEach(async () => {
+    for (const { page, problems, requests } of opened.splice(0)) {
+      const violations = await page.evaluate(() => (window as unknown as PrintTestWindow).violations)
+      await page.close()
+      expect([...problems, ...violations]).toEqual([])
+      expect(requests).toEqual([])
+    }
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await site?.close()
+    await partner?.close()
+  })
+
+  /** Opens `path` in a page of its own (en-US, UTC, the clock at TODAY), watching for problems and requests. */
+  async function openPage(url: string, ready: (page: Page) => Promise<unknown>): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1300, height: 900 }, locale: 'en-US', timezoneId: 'UTC' })
+    const watched = { page, problems: [] as string[], requests: [] as string[] }
+    opened.push(watched)
+    await page.clock.setFixedTime(TODAY)
+    await watchProblems(page, watched.problems)
+    await page.addInitScript(() => {
+      const w = window as unknown as PrintTestWindow
+      // The print dialog would block the page: counted instead.
+      w.printCalls = 0
+      w.print = () => {
+        w.printCalls++
+      }
+    })
+    await page.goto(url)
+    await ready(page)
+    page.on('request', (request) => watched.requests.push(request.url()))
+    return page
+  }
+
+  const open = (household: HouseholdName) =>
+    openPage(`${site.origin}/?payload=${household}`, (page) =>
+      page.waitForFunction(() => (window as unknown as ViewsTestWindow).drawn),
+    )
+
+  /** Clicks Print, then lays the page out for paper. */
+  async function printed(page: Page): Promise<void> {
+    await page.getByRole('button', { name: 'Print' }).click()
+    expect(await page.evaluate(() => (window as unknown as PrintTestWindow).printCalls)).toBe(1)
+    await page.emulateMedia({ media: 'print' })
+  }
+
+  it.each(Object.keys(households) as HouseholdName[])(
+    'prints %s: a title block, the three views from new pages, the totals table, the toolbar hidden',
+    async (name) => {
+      const household = households[name]
+      const page = await open(name)
+      expect(await page.locator('.hv-print').isVisible()).toBe(false)
+      await printed(page)
+
+      expect(await page.locator('.hv-print-name').textContent()).toBe(household.household.name)
+      expect(await page.locator('.hv-print-as-of').textContent()).toBe(EXPECTED_AS_OF[name])
+      expect(await page.locator('.hv-print-disclaimer').textContent()).toBe(
+        'For discussion only; not legal or tax advice.',
+      )
+      for (const selector of ['.hv-print-name', '.hv-print-as-of', '.hv-print-disclaimer']) {
+        expect(await page.locator(selector).isVisible()).toBe(true)
+      }
+      expect(await page.locator('.hv-print-view-title').allTextContents()).toEqual(['Family', 'Structure', 'Estate'])
+      const layout = await page.evaluate(() => {
+        const views = [...document.querySelectorAll('.hv-print-view')]
+        return {
+          breaks: views.map((view) => getComputedStyle(view).breakBefore),
+          drawings: views.map((view) => view.querySelectorAll('.hv-print-tile svg').length),
+          legend: document.querySelectorAll('.hv-print-view-family .hv-gn-legend').length,
+          tilesAvoidBreaks: [...document.querySelectorAll('.hv-print-tile')].every(
+            (tile) => getComputedStyle(tile).breakInside === 'avoid',
+          ),
+          rowsAvoidBreaks: [...document.querySelectorAll('.hv-print tr')].every(
+            (row) => getComputedStyle(row).breakInside === 'avoid',
+          ),
+        }
+      })
+      // The first view follows the title block; the others start a page.
+      expect(layout.breaks).toEqual(['auto', 'page', 'page'])
+      expect(layout.drawings[0]).toBeGreaterThan(0)
+      expect(layout.drawings[1]).toBeGreaterThan(0)
+      expect(layout.drawings[2]).toBe(0)
+      expect(layout.legend).toBe(1)
+      expect(layout.tilesAvoidBreaks).toBe(true)
+      expect(layout.rowsAvoidBreaks).toBe(true)
+
+      // The toolbar (tabs, Print, Present) and the live views are not on paper.
+      for (const selector of ['.hv-head', '.hv-tabs', '.hv-actions', '.hv-body']) {
+        expect({ selector, visible: await page.locator(selector).isVisible() }).toEqual({ selector, visible: false })
+      }
+
+      // The totals table, as the look-through computes it.
+      const table = estateTable(household, lookThroughEstate(household))
+      const shown = await page.evaluate(() => ({
+        visible: document.querySelector('.hv-print-view-estate table.hv-estate') !== null,
+        rows: [...document.querySelectorAll('.hv-print-view-estate .hv-bucket-row')].map((row) => [
+          row.querySelector('th')?.textContent ?? '',
+          row.querySelector('.hv-col-amount')?.textContent ?? '',
+        ]),
+        estate: document.querySelector('.hv-print .hv-estate-total .hv-col-amount')?.textContent ?? '',
+        all: document.querySelector('.hv-print .hv-grand-total .hv-col-amount')?.textContent ?? '',
+      }))
+      expect(shown.visible).toBe(true)
+      expect(await page.locator('.hv-print-view-estate table.hv-estate').isVisible()).toBe(true)
+      expect(shown.rows.map(([label, amount]) => [label, unitsOf(amount!)])).toEqual(
+        table.rows.map((row) => [row.label, Math.round(row.amount)]),
+      )
+      expect([unitsOf(shown.estate), unitsOf(shown.all)]).toEqual([
+        Math.round(table.estateTotal),
+        Math.round(table.grandTotal),
+      ])
+
+      // The copy carries no id the live shell has, nor anything it finds live nodes by.
+      expect(await page.locator('.hv-print [id], .hv-print [data-id], .hv-print [tabindex]').count()).toBe(0)
+
+      await page.emulateMedia({ media: 'screen' })
+      expect(await page.locator('.hv-print').isVisible()).toBe(false)
+      expect(await page.locator('.hv-head').isVisible()).toBe(true)
+    },
+  )
+
+  it.each(Object.keys(households) as HouseholdName[])(
+    "prints %s in colour: print-color-adjust exact, copper Structure lines, the light theme's family lines, coloured bars",
+    async (name) => {
+      const page = await open(name)
+      await printed(page)
+      const colours = await page.evaluate(() => {
+        const stroke = (selector: string) => {
+          const element = document.querySelector(selector)
+          return element === null ? null : getComputedStyle(element).stroke
+        }
+        return {
+          adjust: getComputedStyle(document.querySelector('.hv-print')!).printColorAdjust,
+          structure: stroke('.hv-print-view-structure .hv-st-edge'),
+          family: stroke('.hv-print-view-family .hv-gn-line'),
+          bar: getComputedStyle(document.querySelector('.hv-print .hv-bar-joint, .hv-print .hv-bar')!).fill,
+        }
+      })
+      expect(colours.adjust).toBe('exact')
+      expect(colours.structure).toBe(COPPER)
+      // Not styles.css's print black (#000): the family's lines keep the light theme's grey.
+      expect(colours.family).toBe(LIGHT_LINE)
+      // A bar keeps a colour: not the black, white or grey of styles.css's print palette.
+      const [r, g, b] = colours.bar.match(/\d+/g)!.map(Number)
+      expect(new Set([r, g, b]).size).toBeGreaterThan(1)
+    },
+  )
+
+  it.each(Object.keys(households) as HouseholdName[])(
+    'tiles the drawings of %s so that they cover the drawing, fit a page, and keep text at 8 pt or more',
+    async (name) => {
+      const page = await open(name)
+      // The content of each drawing, measured on screen by the test (each panel shown in turn).
+      const drawn: Record<string, { x: number; y: number; width: number; height: number }> = {}
+      for (const [view, selector] of [
+        ['family', '.hv-panel-family svg.hv-gn-svg'],
+        ['structure', '.hv-st-svg'],
+      ] as const) {
+        await page.evaluate((v) => (window as unknown as ViewsTestWindow).chart.setView(v), view)
+        drawn[view] = await page.evaluate((s) => {
+          const box = document.querySelector<SVGSVGElement>(s)!.getBBox()
+          return { x: box.x, y: box.y, width: box.width, height: box.height }
+        }, selector)
+      }
+      await printed(page)
+      for (const view of ['family', 'structure'] as const) {
+        const tiles = await page.evaluate((v) => {
+          return [...document.querySelectorAll<SVGSVGElement>(`.hv-print-view-${v} .hv-print-tile svg`)].map((svg) => {
+            const box = svg.viewBox.baseVal
+            const shown = svg.getBoundingClientRect()
+            return {
+              x: box.x,
+              y: box.y,
+              width: box.width,
+              height: box.height,
+              shownW: shown.width,
+              shownH: shown.height,
+            }
+          })
+        }, view)
+        const content = drawn[view]!
+        const left = Math.min(...tiles.map((t) => t.x))
+        const top = Math.min(...tiles.map((t) => t.y))
+        const right = Math.max(...tiles.map((t) => t.x + t.width))
+        const bottom = Math.max(...tiles.map((t) => t.y + t.height))
+        // Together the tiles span the drawing's content (a margin around it is allowed).
+        expect(left).toBeLessThanOrEqual(content.x)
+        expect(top).toBeLessThanOrEqual(content.y)
+        expect(right).toBeGreaterThanOrEqual(content.x + content.width)
+        expect(bottom).toBeGreaterThanOrEqual(content.y + content.height)
+        // Equal tiles, so their areas add up to the span's: no gaps, no overlaps.
+        const area = tiles.reduce((sum, t) => sum + t.width * t.height, 0)
+        expect(area).toBeCloseTo((right - left) * (bottom - top), 0)
+        for (const tile of tiles) {
+          const scale = tile.shownW / tile.width
+          expect(scale * SMALLEST_TEXT_PX).toBeGreaterThanOrEqual(EIGHT_POINT_PX - 0.01)
+          expect(tile.shownH / tile.height).toBeCloseTo(scale, 2)
+          expect(tile.shownW).toBeLessThanOrEqual(PAGE_PX.width)
+          expect(tile.shownH).toBeLessThanOrEqual(PAGE_PX.height)
+        }
+      }
+    },
+  )
+
+  it.each(Object.keys(households) as HouseholdName[])(
+    'makes a landscape PDF of %s with a page for each view at least, and no request',
+    async (name) => {
+      const page = await open(name)
+      await printed(page)
+      const pdf = await page.pdf({ landscape: true, printBackground: true })
+      expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-')
+      // Page objects ("/Type /Page", not "/Type /Pages"): each view starts a page, so three at least.
+      const pages = pdf.toString('latin1').match(/\/Type\s*\/Page(?!s)/g) ?? []
+      expect(pages.length).toBeGreaterThanOrEqual(3)
+    },
+  )
+
+  it("builds the print block when the browser's own menu prints, and removes it after", async () => {
+    const page = await open('example')
+    expect(await page.locator('.hv-print').count()).toBe(0)
+    await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')))
+    expect(await page.locator('.hv-print .hv-print-view').count()).toBe(3)
+    await page.evaluate(() => window.dispatchEvent(new Event('afterprint')))
+    expect(await page.locator('.hv-print').count()).toBe(0)
+    // print() builds it afresh each time: one block, not two.
+    await page.evaluate(() => (window as unknown as ViewsTestWindow).chart.print())
+    await page.evaluate(() => (window as unknown as ViewsTestWindow).chart.print())
+    expect(await page.locator('.hv-print').count()).toBe(1)
+    expect(await page.evaluate(() => (window as unknown as PrintTestWindow).printCalls)).toBe(2)
+  })
+
+  const indicator = (page: Page | Frame) => page.locator('.hv-step')
+  const shownPanel = (page: Page | Frame) =>
+    page.evaluate(() => document.querySelector<HTMLElement>('.hv-panel:not([hidden])')!.className)
+  const presenting = (page: Page | Frame) =>
+    page.evaluate(() => {
+      const host = document.getElementById('chart')!
+      return host.classList.contains('hv-presenting') || document.fullscreenElement === host
+    })
+
+  it('presents: full frame, larger type, steps through Family → Structure → Estate, Escape leaves', async () => {
+    const page = await open('estate120m')
+    const present = page.getByRole('button', { name: 'Present' })
+    expect(await present.getAttribute('aria-pressed')).toBe('false')
+    expect(await indicator(page).isVisible()).toBe(false)
+    const tabHeight = () =>
+      page.getByRole('tab', { name: 'Family' }).evaluate((tab) => tab.getBoundingClientRect().height)
+    const before = await tabHeight()
+
+    await present.click()
+    expect(await presenting(page)).toBe(true)
+    expect(await present.getAttribute('aria-pressed')).toBe('true')
+    expect(await indicator(page).textContent()).toBe('1 of 3 · Family')
+    expect(await indicator(page).getAttribute('role')).toBe('status')
+    // Type a third larger: the tab's box grows with it.
+    expect((await tabHeight()) / before).toBeCloseTo(1.35, 1)
+    // The host fills the screen or the viewport: 1300 px wide.
+    expect(await page.evaluate(() => document.getElementById('chart')!.getBoundingClientRect().width)).toBeCloseTo(
+      1300,
+      0,
+    )
+
+    const steps: [string, string, string][] = [
+      ['ArrowRight', '2 of 3 · Structure', 'structure'],
+      ['ArrowRight', '3 of 3 · Estate', 'estate'],
+      ['ArrowRight', '3 of 3 · Estate', 'estate'], // the last step stays
+      ['ArrowLeft', '2 of 3 · Structure', 'structure'],
+      ['PageDown', '3 of 3 · Estate', 'estate'],
+      ['PageUp', '2 of 3 · Structure', 'structure'],
+      ['ArrowUp', '1 of 3 · Family', 'family'],
+      ['ArrowDown', '2 of 3 · Structure', 'structure'],
+    ]
+    for (const [key, text, view] of steps) {
+      await page.keyboard.press(key)
+      expect({ key, text: await indicator(page).textContent(), panel: await shownPanel(page) }).toEqual({
+        key,
+        text,
+        panel: `hv-panel hv-panel-${view}`,
+      })
+    }
+    // Space steps too when no control has focus (on a button it presses the button).
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
+    await page.keyboard.press('Space')
+    expect(await indicator(page).textContent()).toBe('3 of 3 · Estate')
+    await page.keyboard.press('Shift+Space')
+    expect(await indicator(page).textContent()).toBe('2 of 3 · Structure')
+    expect(await page.evaluate(() => (window as unknown as ViewsTestWindow).viewChanges)).toEqual([
+      'structure',
+      'estate',
+      'structure',
+      'estate',
+      'structure',
+      'family',
+      'structure',
+      'estate',
+      'structure',
+    ])
+
+    await page.keyboard.press('Escape')
+    expect(await presenting(page)).toBe(false)
+    expect(await page.evaluate(() => document.fullscreenElement)).toBeNull()
+    expect(await present.getAttribute('aria-pressed')).toBe('false')
+    expect(await indicator(page).isVisible()).toBe(false)
+    expect((await tabHeight()) / before).toBeCloseTo(1, 2)
+    // Out of Present mode the arrows do nothing to the views.
+    await page.keyboard.press('ArrowRight')
+    expect(await shownPanel(page)).toBe('hv-panel hv-panel-structure')
+  })
+
+  it('presents with the Present button a second time to leave, and destroy() leaves too', async () => {
+    const page = await open('example')
+    const present = page.getByRole('button', { name: 'Present' })
+    await present.click()
+    expect(await presenting(page)).toBe(true)
+    await present.click()
+    expect(await presenting(page)).toBe(false)
+    await page.evaluate(() => (window as unknown as ViewsTestWindow).chart.present())
+    await page.evaluate(() => (window as unknown as ViewsTestWindow).chart.destroy())
+    expect(await page.evaluate(() => document.getElementById('chart')!.className)).toBe('')
+    // Leaving full screen is asynchronous (exitFullscreen() resolves later): wait for it.
+    await page.waitForFunction(() => document.fullscreenElement === null)
+  })
+
+  it('fills the viewport instead inside an iframe that does not allow full screen', async () => {
+    const page = await openPage(`${partner.origin}/framed`, async (p) => {
+      const frame = p.frames().find((f) => f.url().includes('payload=example'))
+      if (frame === undefined) throw new Error('no chart frame')
+      await frame.waitForFunction(() => (window as unknown as ViewsTestWindow).drawn)
+    })
+    const frame = page.frames().find((f) => f.url().includes('payload=example'))!
+    expect(await frame.evaluate(() => document.fullscreenEnabled)).toBe(false)
+    await frame.getByRole('button', { name: 'Present' }).click()
+    const state = await frame.evaluate(() => {
+      const host = document.getElementById('chart')!
+      return {
+        classes: [...host.classList].filter((c) => c.startsWith('hv-present')),
+        position: getComputedStyle(host).position,
+        fullscreen: document.fullscreenElement,
+      }
+    })
+    expect(state).toEqual({ classes: ['hv-presenting', 'hv-present-fill'], position: 'fixed', fullscreen: null })
+    await page.keyboard.press('ArrowRight')
+    expect(await indicator(frame).textContent()).toBe('2 of 3 · Structure')
+    await page.keyboard.press('Escape')
+    expect(await presenting(frame)).toBe(false)
+    expect(await frame.evaluate(() => (window as unknown as PrintTestWindow).violations)).toEqual([])
+  })
+
+  it.each(Object.keys(households) as HouseholdName[])('passes axe-core in Present mode on %s', async (name) => {
+    const page = await open(name)
+    await page.getByRole('button', { name: 'Present' }).click()
+    for (const view of ['family', 'structure', 'estate'] as const) {
+      if (view !== 'family') await page.keyboard.press('ArrowRight')
+      expect(await shownPanel(page)).toBe(`hv-panel hv-panel-${view}`)
+      expect({ view, violations: await seriousViolations(page) }).toEqual({ view, violations: [] })
+    }
+  })
+})

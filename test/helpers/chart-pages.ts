@@ -1,0 +1,87 @@
+// The page set-up the chart's Chromium tests share: a fixture entry bundled for the browser, a page
+// watched for problems (console errors, page errors, dialogs, CSP violations), and axe-core's
+// serious findings on a page.
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { build } from 'esbuild'
+import type { Page } from 'playwright-core'
+
+/** The fixture entry at `entry` bundled as one ES module for the browser: the JavaScript's bytes. */
+export async function bundleFixture(entry: URL): Promise<Uint8Array> {
+  const bundle = await build({
+    entryPoints: [entry.pathname],
+    bundle: true,
+    format: 'esm',
+    target: 'es2022',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+  })
+  return bundle.outputFiles[0]!.contents
+}
+
+// This file is type-checked without the DOM's types (tsconfig.json), so the code that runs in the
+// page names the little of the DOM it uses here and reaches it through globalThis (the page's window).
+
+/** A page's window as the init script of watchProblems sees it. */
+interface ViolationsWindow {
+  violations: string[]
+  document: {
+    addEventListener(
+      type: 'securitypolicyviolation',
+      listener: (event: { violatedDirective: string; blockedURI: string }) => void,
+      capture: boolean,
+    ): void
+  }
+}
+
+/**
+ * Pushes the page's console errors, page errors and dialogs (dismissed) onto `problems`, and has
+ * every document it loads collect its CSP violations in `window.violations` (an init script, so the
+ * listener is there before the page's own scripts run).
+ */
+export async function watchProblems(page: Page, problems: string[]): Promise<void> {
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`)
+  })
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
+  page.on('dialog', (dialog) => {
+    problems.push(`dialog: ${dialog.message()}`)
+    void dialog.dismiss()
+  })
+  await page.addInitScript(() => {
+    const w = globalThis as unknown as ViolationsWindow
+    w.violations = []
+    w.document.addEventListener(
+      'securitypolicyviolation',
+      (e) => w.violations.push(`${e.violatedDirective} ${e.blockedURI}`),
+      true,
+    )
+  })
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+interface AxeViolation {
+  id: string
+  impact: string | null
+  nodes: { target: unknown[] }[]
+}
+
+/** A page's window once axe-core is injected. */
+interface AxeWindow {
+  document: unknown
+  axe: { run(context: unknown, options: object): Promise<{ violations: AxeViolation[] }> }
+}
+
+/** axe-core's serious and critical findings on the page as it is now (injected through DevTools, not the page's CSP). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource)
+  const violations = await page.evaluate(async () => {
+    const w = globalThis as unknown as AxeWindow
+    return (await w.axe.run(w.document, { resultTypes: ['violations'] })).violations
+  })
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${JSON.stringify(v.nodes.map((node) => node.target))}`)
+}

@@ -1,0 +1,422 @@
+// PUT /api/v1/relationships/{id}/chart (and the legacy path): a chart payload 0.1.x replaces the
+// household's members, kinships, entities and links in one transaction, matched by id or externalId;
+// a refused payload writes nothing and names its first problem; fast-check payloads get 200 or a
+// 4xx {error, code, field}, never a 5xx.
+import { readFileSync } from 'node:fs'
+import fc from 'fast-check'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ENTITY_KINDS, LINK_TYPES, type Payload } from '../../chart/payload.ts'
+import { checkPayloadRules } from '../../chart/src/payload-rules.ts'
+import { CHART_VERSION } from '../../chart/version.ts'
+import { listAudit } from '../../src/store/audit.ts'
+import { openTestStore, storeKinds, type TestStore } from '../helpers/stores.ts'
+import { call, createKey, createOrgWithKey, startApp, type TestApp } from '../helpers/app.ts'
+
+const REL = '/api/v1/relationships'
+const PROPERTY_TEST_TIMEOUT_MS = 180_000
+const example = JSON.parse(readFileSync(new URL('../../chart/example.json', import.meta.url), 'utf8')) as Payload
+
+type Answer = Awaited<ReturnType<typeof call>>
+
+/** A payload's contents by name, so that two payloads with different ids compare. */
+/** The payload's links in its order, each named by its ends' names. */
+function linksInOrder(payload: Payload): string[] {
+  const name = new Map([...payload.people, ...(payload.entities ?? [])].map((x) => [x.id, x.name]))
+  return (payload.links ?? []).map((l) => `${name.get(l.from)} ${l.type} ${name.get(l.to)}`)
+}
+
+function byName(payload: Payload) {
+  const name = new Map([...payload.people, ...(payload.entities ?? [])].map((x) => [x.id, x.name]))
+  return {
+    people: payload.people.map((p) => `${p.name} ${p.role} ${p.birthDate ?? ''} ${p.deathDate ?? ''}`).sort(),
+    relationships: (payload.relationships ?? [])
+      .map((r) =>
+        r.type === 'parent'
+          ? `${name.get(r.from)} parent of ${name.get(r.to)}`
+          : [name.get(r.from), name.get(r.to)].sort().join(` ${r.type} `),
+      )
+      .sort(),
+    entities: (payload.entities ?? []).map((e) => `${e.name} ${e.kind} ${e.value ?? ''} ${e.estate ?? ''}`).sort(),
+    links: (payload.links ?? []).map((l) => `${name.get(l.from)} ${l.type} ${name.get(l.to)} ${l.share ?? ''}`).sort(),
+  }
+}
+
+/** The example as GET draws it: its `other` entity (a trust company) is in the estate unless said, and every estate written. */
+const exampleAsDrawn: Payload = {
+  ...example,
+  entities: (example.entities ?? []).map((e) => ({ ...e, estate: e.estate ?? 'in' })),
+}
+
+describe.each(storeKinds())('importing a chart payload on %s', (kind) => {
+  let store: TestStore
+  let api: TestApp
+  let alice: { orgId: string; key: string; keyId: string }
+  let bob: { orgId: string; key: string; keyId: string }
+
+  async function household(key = alice.key, name = 'Import Family'): Promise<{ id: string; etag: string }> {
+    const created = await call(`${api.url}${REL}`, key, { body: { name } })
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    return { id: (created.body.household as { id: string }).id, etag: created.headers.get('etag') ?? '' }
+  }
+
+  function put(id: string, payload: unknown, etag: string | undefined, key = alice.key, base = REL): Promise<Answer> {
+    return call(`${api.url}${base}/${id}/chart`, key, {
+      method: 'PUT',
+      body: payload,
+      headers: etag === undefined ? {} : { 'if-match': etag },
+    })
+  }
+
+  async function chart(id: string): Promise<Answer> {
+    const answer = await call(`${api.url}${REL}/${id}/chart`, alice.key)
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+    return answer
+  }
+
+  beforeAll(async () => {
+    store = await openTestStore(kind)
+    api = await startApp(store.db)
+    alice = await createOrgWithKey(store.db)
+    bob = await createOrgWithKey(store.db)
+  })
+  afterAll(async () => {
+    await api?.close()
+    await store?.drop()
+  })
+
+  it('stores the example: GET then gives the same people, kinships, entities and links, and a second PUT changes no ids', async () => {
+    const h = await household()
+    const first = await put(h.id, example, h.etag)
+    expect(first.status, JSON.stringify(first.body)).toBe(200)
+    expect(first.headers.get('hearth-chart-version')).toBe(CHART_VERSION)
+    const etag = first.headers.get('etag') ?? ''
+    expect(etag).toMatch(/^"\d+"$/)
+    expect(etag).not.toBe(h.etag)
+    const read = await chart(h.id)
+    expect(read.headers.get('etag')).toBe(etag)
+    expect(read.body).toEqual(first.body)
+    const stored = read.body as Payload
+    expect(checkPayloadRules(stored)).toBeNull()
+    expect(byName(stored)).toEqual(byName(exampleAsDrawn))
+    // And the links in the payload's order.
+    expect(linksInOrder(stored)).toEqual(linksInOrder(exampleAsDrawn))
+
+    // The members and entities carry the payload ids as externalIds.
+    const members = await call(`${api.url}${REL}/${h.id}/members`, alice.key)
+    expect((members.body.members as { externalId: string }[]).map((m) => m.externalId)).toEqual(
+      example.people.map((p) => p.id),
+    )
+    const entities = await call(`${api.url}${REL}/${h.id}/entities`, alice.key)
+    expect((entities.body.entities as { externalId: string }[]).map((e) => e.externalId)).toEqual(
+      (example.entities ?? []).map((e) => e.id),
+    )
+
+    // The same payload again (matched by externalId), and GET's own payload (matched by id): no id changes.
+    const again = await put(h.id, example, etag)
+    expect(again.status, JSON.stringify(again.body)).toBe(200)
+    expect((again.body as Payload).people.map((p) => p.id)).toEqual(stored.people.map((p) => p.id))
+    expect((again.body as Payload).entities?.map((e) => e.id)).toEqual(stored.entities?.map((e) => e.id))
+    const back = await put(h.id, again.body, again.headers.get('etag') ?? '')
+    expect(back.status, JSON.stringify(back.body)).toBe(200)
+    expect(back.body).toEqual(again.body)
+
+    // Audited as chart.import, by part.
+    const audit = await listAudit(store.db, alice.orgId, h.id, 10)
+    const imports = audit.filter((a) => a.action === 'chart.import')
+    expect(imports).toHaveLength(3)
+    for (const entry of imports) expect(entry.changed).toEqual(['entities', 'links', 'members', 'relationships'])
+  })
+
+  it('matches by externalId and by id, deletes what the payload leaves out, and keeps what 0.1.x cannot say', async () => {
+    const h = await household()
+    const ann = await call(`${api.url}${REL}/${h.id}/members`, alice.key, {
+      body: { name: 'Ann Match', role: 'primaryClient', externalId: 'crm-ann', email: 'ann@example.com' },
+    })
+    expect(ann.status, JSON.stringify(ann.body)).toBe(201)
+    const annId = (ann.body.member as { id: string }).id
+    const bo = await call(`${api.url}${REL}/${h.id}/members`, alice.key, { body: { name: 'Bo Match', role: 'child' } })
+    const boId = (bo.body.member as { id: string }).id
+    const cy = await call(`${api.url}${REL}/${h.id}/members`, alice.key, { body: { name: 'Cy Gone', role: 'child' } })
+    const cyId = (cy.body.member as { id: string }).id
+    const policy = await call(`${api.url}${REL}/${h.id}/entities`, alice.key, {
+      body: { name: 'Policy', kind: 'lifeInsurance', shortName: 'POL', value: 1000, valueAsOf: '2024-01-01' },
+    })
+    expect(policy.status, JSON.stringify(policy.body)).toBe(201)
+    const policyId = (policy.body.entity as { id: string }).id
+    const bank = await call(`${api.url}${REL}/${h.id}/entities`, alice.key, {
+      body: { name: 'Bank Trust Co', kind: 'corporateTrustee' },
+    })
+    const bankId = (bank.body.entity as { id: string }).id
+    const insured = await call(`${api.url}${REL}/${h.id}/links`, alice.key, {
+      body: { from: annId, to: policyId, type: 'insured' },
+    })
+    expect(insured.status, JSON.stringify(insured.body)).toBe(201)
+    const etag = insured.headers.get('etag') ?? ''
+
+    const payload: Payload = {
+      household: { name: 'ignored' },
+      people: [
+        { id: 'crm-ann', name: 'Ann Matched', role: 'primaryClient' },
+        { id: boId, name: 'Bo Matched', role: 'child' },
+        { id: 'dee', name: 'Dee New', role: 'grandchild' },
+      ],
+      relationships: [{ from: boId, to: 'dee', type: 'parent' }],
+      entities: [
+        { id: policyId, name: 'Policy', kind: 'other', value: 1000, estate: 'in' },
+        { id: 'ilit', name: 'New ILIT', kind: 'ilit' },
+      ],
+      links: [
+        { from: 'ilit', to: policyId, type: 'owner', share: 100 },
+        { from: 'crm-ann', to: 'ilit', type: 'grantor' },
+        { from: boId, to: 'ilit', type: 'beneficiary', share: 100 },
+      ],
+    }
+    const answer = await put(h.id, payload, etag)
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+    const members = (await call(`${api.url}${REL}/${h.id}/members`, alice.key)).body.members as {
+      id: string
+      name: string
+      email: string | null
+      externalId: string | null
+    }[]
+    expect(members.map((m) => [m.name, m.externalId])).toEqual([
+      ['Ann Matched', 'crm-ann'],
+      ['Bo Matched', null],
+      ['Dee New', 'dee'],
+    ])
+    expect(members[0]).toMatchObject({ id: annId, email: 'ann@example.com' })
+    expect(members[1]?.id).toBe(boId)
+    expect(members.some((m) => m.id === cyId)).toBe(false)
+    const entities = (await call(`${api.url}${REL}/${h.id}/entities`, alice.key)).body.entities as {
+      id: string
+      name: string
+      kind: string
+      shortName: string | null
+      valueAsOf: string | null
+      estateSet: boolean
+    }[]
+    // The policy keeps its kind, short name and value date; the party stays; the ILIT is new.
+    expect(entities.find((e) => e.id === policyId)).toMatchObject({
+      kind: 'lifeInsurance',
+      shortName: 'POL',
+      valueAsOf: '2024-01-01',
+      estateSet: false,
+    })
+    expect(entities.find((e) => e.id === bankId)).toMatchObject({ kind: 'corporateTrustee' })
+    expect(entities.find((e) => e.name === 'New ILIT')).toMatchObject({ kind: 'ilit' })
+    const links = (await call(`${api.url}${REL}/${h.id}/links`, alice.key)).body.links as {
+      from: string
+      to: string
+      type: string
+      beneficiaryType: string | null
+    }[]
+    expect(links.map((l) => l.type).sort()).toEqual(['beneficiary', 'grantor', 'insured', 'owner'])
+    expect(links.find((l) => l.type === 'beneficiary')?.beneficiaryType).toBe('primary')
+    expect(links.find((l) => l.type === 'insured')).toMatchObject({ from: annId, to: policyId })
+  })
+
+  it('refuses a payload that breaks a rule with the JSON Pointer of its first problem, and writes nothing', async () => {
+    const h = await household()
+    const first = await put(h.id, example, h.etag)
+    expect(first.status).toBe(200)
+    const etag = first.headers.get('etag') ?? ''
+    const before = await chart(h.id)
+    const links = example.links ?? []
+    const bad: [string, Payload, string, string][] = [
+      [
+        'owners past 100 %',
+        { ...example, links: [...links, { from: 'david', to: 'llc', type: 'owner', share: 1 }] },
+        'link_shares_exceed',
+        `/links/${links.length}/share`,
+      ],
+      [
+        'a share on a grantor link',
+        { ...example, links: links.map((l, i) => (i === 3 ? { ...l, share: 5 } : l)) },
+        'link_share_not_allowed',
+        '/links/3/share',
+      ],
+      [
+        'an ownership cycle',
+        { ...example, links: [...links, { from: 'llc', to: 'slat', type: 'owner', share: 10 }] },
+        'link_ownership_cycle',
+        `/links/${links.length}/to`,
+      ],
+      [
+        'a grantor of an LLC',
+        { ...example, links: [...links, { from: 'david', to: 'llc', type: 'grantor' }] },
+        'link_kind_mismatch',
+        `/links/${links.length}/type`,
+      ],
+      [
+        'a parent cycle',
+        {
+          ...example,
+          relationships: [...(example.relationships ?? []), { from: 'lucas', to: 'robert', type: 'parent' }],
+        },
+        'relationship_cycle',
+        `/relationships/${example.relationships?.length ?? 0}`,
+      ],
+      [
+        'two primary clients',
+        { ...example, people: example.people.map((p, i) => (i === 3 ? { ...p, role: 'primaryClient' } : p)) },
+        'member_role_taken',
+        '/people/3/role',
+      ],
+      [
+        'a link to no one',
+        { ...example, links: [...links, { from: 'nobody', to: 'llc', type: 'owner', share: 1 }] },
+        'invalid_body',
+        `/links/${links.length}/from`,
+      ],
+    ]
+    for (const [what, payload, code, field] of bad) {
+      const answer = await put(h.id, payload, etag)
+      expect(answer.status, what).toBe(400)
+      expect(answer.body, what).toMatchObject({ code, field, error: expect.any(String) })
+    }
+    // Schema refusals name their field too.
+    const schema = await put(
+      h.id,
+      { ...example, links: [{ from: 'robert', to: 'rlt', type: 'grantor', share: 0 }] },
+      etag,
+    )
+    expect(schema.status).toBe(400)
+    expect(schema.body).toMatchObject({ code: 'invalid_body', field: '/links/0/share' })
+    const after = await chart(h.id)
+    expect(after.headers.get('etag')).toBe(before.headers.get('etag'))
+    expect(after.body).toEqual(before.body)
+  })
+
+  it("takes back GET's payload of a household with a deceased spouse: she becomes a member, drawn once", async () => {
+    const created = await call(`${api.url}${REL}`, alice.key, {
+      body: { name: 'Widow Import', deceasedSpouseName: 'Harold Widow', dsueDateOfDeath: '2019-06-30' },
+    })
+    const id = (created.body.household as { id: string }).id
+    const ruth = await call(`${api.url}${REL}/${id}/members`, alice.key, {
+      body: { name: 'Ruth Widow', role: 'primaryClient' },
+    })
+    expect(ruth.status).toBe(201)
+    const drawn = await chart(id)
+    const back = await put(id, drawn.body, drawn.headers.get('etag') ?? '')
+    expect(back.status, JSON.stringify(back.body)).toBe(200)
+    expect(byName(back.body as Payload)).toEqual(byName(drawn.body as Payload))
+    const members = (await call(`${api.url}${REL}/${id}/members`, alice.key)).body.members as {
+      name: string
+      role: string
+      deathDate: string | null
+      externalId: string | null
+    }[]
+    expect(members.map((m) => [m.name, m.role, m.deathDate, m.externalId])).toEqual([
+      ['Ruth Widow', 'primaryClient', null, null],
+      ['Harold Widow', 'spouse', '2019-06-30', 'deceased-spouse'],
+    ])
+  })
+
+  it("needs If-Match (428) with the current ETag (412); another organization's household is 404; needs relationships:write", async () => {
+    const h = await household()
+    const missing = await put(h.id, example, undefined)
+    expect(missing.status).toBe(428)
+    const stale = await put(h.id, example, '"999"')
+    expect(stale.status).toBe(412)
+    // Two imports under one ETag: one wins, the other is 412.
+    const both = await Promise.all([put(h.id, example, h.etag), put(h.id, exampleAsDrawn, h.etag)])
+    expect(both.map((a) => a.status).sort()).toEqual([200, 412])
+    const bobs = await household(bob.key, 'Bob Family')
+    for (const target of [bobs.id, crypto.randomUUID(), 'nope']) {
+      const answer = await put(target, example, '*')
+      expect(answer.status, target).toBe(404)
+      expect(answer.body.code).toBe('not_found')
+    }
+    expect((await call(`${api.url}${REL}/${bobs.id}/members`, bob.key)).body.members).toEqual([])
+    const reader = await createKey(store.db, alice.orgId, ['relationships:read'])
+    expect((await put(h.id, example, '*', reader.key)).status).toBe(403)
+    const anonymous = await call(`${api.url}${REL}/${h.id}/chart`, undefined, { method: 'PUT', body: example })
+    expect(anonymous.status).toBe(401)
+    const legacyWriter = await createKey(store.db, alice.orgId, ['households:write'])
+    const legacy = await put(h.id, example, '*', legacyWriter.key, '/api/v1/households')
+    expect(legacy.status, JSON.stringify(legacy.body)).toBe(200)
+    expect(legacy.headers.get('deprecation')).toMatch(/^@\d+$/)
+    expect(legacy.headers.get('hearth-chart-version')).toBe(CHART_VERSION)
+    expect(byName(legacy.body as Payload)).toEqual(byName(exampleAsDrawn))
+  })
+
+  it(
+    'answers fast-check payloads with 200 or a 4xx {error, code, field}, never a 5xx',
+    { timeout: PROPERTY_TEST_TIMEOUT_MS },
+    async () => {
+      const h = await household()
+      const ids = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']
+      const id = fc.oneof(
+        { weight: 6, arbitrary: fc.constantFrom(...ids) },
+        { weight: 1, arbitrary: fc.string({ maxLength: 70 }) },
+      )
+      const share = fc.oneof(
+        fc.constantFrom(undefined, 0, 50, 100, 100.5, 33.3333, 12.34567),
+        fc.double({ noNaN: true }),
+      )
+      const date = fc.constantFrom(undefined, '1950-01-01', '2000-02-30', '2999-01-01', '1700-01-01', 'x')
+      const role = fc.constantFrom('primaryClient', 'coClient', 'child', 'spouse', 'inLaw', 'other', 'boss')
+      const payload = fc.record(
+        {
+          household: fc.constant({ name: 'Fuzz' }),
+          people: fc.array(
+            fc.record(
+              {
+                id,
+                name: fc.oneof(fc.constant('Pat'), fc.string({ maxLength: 20 })),
+                role,
+                birthDate: date,
+                deathDate: date,
+              },
+              { requiredKeys: ['id', 'name', 'role'] },
+            ),
+            { minLength: 0, maxLength: 6 },
+          ),
+          relationships: fc.array(
+            fc.record({ from: id, to: id, type: fc.constantFrom('spouse', 'partner', 'exSpouse', 'parent', 'x') }),
+            { maxLength: 6 },
+          ),
+          entities: fc.array(
+            fc.record(
+              {
+                id,
+                name: fc.constantFrom('Trust', ' ', 'LLC'),
+                kind: fc.constantFrom(...ENTITY_KINDS, 'qtip'),
+                value: fc.oneof(fc.constantFrom(undefined, 0, 1.5, 1e12, 1.234), fc.double({ noNaN: true })),
+                estate: fc.constantFrom(undefined, 'in', 'out', 'maybe'),
+              },
+              { requiredKeys: ['id', 'name', 'kind'] },
+            ),
+            { maxLength: 5 },
+          ),
+          links: fc.array(
+            fc.record(
+              { from: id, to: id, type: fc.constantFrom(...LINK_TYPES, 'insured'), share },
+              { requiredKeys: ['from', 'to', 'type'] },
+            ),
+            {
+              maxLength: 8,
+            },
+          ),
+          options: fc.constantFrom(undefined, { theme: 'dark' }),
+        },
+        { requiredKeys: ['household', 'people'] },
+      )
+      await fc.assert(
+        fc.asyncProperty(payload, async (sent) => {
+          const answer = await put(h.id, sent, '*')
+          const said = JSON.stringify({ sent, answer: answer.body })
+          expect(answer.status, said).toBeLessThan(500)
+          if (answer.status === 200) {
+            expect(checkPayloadRules(answer.body as Payload), said).toBeNull()
+            return
+          }
+          expect(answer.status, said).toBe(400)
+          expect(answer.body, said).toMatchObject({ error: expect.any(String), code: expect.any(String) })
+          expect(typeof answer.body.field, said).toBe('string')
+        }),
+        { numRuns: 100 },
+      )
+    },
+  )
+})

@@ -1,0 +1,411 @@
+// A chart payload 0.1.x as an import plan (src/domain/chart-import.ts): what is matched, created,
+// deleted and kept, each refusal with its code and JSON Pointer, and — on generated records — that
+// the payload GET gives, sent back, changes no row (no create, no delete, the same kinships and links).
+import { readFileSync } from 'node:fs'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import type { Payload } from '../../chart/payload.ts'
+import { ImportRefused, planChartImport, type ExistingRecord, type ImportPlan } from '../../src/domain/chart-import.ts'
+import { toChartPayload, type ChartRecord } from '../../src/domain/chart-payload.ts'
+import { ENTITY_KINDS, type EntityKind, type LinkType } from '../../src/domain/estate-vocabulary.ts'
+
+const example = JSON.parse(readFileSync(new URL('../../chart/example.json', import.meta.url), 'utf8')) as Payload
+const EMPTY: ExistingRecord = { members: [], entities: [], kinships: [], links: [] }
+
+let counter = 0
+/** Predictable ids for created rows: new-1, new-2… (sorted as created). */
+function newIds(): () => string {
+  counter = 0
+  return () => `00000000-0000-4000-8000-${String(++counter).padStart(12, '0')}`
+}
+
+function refusal(payload: Payload, existing: ExistingRecord = EMPTY): { code: string; field: string } {
+  try {
+    planChartImport(payload, existing, newIds())
+  } catch (error) {
+    if (error instanceof ImportRefused) return { code: error.problem.code, field: error.problem.field }
+    throw error
+  }
+  throw new Error('the payload was not refused')
+}
+
+function uuid(n: number): string {
+  return `11111111-1111-4111-8111-${String(n).padStart(12, '0')}`
+}
+
+/** Link types that carry a share of the entity (owners and partners). */
+const HOLDING_TYPES: ReadonlySet<string> = new Set(['owner', 'generalPartner', 'limitedPartner'])
+
+const person = (id: string, role: Payload['people'][number]['role'] = 'child') => ({ id, name: `Person ${id}`, role })
+
+describe('a chart payload as an import plan', () => {
+  it('creates every person and entity of the example in an empty household, with the payload ids as externalIds', () => {
+    const plan = planChartImport(example, EMPTY, newIds())
+    expect(plan.members.map((m) => [m.externalId, m.isNew, m.position])).toEqual(
+      example.people.map((p, i) => [p.id, true, i]),
+    )
+    expect(plan.members[2]).toMatchObject({ name: 'Eleanor Chen', role: 'spouse', deathDate: '1989-11-30' })
+    expect(plan.entities.map((e) => [e.externalId, e.kind, e.value, e.estate, e.valueChanged])).toEqual([
+      // Estates equal to the kind's default are stored as not set; coastal (`other`) is in by default.
+      ['rlt', 'revocableTrust', 6200000, null, true],
+      ['llc', 'llc', 4800000, null, true],
+      ['ilit', 'ilit', 5000000, null, true],
+      ['slat', 'slat', 3500000, null, true],
+      ['coastal', 'other', null, null, false],
+    ])
+    expect(plan.deleteMemberIds).toEqual([])
+    expect(plan.deleteEntityIds).toEqual([])
+    expect(plan.kinships).toHaveLength(example.relationships?.length ?? 0)
+    const id = new Map([...plan.members, ...plan.entities].map((row) => [row.externalId, row.id]))
+    // Symmetric kinships with the smaller id first; parent from the parent.
+    const robert = id.get('robert') ?? ''
+    const margaret = id.get('margaret') ?? ''
+    expect(plan.kinships[0]).toEqual({
+      from: robert < margaret ? robert : margaret,
+      to: robert < margaret ? margaret : robert,
+      type: 'spouse',
+      parentKind: null,
+      since: null,
+      until: null,
+    })
+    expect(plan.kinships[2]).toMatchObject({ from: robert, to: id.get('david'), type: 'parent' })
+    expect(plan.links.map((l) => l.at)).toEqual((example.links ?? []).map((_, i) => `/links/${i}`))
+    expect(plan.links[4]).toEqual({
+      at: '/links/4',
+      from: id.get('david'),
+      to: id.get('rlt'),
+      type: 'beneficiary',
+      share: 33.33,
+    })
+    expect(plan.changed).toEqual(['members', 'relationships', 'entities', 'links'])
+  })
+
+  it('matches by id, then by externalId; deletes what the payload does not name, but keeps parties and the links 0.1.x cannot say', () => {
+    const existing: ExistingRecord = {
+      members: [
+        { id: uuid(1), externalId: null },
+        { id: uuid(2), externalId: 'crm-2' },
+        { id: uuid(3), externalId: 'gone' },
+      ],
+      entities: [
+        { id: uuid(10), externalId: null, kind: 'lifeInsurance', value: 500, estate: null },
+        { id: uuid(11), externalId: 'fam-llc', kind: 'flp', value: 100, estate: 'out' },
+        { id: uuid(12), externalId: null, kind: 'corporateTrustee', value: null, estate: null },
+        { id: uuid(13), externalId: null, kind: 'daf', value: null, estate: null },
+      ],
+      kinships: [{ from: uuid(1), to: uuid(2), type: 'spouse', parentKind: null, since: '1990-01-01', until: null }],
+      links: [
+        { from: uuid(1), to: uuid(10), type: 'insured', share: null, beneficiaryType: null },
+        { from: uuid(2), to: uuid(10), type: 'beneficiary', share: 100, beneficiaryType: 'contingent' },
+        { from: uuid(1), to: uuid(11), type: 'generalPartner', share: 10, beneficiaryType: null },
+        { from: uuid(12), to: uuid(13), type: 'trustee', share: null, beneficiaryType: null },
+        { from: uuid(3), to: uuid(10), type: 'insured', share: null, beneficiaryType: null },
+      ],
+    }
+    const payload: Payload = {
+      household: { name: 'x' },
+      people: [
+        { id: uuid(1).toUpperCase(), name: ' Ann ', role: 'primaryClient' },
+        { id: 'crm-2', name: 'Bo', role: 'coClient' },
+        { id: 'new-kid', name: 'Cy', role: 'child' },
+      ],
+      relationships: [{ from: 'crm-2', to: uuid(1).toUpperCase(), type: 'spouse' }],
+      entities: [
+        { id: uuid(10), name: 'Policy', kind: 'other', value: 500, estate: 'in' },
+        { id: 'fam-llc', name: 'Family LP', kind: 'flp', value: 200, estate: 'in' },
+      ],
+      links: [
+        { from: 'crm-2', to: uuid(10), type: 'beneficiary', share: 100 },
+        { from: uuid(1).toUpperCase(), to: 'fam-llc', type: 'owner', share: 10 },
+      ],
+    }
+    const plan = planChartImport(payload, existing, newIds())
+    expect(plan.members.map((m) => [m.id, m.isNew, m.externalId, m.name])).toEqual([
+      [uuid(1), false, null, 'Ann'],
+      [uuid(2), false, null, 'Bo'],
+      [plan.members[2]?.id, true, 'new-kid', 'Cy'],
+    ])
+    expect(plan.deleteMemberIds).toEqual([uuid(3)])
+    // The daf is deleted; the party stays (0.1.x cannot name it).
+    expect(plan.deleteEntityIds).toEqual([uuid(13)])
+    expect(plan.entities).toEqual([
+      // `other` for a kind 0.1.x does not know keeps that kind; an estate equal to its default stays not set.
+      expect.objectContaining({ id: uuid(10), kind: 'lifeInsurance', estate: null, valueChanged: false }),
+      // An estate the advisor had set is the payload's; a new value is a valuation.
+      expect.objectContaining({ id: uuid(11), kind: 'flp', estate: 'in', value: 200, valueChanged: true }),
+    ])
+    // The couple's dates stay.
+    expect(plan.kinships).toEqual([
+      { from: uuid(1), to: uuid(2), type: 'spouse', parentKind: null, since: '1990-01-01', until: null },
+    ])
+    expect(plan.links).toEqual([
+      // beneficiaryType kept, a partner drawn as owner stays a partner.
+      { at: '/links/0', from: uuid(2), to: uuid(10), type: 'beneficiary', share: 100, beneficiaryType: 'contingent' },
+      { at: '/links/1', from: uuid(1), to: uuid(11), type: 'generalPartner', share: 10 },
+      // Kept: the insured link (its ends stay), not the one of the deleted member; the party's trustee link
+      // went with the deleted daf.
+      { at: null, from: uuid(1), to: uuid(10), type: 'insured' },
+    ])
+  })
+
+  it('refuses with the code and the JSON Pointer of the first problem', () => {
+    const base: Payload = {
+      household: { name: 'x' },
+      people: [person('a', 'primaryClient'), person('b'), person('c')],
+      entities: [{ id: 't', name: 'Trust', kind: 'revocableTrust' }],
+    }
+    expect(refusal({ ...base, people: [...base.people, person('a')] })).toEqual({
+      code: 'invalid_body',
+      field: '/people/3/id',
+    })
+    expect(
+      refusal({
+        ...base,
+        relationships: [
+          { from: 'a', to: 'b', type: 'parent' },
+          { from: 'b', to: 'c', type: 'parent' },
+          { from: 'c', to: 'a', type: 'parent' },
+        ],
+      }),
+    ).toEqual({ code: 'relationship_cycle', field: '/relationships/2' })
+    expect(
+      refusal({
+        ...base,
+        relationships: [
+          { from: 'a', to: 'b', type: 'parent' },
+          { from: 'b', to: 'a', type: 'spouse' },
+        ],
+      }),
+    ).toEqual({ code: 'relationship_conflict', field: '/relationships/1' })
+    expect(
+      refusal({
+        ...base,
+        relationships: [
+          { from: 'a', to: 'b', type: 'spouse' },
+          { from: 'b', to: 'a', type: 'partner' },
+        ],
+      }),
+    ).toEqual({ code: 'relationship_conflict', field: '/relationships/1' })
+    expect(refusal({ ...base, links: [{ from: 'a', to: 'b', type: 'owner' }] })).toEqual({
+      code: 'invalid_body',
+      field: '/links/0/to',
+    })
+    expect(refusal({ ...base, people: [...base.people, person('d', 'primaryClient')] })).toEqual({
+      code: 'member_role_taken',
+      field: '/people/3/role',
+    })
+    expect(
+      refusal({ ...base, people: [{ ...person('d'), name: 'x'.repeat(150) + ' ' + 'y'.repeat(49) + '\u0007' }] }),
+    ).toEqual({
+      code: 'invalid_body',
+      field: '/people/0/name',
+    })
+    expect(refusal({ ...base, people: [{ ...person('d'), birthDate: '2023-02-29' }] })).toEqual({
+      code: 'invalid_body',
+      field: '/people/0/birthDate',
+    })
+    expect(
+      refusal({ ...base, people: [{ ...person('d'), birthDate: '2000-01-02', deathDate: '2000-01-01' }] }),
+    ).toEqual({ code: 'invalid_body', field: '/people/0/deathDate' })
+    expect(refusal({ ...base, entities: [{ id: 't', name: 'T', kind: 'llc', value: 10.001 }] })).toEqual({
+      code: 'invalid_body',
+      field: '/entities/0/value',
+    })
+    expect(refusal({ ...base, entities: [{ id: 't', name: 'T', kind: 'llc', value: 2e12 }] })).toEqual({
+      code: 'invalid_body',
+      field: '/entities/0/value',
+    })
+    // A new person's id is the externalId of a member the payload names by its own id.
+    const held: ExistingRecord = { ...EMPTY, members: [{ id: uuid(1), externalId: 'kid' }] }
+    expect(refusal({ ...base, people: [person(uuid(1)), person('kid')] }, held)).toEqual({
+      code: 'member_external_id_taken',
+      field: '/people/1/id',
+    })
+  })
+
+  it('refuses two payload ids that differ only in case when they name one record', () => {
+    const ann = 'abcdef01-2345-4678-9abc-def012345678'
+    const existing: ExistingRecord = { ...EMPTY, members: [{ id: ann, externalId: null }] }
+    const payload: Payload = {
+      household: { name: 'Case' },
+      people: [person(ann, 'primaryClient'), person(ann.toUpperCase(), 'coClient')],
+    }
+    // Both ids are one UUID: the second would take Ann's row again and the coClient would be lost.
+    expect(refusal(payload, existing)).toEqual({ code: 'invalid_body', field: '/people/1/id' })
+  })
+
+  it('keeps an owner and a partner link of one pair when GET drew them as one owner with their shares added', () => {
+    const ann = uuid(1)
+    const flp = uuid(100)
+    const existing: ExistingRecord = {
+      members: [{ id: ann, externalId: null }],
+      entities: [{ id: flp, externalId: null, kind: 'flp', value: null, estate: null }],
+      kinships: [],
+      links: [
+        { from: ann, to: flp, type: 'owner', share: 30, beneficiaryType: null },
+        { from: ann, to: flp, type: 'generalPartner', share: 10, beneficiaryType: null },
+      ],
+    }
+    const payload: Payload = {
+      household: { name: 'Partners' },
+      people: [person(ann, 'primaryClient')],
+      entities: [{ id: flp, name: 'FLP', kind: 'flp' }],
+      // 30 + 10 = 40: what GET draws for the pair.
+      links: [{ from: ann, to: flp, type: 'owner', share: 40 }],
+    }
+    const links = planChartImport(payload, existing, newIds()).links
+    expect(links).toEqual([
+      { at: '/links/0', from: ann, to: flp, type: 'owner', share: 30 },
+      { at: '/links/0', from: ann, to: flp, type: 'generalPartner', share: 10 },
+    ])
+    // Another sum is a change: one owner link with the share sent.
+    const changed = planChartImport(
+      { ...payload, links: [{ from: ann, to: flp, type: 'owner', share: 45 }] },
+      existing,
+      newIds(),
+    )
+    expect(changed.links).toEqual([{ at: '/links/0', from: ann, to: flp, type: 'owner', share: 45 }])
+  })
+
+  it('drops exact repeats of a relationship', () => {
+    const plan = planChartImport(
+      {
+        household: { name: 'x' },
+        people: [person('a'), person('b')],
+        relationships: [
+          { from: 'a', to: 'b', type: 'spouse' },
+          { from: 'b', to: 'a', type: 'spouse' },
+        ],
+      },
+      EMPTY,
+      newIds(),
+    )
+    expect(plan.kinships).toHaveLength(1)
+    expect(plan.changed).toEqual(['members', 'relationships'])
+  })
+
+  it('sent back as GET gives it, a household changes no row', () => {
+    const kinds = ENTITY_KINDS.filter((k) => k !== 'other')
+    const generated = fc.record({
+      memberCount: fc.integer({ min: 1, max: 6 }),
+      entityKinds: fc.array(fc.constantFrom(...kinds), { maxLength: 6 }),
+      estates: fc.array(fc.constantFrom('in' as const, 'out' as const, null), { minLength: 6, maxLength: 6 }),
+      values: fc.array(fc.option(fc.integer({ min: 0, max: 1e9 }), { nil: null }), { minLength: 6, maxLength: 6 }),
+      parents: fc.array(fc.tuple(fc.nat(5), fc.nat(5)), { maxLength: 6 }),
+      links: fc.array(
+        fc.record({
+          from: fc.nat(11),
+          to: fc.nat(5),
+          type: fc.constantFrom<LinkType>(
+            'grantor',
+            'trustee',
+            'successorTrustee',
+            'beneficiary',
+            'insured',
+            'owner',
+            'generalPartner',
+            'limitedPartner',
+          ),
+          // At most 30 each, so an owner and two partner links of one pair, drawn as one owner, stay within 100.
+          share: fc.integer({ min: 1, max: 30 }),
+        }),
+        { maxLength: 8 },
+      ),
+    })
+    fc.assert(
+      fc.property(generated, (g) => {
+        const members = Array.from({ length: g.memberCount }, (_, i) => ({
+          id: uuid(i),
+          name: `Member ${i}`,
+          role: i === 0 ? 'primaryClient' : 'child',
+          birthDate: null,
+          deathDate: null,
+          externalId: i % 2 === 0 ? `m-${i}` : null,
+        }))
+        const entities = g.entityKinds.map((kind: EntityKind, i) => ({
+          id: uuid(100 + i),
+          name: `Entity ${i}`,
+          shortName: null,
+          kind,
+          value:
+            kind.startsWith('corporateTrustee') || ['lawFirm', 'otherParty'].includes(kind)
+              ? null
+              : (g.values[i] ?? null),
+          valueAsOf: null,
+          estate: ['corporateTrustee', 'lawFirm', 'otherParty'].includes(kind) ? null : (g.estates[i] ?? null),
+          externalId: null,
+        }))
+        // Parent links only from an earlier member to a later one: no cycle.
+        const seen = new Set<string>()
+        const relationships = g.parents
+          .filter(([a, b]) => a < b && b < members.length && !seen.has(`${a} ${b}`) && seen.add(`${a} ${b}`))
+          .map(([a, b]) => ({
+            from: uuid(a),
+            to: uuid(b),
+            type: 'parent',
+            parentKind: 'adopted' as const,
+            since: null,
+            until: null,
+          }))
+        const linkSeen = new Set<string>()
+        const ends = [...members.map((m) => m.id), ...entities.map((e) => e.id)]
+        const links = g.links
+          .map((l) => ({
+            from: ends[l.from % ends.length] ?? '',
+            to: entities[l.to % Math.max(1, entities.length)]?.id,
+            type: l.type,
+          }))
+          .filter((l): l is { from: string; to: string; type: LinkType } => l.to !== undefined && l.from !== l.to)
+          .filter((l) => !linkSeen.has(`${l.from} ${l.to} ${l.type}`) && linkSeen.add(`${l.from} ${l.to} ${l.type}`))
+          .map((l) => ({
+            ...l,
+            share: HOLDING_TYPES.has(l.type) ? (g.links.find((x) => x.type === l.type)?.share ?? 10) : null,
+            beneficiaryType: l.type === 'beneficiary' ? ('income' as const) : null,
+          }))
+        const record: ChartRecord = {
+          name: 'Generated',
+          deceasedSpouseName: null,
+          dsueDateOfDeath: null,
+          settings: null,
+          members,
+          relationships,
+          entities,
+          links,
+        }
+        const existing: ExistingRecord = {
+          members: members.map((m) => ({ id: m.id, externalId: m.externalId })),
+          entities: entities.map((e) => ({
+            id: e.id,
+            externalId: null,
+            kind: e.kind,
+            value: e.value,
+            estate: e.estate,
+          })),
+          kinships: relationships.map((r) => ({ ...r, type: 'parent' as const })),
+          links,
+        }
+        const payload = toChartPayload(record)
+        if (!payload) throw new Error('a record with members has a payload')
+        const plan: ImportPlan = planChartImport(payload, existing, newIds())
+        expect(plan.members.every((m) => !m.isNew)).toBe(true)
+        expect(plan.entities.every((e) => !e.isNew && !e.valueChanged)).toBe(true)
+        expect(plan.deleteMemberIds).toEqual([])
+        expect(plan.deleteEntityIds).toEqual([])
+        for (const e of plan.entities) {
+          const before = entities.find((x) => x.id === e.id)
+          expect({ kind: e.kind, estate: e.estate }).toEqual({ kind: before?.kind, estate: before?.estate })
+        }
+        expect(plan.kinships).toEqual(relationships)
+        const key = (l: {
+          from: string
+          to: string
+          type: string
+          share?: number | null
+          beneficiaryType?: string | null
+        }) => `${l.from} ${l.to} ${l.type} ${String(l.share ?? '')} ${l.beneficiaryType ?? ''}`
+        expect(plan.links.map(key).sort()).toEqual(links.map(key).sort())
+      }),
+      { numRuns: 200 },
+    )
+  })
+})

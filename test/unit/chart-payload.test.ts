@@ -1,0 +1,305 @@
+// The household record as chart payload 0.1.x (src/domain/chart-payload.ts): how every entity kind
+// and link type maps, worked examples, and — on generated records — that the payload always passes
+// what the chart itself checks (the published JSON Schema, then checkPayloadRules).
+import { randomUUID } from 'node:crypto'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { ENTITY_KINDS as PAYLOAD_KINDS, Person, payloadJsonSchema, type Payload } from '../../chart/payload.ts'
+import { checkPayloadRules } from '../../chart/src/payload-rules.ts'
+import { CHART_VERSION } from '../../chart/version.ts'
+import {
+  payloadEntityKind,
+  toChartPayload,
+  type ChartEntity,
+  type ChartLink,
+  type ChartMember,
+  type ChartRecord,
+} from '../../src/domain/chart-payload.ts'
+import {
+  BENEFICIARY_TYPES,
+  defaultEstateSide,
+  ENTITY_KINDS,
+  isParty,
+  LINK_TYPES,
+  type EntityKind,
+  type LinkType,
+} from '../../src/domain/estate-vocabulary.ts'
+import { MEMBER_ROLES } from '../../src/domain/household-roles.ts'
+import { EXTERNAL_ID_PATTERN } from '../../src/domain/external-id.ts'
+
+const validatePayload = new Ajv2020({ allErrors: true }).compile(payloadJsonSchema(CHART_VERSION))
+
+function expectChartAccepts(payload: Payload | undefined): asserts payload is Payload {
+  expect(validatePayload(payload), JSON.stringify(validatePayload.errors)).toBe(true)
+  expect(checkPayloadRules(payload!)).toBeNull()
+}
+
+function member(id: string, name: string, role: string): ChartMember {
+  return { id, name, role, birthDate: null, deathDate: null, externalId: null }
+}
+
+function entity(id: string, kind: EntityKind, more: Partial<ChartEntity> = {}): ChartEntity {
+  return {
+    id,
+    name: `Entity ${id}`,
+    shortName: null,
+    kind,
+    value: null,
+    valueAsOf: null,
+    estate: null,
+    externalId: null,
+    ...more,
+  }
+}
+
+function link(from: string, to: string, type: LinkType, share: number | null = null): ChartLink {
+  return { from, to, type, share, beneficiaryType: type === 'beneficiary' ? 'primary' : null }
+}
+
+function record(more: Partial<ChartRecord>): ChartRecord {
+  return {
+    name: 'Test Family',
+    deceasedSpouseName: null,
+    dsueDateOfDeath: null,
+    settings: null,
+    members: [member('m1', 'Ann Test', 'primaryClient')],
+    relationships: [],
+    entities: [],
+    links: [],
+    ...more,
+  }
+}
+
+describe('chart payload 0.1.x of a household', () => {
+  it('takes an externalId the API accepts as a payload id unchanged: the two patterns are one rule', () => {
+    expect((Person.properties.id as { pattern?: string }).pattern).toBe(EXTERNAL_ID_PATTERN)
+  })
+
+  it('maps each entity kind: 0.1.x kinds as themselves, the others as other, parties left out; estate always written as counted', () => {
+    const entities = ENTITY_KINDS.map((kind, i) => entity(`e${i}`, kind, { value: 1000 + i }))
+    const payload = toChartPayload(record({ entities }))
+    expectChartAccepts(payload)
+    const drawn = new Map((payload.entities ?? []).map((e) => [e.id, e]))
+    for (const [i, kind] of ENTITY_KINDS.entries()) {
+      const got = drawn.get(`e${i}`)
+      if (isParty(kind)) {
+        expect(got, kind).toBeUndefined()
+        continue
+      }
+      expect(got, kind).toEqual({
+        id: `e${i}`,
+        name: `Entity e${i}`,
+        kind: (PAYLOAD_KINDS as readonly string[]).includes(kind) ? kind : 'other',
+        value: 1000 + i,
+        estate: defaultEstateSide(kind),
+      })
+    }
+    expect(payloadEntityKind('qtip')).toBe('other')
+    expect(payloadEntityKind('slat')).toBe('slat')
+    // A QTIP is in the estate by default: drawn as `other`, still in.
+    expect(drawn.get(`e${ENTITY_KINDS.indexOf('qtip')}`)?.estate).toBe('in')
+    // An estate the advisor set wins over the kind's default.
+    const set = toChartPayload(record({ entities: [entity('t', 'irrevocableTrust', { estate: 'in' })] }))
+    expect(set?.entities).toEqual([{ id: 't', name: 'Entity t', kind: 'irrevocableTrust', estate: 'in' }])
+  })
+
+  it('maps each link type: partners as owner with their share, successorTrustee and insured left out, beneficiary shares kept', () => {
+    const entities = [
+      entity('trust', 'revocableTrust'),
+      entity('llc', 'llc'),
+      entity('policy', 'lifeInsurance'),
+      entity('bank', 'corporateTrustee'),
+    ]
+    const members = [member('ann', 'Ann Test', 'primaryClient'), member('kid', 'Kid Test', 'child')]
+    const links: ChartLink[] = [
+      link('ann', 'trust', 'grantor'),
+      link('ann', 'trust', 'trustee'),
+      link('kid', 'trust', 'successorTrustee'),
+      { ...link('kid', 'trust', 'beneficiary', 60), beneficiaryType: 'contingent' },
+      link('ann', 'llc', 'generalPartner', 2),
+      link('kid', 'llc', 'limitedPartner', 48),
+      link('trust', 'llc', 'owner', 50),
+      link('ann', 'policy', 'insured'),
+      link('trust', 'policy', 'owner', 100),
+      link('bank', 'trust', 'trustee'),
+    ]
+    const payload = toChartPayload(record({ members, entities, links }))
+    expectChartAccepts(payload)
+    expect(payload.entities?.map((e) => e.id)).toEqual(['trust', 'llc', 'policy'])
+    expect(payload.links).toEqual([
+      { from: 'ann', to: 'trust', type: 'grantor' },
+      { from: 'ann', to: 'trust', type: 'trustee' },
+      { from: 'kid', to: 'trust', type: 'beneficiary', share: 60 },
+      { from: 'ann', to: 'llc', type: 'owner', share: 2 },
+      { from: 'kid', to: 'llc', type: 'owner', share: 48 },
+      { from: 'trust', to: 'llc', type: 'owner', share: 50 },
+      { from: 'trust', to: 'policy', type: 'owner', share: 100 },
+    ])
+    const mapped = new Set(LINK_TYPES.filter((t) => !['successorTrustee', 'insured'].includes(t)))
+    expect([...mapped].sort()).toEqual([
+      'beneficiary',
+      'generalPartner',
+      'grantor',
+      'limitedPartner',
+      'owner',
+      'trustee',
+    ])
+  })
+
+  it('draws a partner who is also an owner of the same entity as one owner, the shares added', () => {
+    const payload = toChartPayload(
+      record({
+        entities: [entity('flp', 'flp')],
+        links: [link('m1', 'flp', 'generalPartner', 1), link('m1', 'flp', 'owner', 33.3333)],
+      }),
+    )
+    expectChartAccepts(payload)
+    expect(payload.links).toEqual([{ from: 'm1', to: 'flp', type: 'owner', share: 34.3333 }])
+  })
+
+  it('is the README walk-through: a revocable trust, an ILIT and an LLC', () => {
+    const payload = toChartPayload(
+      record({
+        members: [
+          member('pat', 'Pat Rivera', 'primaryClient'),
+          member('sam', 'Sam Rivera', 'coClient'),
+          member('ava', 'Ava Rivera', 'child'),
+        ],
+        relationships: [
+          { from: 'pat', to: 'sam', type: 'spouse', parentKind: null, since: '1990-06-01', until: null },
+          { from: 'pat', to: 'ava', type: 'parent', parentKind: 'adopted', since: null, until: null },
+        ],
+        entities: [
+          entity('rlt', 'revocableTrust', { name: 'Rivera Revocable Trust', value: 2_500_000, shortName: 'RLT' }),
+          entity('ilit', 'ilit', { name: 'Rivera ILIT', valueAsOf: '2025-01-01' }),
+          entity('llc', 'llc', { name: 'Rivera Holdings LLC', value: 1_200_000.5, estate: 'out' }),
+        ],
+        links: [
+          link('pat', 'rlt', 'grantor'),
+          link('sam', 'rlt', 'trustee'),
+          link('ava', 'ilit', 'beneficiary', 100),
+          link('rlt', 'llc', 'owner', 100),
+        ],
+      }),
+    )
+    expectChartAccepts(payload)
+    expect(payload).toEqual({
+      household: { name: 'Test Family' },
+      people: [
+        { id: 'pat', name: 'Pat Rivera', role: 'primaryClient' },
+        { id: 'sam', name: 'Sam Rivera', role: 'coClient' },
+        { id: 'ava', name: 'Ava Rivera', role: 'child' },
+      ],
+      relationships: [
+        { from: 'pat', to: 'sam', type: 'spouse' },
+        { from: 'pat', to: 'ava', type: 'parent' },
+      ],
+      entities: [
+        { id: 'rlt', name: 'Rivera Revocable Trust', kind: 'revocableTrust', value: 2_500_000, estate: 'in' },
+        { id: 'ilit', name: 'Rivera ILIT', kind: 'ilit', estate: 'out' },
+        { id: 'llc', name: 'Rivera Holdings LLC', kind: 'llc', value: 1_200_000.5, estate: 'out' },
+      ],
+      links: [
+        { from: 'pat', to: 'rlt', type: 'grantor' },
+        { from: 'sam', to: 'rlt', type: 'trustee' },
+        { from: 'ava', to: 'ilit', type: 'beneficiary', share: 100 },
+        { from: 'rlt', to: 'llc', type: 'owner', share: 100 },
+      ],
+    })
+  })
+
+  it("always passes the chart's schema and rules, whatever the record holds", () => {
+    const date = fc.oneof(
+      fc.constant(null),
+      fc
+        .date({ min: new Date('1800-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
+        .map((d) => d.toISOString().slice(0, 10)),
+      fc.string({ maxLength: 12 }),
+    )
+    const name = fc.oneof(fc.string({ maxLength: 260 }), fc.constantFrom('  ', '', 'Ann', '\u{1F600}'.repeat(201)))
+    const generated = fc
+      .record({
+        memberCount: fc.integer({ min: 0, max: 8 }),
+        entityCount: fc.integer({ min: 0, max: 8 }),
+        name,
+        deceasedSpouseName: fc.option(name, { nil: null }),
+        dsueDateOfDeath: date,
+      })
+      .chain(({ memberCount, entityCount, ...household }) => {
+        const memberIds = Array.from({ length: memberCount }, () => randomUUID())
+        const entityIds = Array.from({ length: entityCount }, () => randomUUID())
+        const anyId = fc.constantFrom(...memberIds, ...entityIds, 'deceased-spouse', 'stray')
+        const entityId = entityIds.length > 0 ? fc.constantFrom(...entityIds, 'stray') : fc.constant('stray')
+        return fc.record({
+          household: fc.constant(household),
+          members: fc.tuple(
+            ...memberIds.map((id) =>
+              fc.record({
+                id: fc.constant(id),
+                name,
+                role: fc.constantFrom(...MEMBER_ROLES, 'unknownRole'),
+                birthDate: date,
+                deathDate: date,
+                externalId: fc.constant(null),
+              }),
+            ),
+          ),
+          relationships: fc.array(
+            fc.record({
+              from: anyId,
+              to: anyId,
+              type: fc.constantFrom('spouse', 'partner', 'exSpouse', 'parent', 'cousin'),
+              parentKind: fc.constant(null),
+              since: fc.constant(null),
+              until: fc.constant(null),
+            }),
+            { maxLength: 20 },
+          ),
+          entities: fc.tuple(
+            ...entityIds.map((id) =>
+              fc.record({
+                id: fc.constant(id),
+                name,
+                shortName: fc.constant(null),
+                kind: fc.constantFrom(...ENTITY_KINDS),
+                value: fc.option(fc.double({ min: -1, max: 2e13, noNaN: true }), { nil: null }),
+                valueAsOf: fc.constant(null),
+                estate: fc.constantFrom('in' as const, 'out' as const, null),
+                externalId: fc.constant(null),
+              }),
+            ),
+          ),
+          links: fc.array(
+            fc.record({
+              from: anyId,
+              to: entityId,
+              type: fc.constantFrom(...LINK_TYPES),
+              share: fc.option(fc.double({ min: -5, max: 150, noNaN: true }), { nil: null }),
+              beneficiaryType: fc.constantFrom(...BENEFICIARY_TYPES, null),
+            }),
+            { maxLength: 30 },
+          ),
+        })
+      })
+    fc.assert(
+      fc.property(generated, (g) => {
+        const payload = toChartPayload({
+          ...g.household,
+          settings: null,
+          members: g.members,
+          relationships: g.relationships,
+          entities: g.entities,
+          links: g.links,
+        })
+        if (g.members.length === 0 && !g.household.deceasedSpouseName?.trim()) {
+          expect(payload).toBeUndefined()
+          return
+        }
+        expectChartAccepts(payload)
+        for (const e of payload.entities ?? []) expect(e.estate).toBeDefined()
+      }),
+      { numRuns: 300 },
+    )
+  })
+})
