@@ -1,30 +1,46 @@
-// The chart page's protocol side (spec §4.4, §6; DESIGN §4 "Chart protocol v1"): says `ready`,
-// accepts `render` only from the parent window with protocol v1, a verified token minted for the
-// sender's origin and a valid payload, then draws and talks only to that origin. A refused render
-// answers `error` and leaves any chart already shown as it was. No cookies, no storage, and one
-// request per new token id (the key set, which meters the render).
+// The chart page's protocol side (spec §4.4, §6; DESIGN §4 "Chart protocol v1"; the messages are
+// listed in protocol.ts): says `ready`, accepts `render` only from the parent window with protocol
+// v1, a verified token minted for the sender's origin, a valid payload and a valid appearance, then
+// draws the household's three views (views/view-shell.ts) and talks only to that origin. A refused
+// render answers `error` and leaves any chart already shown as it was. theme, setView, focus and
+// print act on the drawn chart and are accepted only from the parent, at the origin that rendered,
+// after a render. No cookies, no storage, and one request per new token id (the key set, which
+// meters the render).
+//
+// The release's one stylesheet: esbuild bundles these imports, in this order (each later sheet
+// builds on the earlier ones: the base palette, the shell and its views, the genogram, print and
+// Present). The view modules import no CSS themselves, so this is where all of it comes in.
 import './styles.css'
+import './views/views.css'
+import './views/genogram.css'
+import './views/print.css'
 import type { Payload, Theme } from '../payload.ts'
 import { PROTOCOL_VERSION } from '../version.ts'
-import { drawChart } from './draw.ts'
 import {
   errorMessage,
   isTheme,
+  isViewName,
   readHostRequest,
   readyMessage,
   type ChartMessage,
+  type ChartRequest,
   type ErrorMessage,
   type RenderRequest,
 } from './protocol.ts'
 import { validatePayload } from './validate.ts'
 import { createTokenVerifier, fetchChartKeys } from './verify.ts'
+import { readAppearance, type Appearance } from './views/appearance.ts'
+import { drawHousehold, type DrawnHousehold } from './views/view-shell.ts'
+import type { ViewName } from './views/view-types.ts'
 
 const host = document.getElementById('chart') ?? document.body
 const verifier = createTokenVerifier({ audience: location.origin, fetchKeys: fetchChartKeys })
 
-let chart: ReturnType<typeof drawChart> | null = null
+let chart: DrawnHousehold | null = null
 /** The origin of the last accepted render: every message but `ready` and `error` goes there only. */
 let hostOrigin: string | null = null
+/** The view the reader (or the host) chose last: a new render (an update) opens on it again. */
+let shownView: ViewName | undefined
 let lastHeight = -1
 let resizeObserver: ResizeObserver | null = null
 /** Renders are handled one after another, so the last one sent is the one shown. */
@@ -39,15 +55,33 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       .then(() => handleRender(request, source, origin))
       // Every render gets an answer, even one that failed in a way nothing above foresaw.
       .catch(() => refuse(errorMessage('payload_invalid', 'payload: the chart could not process this render.', '')))
-  } else if (request.type === 'theme') {
+  } else {
     // An extension: only from the parent, at the origin that rendered, after a render. Otherwise ignored.
     if (event.source !== window.parent || hostOrigin === null || event.origin !== hostOrigin || !chart) return
-    if (request.v === PROTOCOL_VERSION && isTheme(request.theme)) chart.setTheme(request.theme)
+    if (request.v === PROTOCOL_VERSION) act(chart, request)
   }
 })
 
 // Holds no secret: any page that frames the chart may learn that it loaded.
 window.parent.postMessage(readyMessage(), '*')
+
+/** Carries out a request on the drawn chart; one with a value outside its rules is ignored. */
+function act(drawn: DrawnHousehold, request: ChartRequest): void {
+  switch (request.type) {
+    case 'theme':
+      if (isTheme(request.theme)) drawn.setTheme(request.theme)
+      return
+    case 'setView':
+      if (isViewName(request.view)) drawn.setView(request.view)
+      return
+    case 'focus':
+      if (typeof request.id === 'string') drawn.focus(request.id)
+      return
+    case 'print':
+      drawn.print()
+      return
+  }
+}
 
 async function handleRender(request: RenderRequest, source: MessageEventSource | null, origin: string): Promise<void> {
   if (source !== window.parent)
@@ -64,8 +98,10 @@ async function handleRender(request: RenderRequest, source: MessageEventSource |
   if (!token.ok) return refuse(errorMessage(token.code, token.message))
   const payload = validatePayload(request.payload)
   if (!payload.ok) return refuse(errorMessage('payload_invalid', payload.message, payload.path))
+  const appearance = readAppearance(request.appearance)
+  if (!appearance.ok) return refuse(errorMessage('appearance_invalid', appearance.message))
   try {
-    show(payload.payload, origin)
+    show(payload.payload, appearance.appearance, origin)
   } catch {
     // A payload the schema and rules accept should always draw; if it does not, say so.
     chart = null
@@ -74,17 +110,23 @@ async function handleRender(request: RenderRequest, source: MessageEventSource |
   }
 }
 
-function show(payload: Payload, origin: string): void {
+function show(payload: Payload, appearance: Appearance, origin: string): void {
   chart?.destroy()
   chart = null
   host.replaceChildren()
   hostOrigin = origin
   const theme: Theme = payload.options?.theme ?? 'system'
-  chart = drawChart(host, payload, {
+  chart = drawHousehold(host, payload, {
     theme,
+    appearance,
+    ...(shownView === undefined ? {} : { view: shownView }),
     onSelect(id, kind) {
       // The origin of the render that drew this chart.
       post({ type: 'select', id, kind }, origin)
+    },
+    onViewChange(view) {
+      shownView = view
+      post({ type: 'viewchange', view }, origin)
     },
   })
   lastHeight = contentHeight()

@@ -8,21 +8,34 @@
 import { effectiveEstateSide } from '../../../src/domain/estate-vocabulary.ts'
 import { householdLabeller } from '../estate/summary-names.ts'
 import { shareText } from '../estate/summary-percent.ts'
+import type { MeasureStyled } from '../structure/structure-cards.ts'
 import { layoutStructure, type StructureBox, type StructureText } from '../structure/structure-layout.ts'
 import { baseDirection } from '../text/direction.ts'
 import { canvasMeasure, cssFont } from '../text/measure.ts'
+import type { Appearance } from './appearance.ts'
 import { htmlElement, svgElement } from './dom.ts'
+import { cornerRadiusOf, fontFamilyOf } from './host-appearance.ts'
 import type { SelectedKind } from './selection.ts'
 import { drawFocusLines } from './structure-focus.ts'
 import type { DrawnView, ViewHousehold } from './view-types.ts'
 
-/** The family the cards are measured and drawn in: the 0.1.x chart's (styles.css, .hc-svg). */
-const FONT_FAMILY = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
 const BOLD = 600
 const REGULAR = 400
 
-const measure = (text: string, sizePx: number, bold: boolean) =>
-  canvasMeasure(cssFont(sizePx, bold ? BOLD : REGULAR, FONT_FAMILY))(text)
+/** Measures card text in `fontFamily`, the family it is drawn in (the host's appearance, or the chart's). */
+const measureIn =
+  (fontFamily: string): MeasureStyled =>
+  (text, sizePx, bold) =>
+    canvasMeasure(cssFont(sizePx, bold ? BOLD : REGULAR, fontFamily))(text)
+
+/**
+ * A card's corner radius: a person's is the appearance's radius, an entity's twice that (entities
+ * read as the rounder boxes, as in the 0.1.x chart: 6 and 12 by default), at most half the card's
+ * height so a short card is never drawn as a lozenge.
+ */
+function cardRadius(box: StructureBox, radius: number): number {
+  return Math.min(box.is === 'person' ? radius : 2 * radius, box.h / 2)
+}
 
 const rounded = (value: number) => Math.round(value * 2) / 2
 
@@ -56,9 +69,12 @@ export function drawStructureView(
   panel: HTMLElement,
   household: ViewHousehold,
   onSelect: (id: string, kind: SelectedKind) => void,
+  appearance: Appearance = {},
 ): DrawnView {
   const controller = new AbortController()
-  const layout = layoutStructure(household, { measure })
+  const fontFamily = fontFamilyOf(appearance)
+  const radius = cornerRadiusOf(appearance)
+  const layout = layoutStructure(household, { measure: measureIn(fontFamily) })
   const frame = htmlElement('div', 'hv-structure', panel)
   const svg = svgElement(
     'svg',
@@ -69,7 +85,7 @@ export function drawStructureView(
       viewBox: `0 0 ${layout.width} ${layout.height}`,
       role: 'group',
       'aria-label': `${household.household.name}: who owns and runs what. Tab moves between the cards; Enter selects.`,
-      'font-family': FONT_FAMILY,
+      'font-family': fontFamily,
     },
     frame,
   )
@@ -122,7 +138,7 @@ export function drawStructureView(
       boxLayer,
     )
     svgElement('title', {}, group).textContent = box.title
-    svgElement('rect', { class: 'hv-st-card', width: box.w, height: box.h, rx: box.is === 'person' ? 6 : 12 }, group)
+    svgElement('rect', { class: 'hv-st-card', width: box.w, height: box.h, rx: cardRadius(box, radius) }, group)
     for (const text of box.texts) {
       // A space between the lines, as their text reads (copied, or taken from the content): without
       // one, adjacent <text> elements run together ("Trust…ILIT").
