@@ -1,6 +1,7 @@
 // Released charts are immutable: the release checked in under dist/chart/ is exactly what the
 // current source builds (so a change to the chart needs a new CHART_VERSION), releasing never
 // rewrites a released version, and the embed origin serves every release byte for byte.
+import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -11,6 +12,31 @@ import { differences, readRelease, releaseChart, ReleaseConflictError, RELEASES_
 import { loadChartReleases } from '../../src/embed/releases.ts'
 
 const TIMEOUT = 60_000
+
+/**
+ * The SHA-256 of every file of each published release, as it was published. A partner pinned to one
+ * of them must see no change, ever: a new chart is a new version beside them.
+ */
+const PUBLISHED: Record<string, Record<string, string>> = {
+  '0.1.0': {
+    'chart-4LfO05Pw0J.js': 'e0b7ced393f0d09d0926404d190a6238a9f496345d78a9ec89a3bc39396e5e76',
+    'chart-x8mNzjS5fc.css': 'c7c98dce34b97dc14db303244b7e0fadb3e5b440ad523e0628ac685e5214136c',
+    'example.json': '6ecd3821a349d9909903d08434719206ceaeb9e6af0f28de99ba89d8ab502f8d',
+    'index.html': 'd908638b6c1cb5d5af165675180310739b6f238d20bff4c3ad96b988f0c4838f',
+    'payload.schema.json': 'ed0ea28c58548cd47ca839d91a98053b92a56982e373d25b68e83c19c8cd5990',
+    'sdk.d.ts': '767eee0ca0b2b2fb942134a35547dabe6470fb287513850915bd3f54d2e81233',
+    'sdk.js': 'ef6227921b7262c53d01f85f94f3daba2d2350ea6f3f52dfc7a54d0fb1045a92',
+  },
+  '0.1.1': {
+    'chart-RACv2Qui0K.js': '4400afd90ba2d0aed3bf51f0bef782273e7fd5288712f828ef3b78441afbc277',
+    'chart-x8mNzjS5fc.css': 'c7c98dce34b97dc14db303244b7e0fadb3e5b440ad523e0628ac685e5214136c',
+    'example.json': '6ecd3821a349d9909903d08434719206ceaeb9e6af0f28de99ba89d8ab502f8d',
+    'index.html': 'fc0b8ae2b959390d3882b10787bb3bd9310f2d35d343c4a7b257cc18158891b9',
+    'payload.schema.json': '0ffbf853bbb94068d1b9cd02710751960fa6daeaeaddb90fe76cabeae27c6cba',
+    'sdk.d.ts': '767eee0ca0b2b2fb942134a35547dabe6470fb287513850915bd3f54d2e81233',
+    'sdk.js': '66fb61a22830f5e098e2ee000d0b760542aa792e3bcd234962ce059faadcef22',
+  },
+}
 
 describe('chart releases', () => {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'hearth-releases-'))
@@ -24,6 +50,20 @@ describe('chart releases', () => {
       expect(differences(released ?? new Map<string, Uint8Array>(), await buildChartRelease(CHART_VERSION))).toEqual([])
     },
     TIMEOUT,
+  )
+
+  it.each(Object.entries(PUBLISHED))(
+    'dist/chart/v%s/ is byte for byte as it was published',
+    async (version, digests) => {
+      const released = await readRelease(path.join(RELEASES_DIR, `v${version}`))
+      const actual = Object.fromEntries(
+        [...(released ?? new Map<string, Uint8Array>())].map(([name, bytes]) => [
+          name,
+          createHash('sha256').update(bytes).digest('hex'),
+        ]),
+      )
+      expect(actual).toEqual(digests)
+    },
   )
 
   it(

@@ -49,7 +49,7 @@ describe.each(storeKinds())('chart sessions on %s', (kind) => {
   it("answers 201 {token, expiresAt, embedUrl} with a token that verifies against the embed origin's JWKS", async () => {
     const { status, body, headers } = await mint({ frameOrigin: PARTNER })
     expect(status).toBe(201)
-    expect(body.embedUrl).toBe(`${embedOrigin}/chart/v0.1.1/index.html`)
+    expect(body.embedUrl).toBe(`${embedOrigin}/chart/v0.2.0/index.html`)
     expect(headers.get('ratelimit')).toMatch(/^"default";r=\d+/)
     const token = body.token as string
     expect(decodeProtectedHeader(token)).toMatchObject({ alg: 'ES256', kid: expect.any(String) })
