@@ -78,10 +78,13 @@ const OPACITY = 'opacity'
 /** Lengths the computed style gives in px; SVG attributes take user units, so the unit goes. */
 const LENGTHS: ReadonlySet<string> = new Set(['stroke-width', 'stroke-dasharray', 'font-size', 'letter-spacing'])
 
-/** Classes that show a hover, focus or highlight state; the export shows the chart at rest. */
-const STATE_CLASSES = ['hc-hl', 'hc-dim', 'hc-panning']
-/** Elements drawn only for interaction: the focus ring around a node. */
-const INTERACTIVE_ONLY = '.hc-ring'
+/**
+ * Classes that show a hover, focus, search or selection state (the 0.1.x chart's, then the 0.2.0
+ * views'); the export shows the chart at rest.
+ */
+const STATE_CLASSES = ['hc-hl', 'hc-dim', 'hc-panning', 'hv-selected', 'hv-st-dim', 'hv-st-lit', 'hv-gn-found']
+/** Elements drawn only for interaction: the focus ring around a node, the Structure view's selection lines. */
+const INTERACTIVE_ONLY = '.hc-ring, .hv-st-focus-lines'
 
 /** Room around the content's bounding box for strokes and label halos, in user units. */
 const STROKE_ALLOWANCE = 4

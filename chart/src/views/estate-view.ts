@@ -7,6 +7,7 @@ import { lookThroughEstate } from '../estate/estate-lookthrough.ts'
 import { estateTable, type EstateTableRow } from '../estate/estate-table.ts'
 import { amountFormatter } from './amount-format.ts'
 import { htmlElement, svgElement } from './dom.ts'
+import { nodeName } from './node-names.ts'
 import type { SelectedKind } from './selection.ts'
 import type { DrawnView, ViewHousehold } from './view-types.ts'
 
@@ -66,6 +67,7 @@ export function drawEstateView(
       const button = htmlElement('button', 'hv-entry', label, entry.label)
       button.type = 'button'
       button.dataset.id = entry.entityId
+      button.setAttribute('aria-label', nodeName(household, entry.entityId, 'entity', entry.label))
       button.addEventListener('click', () => onSelect(entry.entityId, 'entity'), { signal: controller.signal })
       htmlElement('td', 'hv-col-amount', entryRow, format(entry.amount))
       htmlElement('td', 'hv-col-bar', entryRow)

@@ -148,8 +148,12 @@ function printView(block: HTMLElement, { view, label, panel }: PrintedView): voi
   panel.hidden = wasHidden
 }
 
-/** Replaces the host's print block with one built from the views as they are drawn now. */
-function buildPrintBlock(host: HTMLElement, household: ViewHousehold, views: readonly PrintedView[]): void {
+/** Replaces the host's print block with one built from the views as they are drawn now, and returns it. */
+export function buildPrintBlock(
+  host: HTMLElement,
+  household: ViewHousehold,
+  views: readonly PrintedView[],
+): HTMLElement {
   host.querySelector(':scope > .hv-print')?.remove()
   const block = htmlElement('div', 'hv-print', host)
   const title = htmlElement('header', 'hv-print-title', block)
@@ -157,6 +161,7 @@ function buildPrintBlock(host: HTMLElement, household: ViewHousehold, views: rea
   htmlElement('p', 'hv-print-as-of', title, asOfText(household.household.asOf, new Date()))
   htmlElement('p', 'hv-print-disclaimer', title, DISCLAIMER)
   for (const view of views) printView(block, view)
+  return block
 }
 
 /** Builds the print block and opens the browser's print dialog (what DrawnHousehold.print() does). */

@@ -15,6 +15,7 @@ import { canvasMeasure, cssFont } from '../text/measure.ts'
 import type { Appearance } from './appearance.ts'
 import { htmlElement, svgElement } from './dom.ts'
 import { cornerRadiusOf, fontFamilyOf } from './host-appearance.ts'
+import { nodeName } from './node-names.ts'
 import type { SelectedKind } from './selection.ts'
 import { drawFocusLines } from './structure-focus.ts'
 import type { DrawnView, ViewHousehold } from './view-types.ts'
@@ -116,6 +117,7 @@ export function drawStructureView(
     return text
   })
 
+  const kindOf = (box: StructureBox): SelectedKind => (box.is === 'person' ? 'person' : 'entity')
   const boxes = new Map<string, StructureBox>()
   const groups = new Map<string, SVGGElement>()
   // Reading order for Tab: row by row, left to right; the boxes drawn apart last.
@@ -130,9 +132,10 @@ export function drawStructureView(
         transform: `translate(${rounded(box.x)} ${rounded(box.y)})`,
         tabindex: 0,
         role: 'button',
-        // Named by what it shows (so speech input can say it), described by its whole words: the
-        // <title> below, nothing cut or folded into "+N more", is its description and tooltip.
-        'aria-label': box.texts.map((text) => text.text).join('. '),
+        // Named by what it shows (so speech input can say it) and then its interests in the estate;
+        // described by its whole words: the <title> below, nothing cut or folded into "+N more", is
+        // its description and tooltip.
+        'aria-label': nodeName(household, box.id, kindOf(box), box.texts.map((text) => text.text).join('. ')),
         'data-id': box.id,
       },
       boxLayer,
@@ -149,7 +152,6 @@ export function drawStructureView(
     groups.set(box.id, group)
   }
 
-  const kindOf = (box: StructureBox): SelectedKind => (box.is === 'person' ? 'person' : 'entity')
   const boxAt = (target: EventTarget | null) => {
     const group = target instanceof Element ? target.closest<SVGGElement>('.hv-st-box') : null
     return group?.dataset.id === undefined ? undefined : boxes.get(group.dataset.id)

@@ -3,17 +3,30 @@
 // shared by all of them: selecting in one view marks the same id in the others (class hv-selected on
 // every node that carries its data-id) and the summary panel says what it is. Not yet the released
 // chart's entry point (main.ts draws 0.1.x); the SDK will forward onSelect and onViewChange as events.
-// The head also offers Print (print-layout.ts: the chart prints itself, title block and all views)
-// and Present (present-mode.ts: full screen, larger type, the views as slides).
+// The head also offers Download PNG / SVG (download-control.ts: the view shown, made in the
+// browser), Print (print-layout.ts: title block and all views) and Present (present-mode.ts: full
+// screen, larger type, the views as slides). Under the views, the household in words (text-version.ts).
+//
+// Where files and printing go (host-handlers.ts): with no `handlers` (a page drawing the chart
+// itself) the chart saves and prints in its own page; with `handlers` (the embed iframe, whose
+// sandbox may neither download nor open a print dialog) the files and the print document are handed
+// to them, and a control whose handler is missing is not offered at all.
 import type { Theme } from '../../payload.ts'
+import { saveFile } from '../export/download.ts'
+import type { Appearance } from './appearance.ts'
+import { createDownloadControl } from './download-control.ts'
 import { drawEstateView } from './estate-view.ts'
 import { htmlElement } from './dom.ts'
 import { drawGenogramView } from './genogram-view.ts'
+import { applyAppearance, fontFamilyOf } from './host-appearance.ts'
+import type { ExportedFile, HostHandlers } from './host-handlers.ts'
 import { createPresentMode } from './present-mode.ts'
-import { printHousehold, watchPrinting, type PrintedView } from './print-layout.ts'
+import { printDocumentOf } from './print-document.ts'
+import { buildPrintBlock, printHousehold, watchPrinting, type PrintedView } from './print-layout.ts'
 import { createSelection, type Selected, type SelectedKind } from './selection.ts'
 import { drawStructureView } from './structure-view.ts'
 import { createSummaryPanel } from './summary-panel.ts'
+import { drawTextVersion } from './text-version.ts'
 import { createViewTabs, type ViewTab } from './view-tabs.ts'
 import type { DrawnView, ViewHousehold, ViewName } from './view-types.ts'
 
@@ -25,6 +38,10 @@ export interface HouseholdOptions {
   onSelect?(id: string, kind: SelectedKind): void
   /** The view shown changed, by the reader or by setView. */
   onViewChange?(view: ViewName): void
+  /** The host's font family, accent colour and corner radius (read and checked by appearance.ts). */
+  appearance?: Appearance
+  /** Where downloads and printing go; absent: this page saves and prints itself. */
+  handlers?: HostHandlers
 }
 
 export interface DrawnHousehold {
@@ -32,7 +49,10 @@ export interface DrawnHousehold {
   /** Selects the person or entity `id` and brings its node in the current view into view and focus. */
   focus(id: string): void
   setTheme(theme: Theme): void
-  /** Prints every view on landscape pages under a title block (the browser's print dialog, or PDF). */
+  /**
+   * Prints every view on landscape pages under a title block: the browser's print dialog, or the
+   * host's print handler given the print document; nothing when the host handles no printing.
+   */
   print(): void
   /** Enters Present mode (full screen, larger type, the views stepped through), or leaves it when on. */
   present(): void
@@ -55,6 +75,9 @@ export function drawHousehold(host: HTMLElement, household: ViewHousehold, optio
   const idPrefix = `hv${++serial}`
   host.classList.add('hc', 'hv')
   host.dataset.theme = options.theme
+  const appearance = options.appearance ?? {}
+  const removeAppearance = applyAppearance(host, appearance)
+  const { handlers } = options
 
   const head = htmlElement('div', 'hv-head', host)
   htmlElement('h2', 'hv-title', head, household.household.name)
@@ -76,25 +99,54 @@ export function drawHousehold(host: HTMLElement, household: ViewHousehold, optio
   tabs.show(current)
   // After the tab list: the head reads name, views, step (when presenting), then the actions.
   const actions = htmlElement('div', 'hv-actions', head)
-  const printButton = htmlElement('button', 'hc-btn hv-action', actions, 'Print')
-  const presentButton = htmlElement('button', 'hc-btn hv-action', actions, 'Present')
-  const presenting = createPresentMode(host, presentButton, actions, TABS, () => current, setView)
-  const printed: PrintedView[] = TABS.map(({ view, label }) => ({ view, label, panel: tabs.panels.get(view)! }))
-  const print = () => printHousehold(host, household, printed)
-  watchPrinting(host, household, printed, controller.signal)
-  for (const [button, action] of [
-    [printButton, print],
-    [presentButton, () => presenting.toggle()],
-  ] as const) {
-    button.type = 'button'
-    button.addEventListener('click', action, { signal: controller.signal })
+  // The host's handlers are called as its methods (bound), as a host that keeps state on `this` expects.
+  const save =
+    handlers === undefined
+      ? (file: ExportedFile) => void saveFile(file.data, file.fileName)
+      : handlers.download?.bind(handlers)
+  if (save !== undefined) {
+    const source = {
+      household,
+      fontFamily: fontFamilyOf(appearance),
+      current: () => ({ view: current, panel: tabs.panels.get(current)! }),
+      save,
+    }
+    createDownloadControl(actions, source, controller.signal)
   }
+  const printed: PrintedView[] = TABS.map(({ view, label }) => ({ view, label, panel: tabs.panels.get(view)! }))
+  const printToHost = handlers?.print?.bind(handlers)
+  const print =
+    handlers === undefined
+      ? () => printHousehold(host, household, printed)
+      : printToHost === undefined
+        ? () => undefined
+        : () => {
+            // Built for the host's print document only, then gone: the page keeps no second copy.
+            const block = buildPrintBlock(host, household, printed)
+            try {
+              printToHost(printDocumentOf(block, household.household.name))
+            } finally {
+              block.remove()
+            }
+          }
+  if (handlers === undefined || printToHost !== undefined) {
+    const printButton = htmlElement('button', 'hc-btn hv-action', actions, 'Print')
+    printButton.type = 'button'
+    printButton.addEventListener('click', print, { signal: controller.signal })
+  }
+  // The browser's own print menu prints this page as it is: the print block stands in for the views.
+  watchPrinting(host, household, printed, controller.signal)
+  const presentButton = htmlElement('button', 'hc-btn hv-action', actions, 'Present')
+  presentButton.type = 'button'
+  const presenting = createPresentMode(host, presentButton, actions, TABS, () => current, setView)
+  presentButton.addEventListener('click', () => presenting.toggle(), { signal: controller.signal })
   const family = drawGenogramView(tabs.panels.get('family')!, household, options.theme, select)
   const views = new Map<ViewName, DrawnView>([
     ['family', family],
-    ['structure', drawStructureView(tabs.panels.get('structure')!, household, select)],
+    ['structure', drawStructureView(tabs.panels.get('structure')!, household, select, appearance)],
     ['estate', drawEstateView(tabs.panels.get('estate')!, household, select)],
   ])
+  drawTextVersion(host, household)
 
   const mark = (selected: Selected | null) => {
     for (const node of host.querySelectorAll(`.${SELECTED_CLASS}`)) node.classList.remove(SELECTED_CLASS)
@@ -135,6 +187,7 @@ export function drawHousehold(host: HTMLElement, household: ViewHousehold, optio
       for (const view of views.values()) view.destroy()
       if (live.get(host) === drawn) live.delete(host)
       host.replaceChildren()
+      removeAppearance()
       host.classList.remove('hc', 'hv')
       delete host.dataset.theme
     },

@@ -1,0 +1,98 @@
+// The household in words, under the views (issue 15 item 7): a <details> "Text version" grouped as
+// the three views are. Family: each person with their role, dates and kinship ("spouse of Robert
+// Chen; parent of Emily Chen"); Structure: each entity with its kind, value and side, then who made
+// it, runs it, benefits from and owns it, with shares (the summary panel's lines, entityLines);
+// Totals: the Estate view's table (each bucket and what lands in it, the estate and grand totals).
+// Everything the drawings show is here as text a screen reader can browse and a reader can copy.
+import { lookThroughEstate } from '../estate/estate-lookthrough.ts'
+import { estateTable } from '../estate/estate-table.ts'
+import { entityLines, summarizeEntity } from '../estate/summary-entity.ts'
+import { ROLE_LABEL } from '../format.ts'
+import { amountFormatter } from './amount-format.ts'
+import { htmlElement } from './dom.ts'
+import type { ViewHousehold, ViewPerson, ViewRelationship } from './view-types.ts'
+
+/** A kinship as seen from `from`'s side ("spouse of"), and from `to`'s side ("child of"). */
+const KINSHIP: Record<string, readonly [fromSide: string, toSide: string]> = {
+  spouse: ['spouse of', 'spouse of'],
+  partner: ['partner of', 'partner of'],
+  exSpouse: ['former spouse of', 'former spouse of'],
+  parent: ['parent of', 'child of'],
+}
+
+/** "born 1952, died 2019", "born 1980", or "" from ISO dates. */
+function lifeWords(person: ViewPerson): string {
+  const words = []
+  if (person.birthDate !== undefined) words.push(`born ${person.birthDate.slice(0, 4)}`)
+  if (person.deathDate !== undefined) words.push(`died ${person.deathDate.slice(0, 4)}`)
+  return words.join(', ')
+}
+
+/** "child of" for a biological parent link, "adopted child of" when the payload says so. */
+function phraseOf(relationship: ViewRelationship, fromSide: boolean): string | undefined {
+  const phrases = KINSHIP[relationship.type]
+  if (phrases === undefined) return undefined
+  const phrase = fromSide ? phrases[0] : phrases[1]
+  const kind = relationship.parentKind
+  return relationship.type === 'parent' && kind !== undefined && kind !== 'biological' ? `${kind} ${phrase}` : phrase
+}
+
+/** "Robert Chen, Client, born 1952: spouse of Linda Chen; parent of Emily Chen and David Chen". */
+export function familyLine(household: ViewHousehold, person: ViewPerson): string {
+  const name = new Map(household.people.map((p) => [p.id, p.name]))
+  const role = (ROLE_LABEL as Record<string, string | undefined>)[person.role] ?? person.role
+  const head = [person.name, role, lifeWords(person)].filter((part) => part !== '').join(', ')
+  // Kin grouped by phrase, in the order the payload first gives each phrase.
+  const kin = new Map<string, string[]>()
+  for (const relationship of household.relationships ?? []) {
+    const fromSide = relationship.from === person.id
+    if (!fromSide && relationship.to !== person.id) continue
+    const phrase = phraseOf(relationship, fromSide)
+    const other = name.get(fromSide ? relationship.to : relationship.from)
+    if (phrase === undefined || other === undefined) continue
+    kin.set(phrase, [...(kin.get(phrase) ?? []), other])
+  }
+  const parts = [...kin].map(([phrase, names]) => `${phrase} ${names.join(' and ')}`)
+  return parts.length === 0 ? head : `${head}: ${parts.join('; ')}`
+}
+
+function group(parent: Element, title: string, lines: readonly string[]): void {
+  const section = htmlElement('section', 'hv-text-group', parent)
+  htmlElement('h3', 'hv-text-title', section, title)
+  if (lines.length === 0) {
+    htmlElement('p', 'hv-text-none', section, 'None.')
+    return
+  }
+  const list = htmlElement('ul', 'hv-text-list', section)
+  for (const line of lines) htmlElement('li', '', list, line)
+}
+
+export function drawTextVersion(parent: Element, household: ViewHousehold): HTMLDetailsElement {
+  const details = htmlElement('details', 'hv-text', parent)
+  htmlElement('summary', 'hv-text-summary', details, 'Text version')
+  group(
+    details,
+    'Family',
+    household.people.map((person) => familyLine(household, person)),
+  )
+  group(
+    details,
+    'Structure',
+    (household.entities ?? []).flatMap((entity) => {
+      const summary = summarizeEntity(household, entity.id)
+      return summary === undefined ? [] : [entityLines(summary).join('. ')]
+    }),
+  )
+  const format = amountFormatter(household.household.currency)
+  const table = estateTable(household, lookThroughEstate(household))
+  group(details, 'Totals', [
+    ...table.rows.map((row) => {
+      const entries = row.entries.map((entry) => `${entry.label} ${format(entry.amount)}`)
+      const head = `${row.label}: ${format(row.amount)}`
+      return entries.length === 0 ? head : `${head} (${entries.join(', ')})`
+    }),
+    `Estate total: ${format(table.estateTotal)}`,
+    `All holdings: ${format(table.grandTotal)}`,
+  ])
+  return details
+}
