@@ -6,6 +6,7 @@
 // stylesheets (styles.css, views.css, genogram.css); every test ends by asserting there was no CSP violation, console error, page error or
 // dialog, and no network request after the first draw.
 import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { hasChromium, launchChromium } from '../helpers/browser.ts'
@@ -33,6 +34,12 @@ const households = {
 type HouseholdName = keyof typeof households
 /** Right-to-left, CJK and emoji names, for the Structure view's text direction. */
 const longNames = read('bench/chart/households/long-names.json')
+/** 120 people over five generations with 25 entities: the widest Structure drawing, for the 11 px check. */
+const fiveGenerations = read('bench/chart/households/five-generations.json')
+/** The frame the web app gives the chart, in CSS px. */
+const WEB_APP_FRAME = 1100
+/** The smallest text the views may draw, in CSS px (issue 15 item 2). */
+const MIN_TEXT_PX = 11
 
 /** The Structure layout's boxes, lines and share labels do not depend on text widths: any measure gives them. */
 const structureOf = (household: ViewHousehold) =>
@@ -44,6 +51,17 @@ interface ShownRow {
   amount: string
   bar: number
   entries: { id: string; label: string; amount: string }[]
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+/** Plain grouped whole numbers: how the example's amounts read (it names no currency). */
+const plainNumbers = new Intl.NumberFormat('en', { maximumFractionDigits: 0 })
+const plainAmount = (amount: number) => plainNumbers.format(amount)
+
+/** The interests personSentence gives after "<label>: ". */
+const personInterests = (household: ViewHousehold, id: string) => {
+  const sentence = personSentence(summarizePerson(household, id)!)
+  return sentence.slice(sentence.indexOf(': ') + 2)
 }
 
 /** The whole units an amount as shown stands for: "$31,500,000" → 31500000. */
@@ -74,7 +92,7 @@ describe.runIf(hasChromium())('the 0.2.0 view shell in Chromium', () => {
     ] as const) {
       site.set(path, { type: 'text/css', headers, body: readFileSync(new URL(file, root)) })
     }
-    for (const [name, household] of Object.entries({ ...households, longNames })) {
+    for (const [name, household] of Object.entries({ ...households, longNames, fiveGenerations })) {
       site.set(`/${name}.json`, { type: 'application/json', headers, body: JSON.stringify(household) })
     }
     browser = await launchChromium()
@@ -93,14 +111,22 @@ describe.runIf(hasChromium())('the 0.2.0 view shell in Chromium', () => {
   })
 
   async function open(
-    household: HouseholdName | 'longNames',
-    { theme = 'light', view }: { theme?: 'light' | 'dark'; view?: string } = {},
+    household: HouseholdName | 'longNames' | 'fiveGenerations',
+    {
+      theme = 'light',
+      view,
+      width = 1300,
+      appearance,
+    }: { theme?: 'light' | 'dark'; view?: string; width?: number; appearance?: object } = {},
   ): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1300, height: 900 } })
+    const page = await browser.newPage({ viewport: { width, height: 900 } })
     const watched = { page, problems: [] as string[], requests: [] as string[] }
     opened.push(watched)
     await watchProblems(page, watched.problems)
-    await page.goto(`${site.origin}/?payload=${household}&theme=${theme}${view ? `&view=${view}` : ''}`)
+    const query = new URLSearchParams({ payload: household, theme })
+    if (view !== undefined) query.set('view', view)
+    if (appearance !== undefined) query.set('appearance', JSON.stringify(appearance))
+    await page.goto(`${site.origin}/?${query.toString()}`)
     await page.waitForFunction(() => (window as unknown as ViewsTestWindow).drawn)
     page.on('request', (request) => watched.requests.push(request.url()))
     return page
@@ -302,8 +328,11 @@ describe.runIf(hasChromium())('the 0.2.0 view shell in Chromium', () => {
       entityLines(summarizeEntity(household, 'flp')!),
     )
     const marked = await page.$$eval('.hv-selected', (nodes) => nodes.map((n) => (n as HTMLElement).dataset.id))
-    // The genogram draws people only: the Structure card and both Estate entries.
-    expect(marked).toEqual(['flp', 'flp', 'flp'])
+    // Only the FLP is marked, wherever a view draws it: the Structure card, both Estate entries (and
+    // the Family view's estate strip card).
+    expect(new Set(marked)).toEqual(new Set(['flp']))
+    expect(await page.locator('.hv-st-box.hv-selected').count()).toBe(1)
+    expect(await page.locator('.hv-entry.hv-selected').count()).toBe(2)
     expect(await page.locator('.hv-entry[data-id="flp"]').count()).toBe(2)
 
     // focus(id): selects and brings the node into focus in the current view.
@@ -414,4 +443,192 @@ describe.runIf(hasChromium())('the 0.2.0 view shell in Chromium', () => {
       expect({ view, violations: await seriousViolations(page) }).toEqual({ view, violations: [] })
     }
   })
+  it('gives the household in words under the views, grouped as Family, Structure and Totals', async () => {
+    const household = households.example
+    const page = await open('example')
+    const summary = page.locator('details.hv-text > summary')
+    expect(await summary.textContent()).toBe('Text version')
+    await summary.click()
+    const groups = await page.$$eval('.hv-text-group', (sections) =>
+      sections.map((section) => ({
+        title: section.querySelector('h3')?.textContent ?? '',
+        items: [...section.querySelectorAll('li')].map((li) => li.textContent ?? ''),
+      })),
+    )
+    expect(groups.map((group) => group.title)).toEqual(['Family', 'Structure', 'Totals'])
+    const [family, structure, totals] = groups as [(typeof groups)[0], (typeof groups)[0], (typeof groups)[0]]
+
+    // Family: each person with role, dates and kinship, from the example's relationships.
+    expect(family.items).toHaveLength(household.people.length)
+    expect(family.items).toContain(
+      'Robert Chen, Client, born 1951: spouse of Margaret Chen and Eleanor Chen; parent of David Chen, Sarah Whitfield and Emily Chen',
+    )
+    expect(family.items).toContain(
+      'Sarah Whitfield, Child, born 1982: child of Robert Chen and Eleanor Chen; former spouse of Mark Donnelly; spouse of James Whitfield; parent of Olivia Donnelly and Noah Whitfield',
+    )
+    expect(family.items).toContain('Lucas Chen, Grandchild, born 2008: child of David Chen and Priya Chen')
+
+    // Structure: each entity with kind, value, side, and who makes, runs, benefits and owns, with shares.
+    expect(structure.items).toEqual(
+      household.entities!.map((entity) => entityLines(summarizeEntity(household, entity.id)!).join('. ')),
+    )
+    const ilit = structure.items.find((item) => item.startsWith('Chen Irrevocable Life Insurance Trust'))!
+    for (const words of ['Trustee: First Coastal', 'David 40%', 'Sarah 40%', 'Emily 20%']) expect(ilit).toContain(words)
+    expect(structure.items.find((item) => item.startsWith('Chen Properties LLC'))).toMatch(/Owners: .*60%.*40%/)
+
+    // Totals: the Estate view's buckets in full, then the estate total and the grand total.
+    const table = estateTable(household, lookThroughEstate(household))
+    expect(totals.items).toHaveLength(table.rows.length + 2)
+    table.rows.forEach((row, k) => {
+      expect(totals.items[k]!.startsWith(`${row.label}: ${plainAmount(row.amount)}`)).toBe(true)
+      for (const entry of row.entries) expect(totals.items[k]).toContain(`${entry.label} ${plainAmount(entry.amount)}`)
+    })
+    expect(totals.items.slice(-2)).toEqual([
+      `Estate total: ${plainAmount(table.estateTotal)}`,
+      `All holdings: ${plainAmount(table.grandTotal)}`,
+    ])
+  })
+
+  it.each(Object.keys(households) as HouseholdName[])(
+    'names each Structure card and Estate entry of %s by its visible text and then its interests',
+    async (name) => {
+      const household = households[name]
+      const page = await open(name, { view: 'structure' })
+      const cards = await page.$$eval('.hv-st-box', (groups) =>
+        groups.map((group) => ({
+          id: (group as SVGGElement).dataset.id ?? '',
+          person: group.classList.contains('hv-st-person'),
+          visible: [...group.querySelectorAll('.hv-st-line')].map((line) => line.textContent).join('. '),
+          name: group.getAttribute('aria-label') ?? '',
+        })),
+      )
+      expect(cards.length).toBeGreaterThan(0)
+      for (const card of cards) {
+        if (card.person) {
+          expect(card.name).toBe(`${card.visible}: ${personInterests(household, card.id)}`)
+        } else {
+          const interests = entityLines(summarizeEntity(household, card.id)!).slice(1)
+          expect(card.name).toBe(interests.length === 0 ? card.visible : `${card.visible}: ${interests.join('; ')}`)
+        }
+      }
+      const entries = await page.$$eval('.hv-entry', (buttons) =>
+        buttons.map((button) => ({
+          id: (button as HTMLElement).dataset.id ?? '',
+          visible: button.textContent ?? '',
+          name: button.getAttribute('aria-label') ?? '',
+        })),
+      )
+      expect(entries.length).toBeGreaterThan(0)
+      for (const entry of entries) {
+        const interests = entityLines(summarizeEntity(household, entry.id)!).slice(1)
+        expect(entry.name.startsWith(entry.visible)).toBe(true)
+        for (const line of interests) expect(entry.name).toContain(line)
+      }
+      // axe's check that a name contains the visible text (an experimental rule, so run by itself).
+      await page.evaluate(axeSource)
+      for (const view of ['structure', 'estate'] as const) {
+        await page.evaluate((v) => (window as unknown as ViewsTestWindow).chart.setView(v), view)
+        const mismatches = await page.evaluate(async () => {
+          const { axe } = window as unknown as {
+            axe: { run(c: Document, o: object): Promise<{ violations: { nodes: unknown[] }[] }> }
+          }
+          const result = await axe.run(document, { runOnly: { type: 'rule', values: ['label-content-name-mismatch'] } })
+          return result.violations.flatMap((violation) => violation.nodes)
+        })
+        expect({ view, mismatches }).toEqual({ view, mismatches: [] })
+      }
+    },
+  )
+
+  it("applies the host's appearance: font family, accent on the selected tab, corner radius; destroy takes it off", async () => {
+    const appearance = { fontFamily: 'Georgia, serif', accentColor: '#0a6e5c', cornerRadius: 12 }
+    const page = await open('estate120m', { view: 'structure', appearance })
+    const looks = await page.evaluate(() => {
+      const radiusOf = (selector: string) => [
+        ...new Set([...document.querySelectorAll(selector)].map((rect) => rect.getAttribute('rx'))),
+      ]
+      const heights = [...document.querySelectorAll('.hv-st-entity .hv-st-card')].map((rect) =>
+        Number(rect.getAttribute('height')),
+      )
+      return {
+        title: getComputedStyle(document.querySelector('.hv-title')!).fontFamily,
+        cardText: getComputedStyle(document.querySelector('.hv-st-line')!).fontFamily,
+        tab: getComputedStyle(document.querySelector('.hv-tab[aria-selected="true"]')!).boxShadow,
+        tabCorner: getComputedStyle(document.querySelector('.hv-tab')!).borderTopLeftRadius,
+        personRadius: radiusOf('.hv-st-person .hv-st-card'),
+        entityRadius: radiusOf('.hv-st-entity .hv-st-card'),
+        shortestEntity: Math.min(...heights),
+      }
+    })
+    expect(looks.title).toBe('Georgia, serif')
+    expect(looks.cardText).toBe('Georgia, serif')
+    // #0a6e5c = rgb(10, 110, 92): the selected tab's accent line.
+    expect(looks.tab).toContain('rgb(10, 110, 92)')
+    expect(looks.tabCorner).toBe('12px')
+    expect(looks.personRadius).toEqual(['12'])
+    // An entity's corners are twice a person's (24), never more than half its height.
+    expect(looks.shortestEntity).toBeGreaterThanOrEqual(48)
+    expect(looks.entityRadius).toEqual(['24'])
+
+    // Without an appearance: the chart's own font, accent (#b4531f = rgb(180, 83, 31)) and 6 px corners.
+    const plain = await open('estate120m', { view: 'structure' })
+    const defaults = await plain.evaluate(() => ({
+      cardText: getComputedStyle(document.querySelector('.hv-st-line')!).fontFamily,
+      tab: getComputedStyle(document.querySelector('.hv-tab[aria-selected="true"]')!).boxShadow,
+      personRadius: document.querySelector('.hv-st-person .hv-st-card')!.getAttribute('rx'),
+    }))
+    expect(defaults.cardText).not.toContain('Georgia')
+    expect(defaults.tab).toContain('rgb(180, 83, 31)')
+    expect(defaults.personRadius).toBe('6')
+
+    await page.evaluate(() => (window as unknown as ViewsTestWindow).chart.destroy())
+    expect(await page.evaluate(() => document.getElementById('chart')!.style.length)).toBe(0)
+  })
+
+  it.each(['example', 'estate120m', 'fiveGenerations'] as const)(
+    'draws no text under 11 px in the Structure and Estate views of %s in the web app\u2019s 1,100 px frame',
+    async (name) => {
+      const page = await open(name, { width: WEB_APP_FRAME })
+      for (const view of ['structure', 'estate'] as const) {
+        await page.evaluate((v) => (window as unknown as ViewsTestWindow).chart.setView(v), view)
+        const measured = await page.evaluate(() => {
+          const panel = document.querySelector<HTMLElement>('.hv-panel:not([hidden])')!
+          const texts: { text: string; px: number; boxHeight: number }[] = []
+          // SVG text: its font size times the scale its drawing is shown at (screen CTM: viewBox and any transform).
+          for (const text of panel.querySelectorAll<SVGTextElement>('svg text')) {
+            const scale = text.getScreenCTM()!.a
+            const px = parseFloat(getComputedStyle(text).fontSize) * scale
+            texts.push({ text: text.textContent ?? '', px, boxHeight: text.getBoundingClientRect().height })
+          }
+          // HTML text: every laid-out element with text of its own.
+          for (const element of panel.querySelectorAll<HTMLElement>('*')) {
+            if (element instanceof SVGElement) continue
+            const own = [...element.childNodes].some(
+              (n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== '',
+            )
+            if (!own || element.getClientRects().length === 0) continue
+            texts.push({
+              text: element.textContent ?? '',
+              px: parseFloat(getComputedStyle(element).fontSize),
+              boxHeight: element.getBoundingClientRect().height,
+            })
+          }
+          const svg = panel.querySelector<SVGSVGElement>('svg.hv-st-svg')
+          return {
+            texts,
+            drawing:
+              svg === null ? null : { shown: svg.getBoundingClientRect().width, natural: svg.viewBox.baseVal.width },
+          }
+        })
+        expect(measured.texts.length).toBeGreaterThan(0)
+        const small = measured.texts.filter((t) => t.px < MIN_TEXT_PX - 0.01)
+        expect({ view, small }).toEqual({ view, small: [] })
+        // The drawn box agrees: a line's box is at least as tall as 11 px text.
+        const flat = measured.texts.filter((t) => t.text.trim() !== '' && t.boxHeight < MIN_TEXT_PX - 0.5)
+        expect({ view, flat }).toEqual({ view, flat: [] })
+        // A wide drawing is shown at its natural size (it pans), not shrunk to the frame.
+        if (measured.drawing !== null) expect(measured.drawing.shown).toBeCloseTo(measured.drawing.natural, 0)
+      }
+    },
+  )
 })

@@ -37,7 +37,12 @@ function phraseOf(relationship: ViewRelationship, fromSide: boolean): string | u
   return relationship.type === 'parent' && kind !== undefined && kind !== 'biological' ? `${kind} ${phrase}` : phrase
 }
 
-/** "Robert Chen, Client, born 1952: spouse of Linda Chen; parent of Emily Chen and David Chen". */
+/** "David", "David and Sarah", "David, Sarah and Emily". */
+function namesInWords(names: readonly string[]): string {
+  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`
+}
+
+/** "Robert Chen, Client, born 1951: spouse of Margaret Chen and Eleanor Chen; parent of David Chen, Sarah Whitfield and Emily Chen". */
 export function familyLine(household: ViewHousehold, person: ViewPerson): string {
   const name = new Map(household.people.map((p) => [p.id, p.name]))
   const role = (ROLE_LABEL as Record<string, string | undefined>)[person.role] ?? person.role
@@ -52,7 +57,7 @@ export function familyLine(household: ViewHousehold, person: ViewPerson): string
     if (phrase === undefined || other === undefined) continue
     kin.set(phrase, [...(kin.get(phrase) ?? []), other])
   }
-  const parts = [...kin].map(([phrase, names]) => `${phrase} ${names.join(' and ')}`)
+  const parts = [...kin].map(([phrase, names]) => `${phrase} ${namesInWords(names)}`)
   return parts.length === 0 ? head : `${head}: ${parts.join('; ')}`
 }
 
