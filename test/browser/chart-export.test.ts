@@ -2,16 +2,18 @@
 // real CSP and styles.css: the standalone SVG (well-formed, complete, inert, the whole drawing, link
 // colours kept when opened on its own), the PNG made from it (size, content, dark background), that
 // exporting makes no network request and breaks no CSP rule, and downloads: on a page, and inside
-// an iframe with the SDK's sandbox, which today has no allow-downloads (why 0.2.0 must add it).
+// an iframe with the SDK's sandbox, which has no allow-downloads (why 0.2.0 hands files to the host
+// page). Then the 0.2.0 view shell's Download controls, with and without the host's handlers.
 import { readFileSync } from 'node:fs'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { hasChromium, launchChromium } from '../helpers/browser.ts'
-import { bundleFixture } from '../helpers/chart-pages.ts'
+import { bundleFixture, watchProblems } from '../helpers/chart-pages.ts'
 import { startSite, type Site } from '../helpers/sites.ts'
 import { layoutChart, type Pt } from '../../chart/src/layout.ts'
 import type { Payload } from '../../chart/payload.ts'
 import type { ExportTestWindow } from './fixtures/export-entry.ts'
+import type { ViewsTestWindow } from './fixtures/views-entry.ts'
 
 // The chart page's policy as src/embed/frame-ancestors.ts serves it; frame-ancestors names the
 // partner page that frames it, as it does for a registered origin.
@@ -356,5 +358,176 @@ src="${site.origin}/?payload=example&theme=light"></iframe>`,
       allowed.frame.evaluate(() => (window as unknown as ExportTestWindow).exporter.save('chart.svg')),
     ])
     expect(download.suggestedFilename()).toBe('chart.svg')
+  })
+})
+
+// The 0.2.0 view shell's Download PNG / Download SVG controls (chart/src/views/download-control.ts),
+// through the views fixture on a page with the chart's CSP and stylesheets: with no host handlers
+// the page saves the file itself; with a download handler the handler is given the file (a Blob);
+// with handlers that handle neither downloads nor printing, neither control is offered.
+describe.runIf(hasChromium())("the view shell's downloads in Chromium", () => {
+  const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'"
+  /** The pages' clock: the file names carry this day. */
+  const TODAY = new Date('2026-03-05T12:00:00Z')
+  const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
+  const views = ['family', 'structure', 'estate'] as const
+  let site: Site
+  let browser: Browser
+  const pages: { page: Page; problems: string[]; requests: string[] }[] = []
+
+  beforeAll(async () => {
+    const bundle = await bundleFixture(new URL('fixtures/views-entry.ts', import.meta.url))
+    site = await startSite()
+    const headers = { 'content-security-policy': CSP }
+    site.set('/', {
+      type: 'text/html; charset=utf-8',
+      headers,
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Household</title>
+<link rel="icon" href="data:,"><link rel="stylesheet" href="/styles.css"><link rel="stylesheet" href="/views.css">
+<link rel="stylesheet" href="/genogram.css"><link rel="stylesheet" href="/print.css">
+<script type="module" src="/views-entry.js"></script></head><body><main id="chart"></main></body></html>`,
+    })
+    site.set('/views-entry.js', { type: 'text/javascript', headers, body: bundle })
+    for (const [path, file] of [
+      ['/styles.css', 'chart/src/styles.css'],
+      ['/views.css', 'chart/src/views/views.css'],
+      ['/genogram.css', 'chart/src/views/genogram.css'],
+      ['/print.css', 'chart/src/views/print.css'],
+    ] as const) {
+      site.set(path, { type: 'text/css', headers, body: readFileSync(new URL(file, root)) })
+    }
+    site.set('/example.json', { type: 'application/json', headers, body: JSON.stringify(example) })
+    browser = await launchChromium()
+  })
+  afterEach(async () => {
+    for (const { page, problems, requests } of pages.splice(0)) {
+      const violations = await page.evaluate(() => (window as unknown as { violations: string[] }).violations)
+      await page.close()
+      expect([...problems, ...violations]).toEqual([])
+      // Nothing is sent while the files are made: no request at all after the first draw.
+      expect(requests).toEqual([])
+    }
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await site?.close()
+  })
+
+  /** The example drawn by the view shell, with `handlers` as the fixture reads them (absent: none). */
+  async function open(handlers?: string): Promise<Page> {
+    const page = await browser.newPage({
+      viewport: { width: 1300, height: 900 },
+      acceptDownloads: true,
+      timezoneId: 'UTC',
+    })
+    const watched = { page, problems: [] as string[], requests: [] as string[] }
+    pages.push(watched)
+    await page.clock.setFixedTime(TODAY)
+    await watchProblems(page, watched.problems)
+    await page.goto(`${site.origin}/?payload=example${handlers === undefined ? '' : `&handlers=${handlers}`}`)
+    await page.waitForFunction(() => (window as unknown as ViewsTestWindow).drawn)
+    page.on('request', (request) => watched.requests.push(request.url()))
+    return page
+  }
+
+  const setView = (page: Page, view: string) =>
+    page.evaluate((v) => (window as unknown as ViewsTestWindow).chart.setView(v as 'family'), view)
+
+  /** What an SVG document says: parse errors, its title and its text. */
+  const readSvg = (page: Page, text: string) =>
+    page.evaluate((t) => {
+      const doc = new DOMParser().parseFromString(t, 'image/svg+xml')
+      return {
+        errors: doc.querySelectorAll('parsererror').length,
+        title: doc.querySelector(':root > title')?.textContent ?? '',
+        text: [...doc.querySelectorAll('text')].map((e) => e.textContent ?? '').join('\n'),
+        scripts: doc.querySelectorAll('script, foreignObject').length,
+      }
+    }, text)
+
+  /** Names each view's file must show: people in Family, entities in Structure, the buckets and totals in Estate. */
+  const namesIn: Record<(typeof views)[number], string[]> = {
+    family: ['Robert Chen', 'Margaret Chen', 'Sarah Whitfield'],
+    structure: ['Chen Properties LLC'],
+    estate: ['Estate total', 'All holdings', 'Chen Properties LLC'],
+  }
+
+  it('saves the view shown as SVG and PNG in the page when the host gives no handlers', async () => {
+    const page = await open()
+    for (const view of views) {
+      await setView(page, view)
+      const [svgFile] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Download SVG' }).click(),
+      ])
+      expect(svgFile.suggestedFilename()).toBe(`Chen Family-${view}-2026-03-05.svg`)
+      const svg = await readSvg(page, readFileSync(await svgFile.path(), 'utf8'))
+      expect(svg).toMatchObject({ errors: 0, title: 'Chen Family', scripts: 0 })
+      for (const name of namesIn[view])
+        expect({ view, has: svg.text.includes(name), name }).toEqual({ view, has: true, name })
+
+      const [pngFile] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Download PNG' }).click(),
+      ])
+      expect(pngFile.suggestedFilename()).toBe(`Chen Family-${view}-2026-03-05.png`)
+      const png = readFileSync(await pngFile.path())
+      expect([...png.subarray(0, 8)]).toEqual(PNG_SIGNATURE)
+      expect(png.length).toBeGreaterThan(1000)
+    }
+  })
+
+  it("hands the files to the host's download handler as Blobs, and saves nothing itself", async () => {
+    const page = await open('download,print')
+    let downloads = 0
+    page.on('download', () => downloads++)
+    await setView(page, 'structure')
+    await page.getByRole('button', { name: 'Download SVG' }).click()
+    await page.getByRole('button', { name: 'Download PNG' }).click()
+    await page.waitForFunction(() => (window as unknown as ViewsTestWindow).downloads.length === 2)
+    const handed = await page.evaluate(async () =>
+      Promise.all(
+        (window as unknown as ViewsTestWindow).downloads.map(async (file) => ({
+          fileName: file.fileName,
+          mediaType: file.mediaType,
+          isBlob: file.data instanceof Blob,
+          type: file.data.type,
+          head: [...new Uint8Array(await file.data.slice(0, 8).arrayBuffer())],
+          text: file.mediaType === 'image/svg+xml' ? await file.data.text() : '',
+        })),
+      ),
+    )
+    expect(handed.map(({ fileName, mediaType, isBlob, type }) => ({ fileName, mediaType, isBlob, type }))).toEqual([
+      {
+        fileName: 'Chen Family-structure-2026-03-05.svg',
+        mediaType: 'image/svg+xml',
+        isBlob: true,
+        type: 'image/svg+xml',
+      },
+      { fileName: 'Chen Family-structure-2026-03-05.png', mediaType: 'image/png', isBlob: true, type: 'image/png' },
+    ])
+    expect(handed[1]!.head).toEqual(PNG_SIGNATURE)
+    const svg = await readSvg(page, handed[0]!.text)
+    expect(svg).toMatchObject({ errors: 0, title: 'Chen Family', scripts: 0 })
+    for (const name of namesIn.structure) expect(svg.text).toContain(name)
+    expect(downloads).toBe(0)
+  })
+
+  it('offers no Download or Print control for what the host does not handle', async () => {
+    const neither = await open('')
+    expect(await neither.getByRole('button', { name: /^Download/ }).count()).toBe(0)
+    expect(await neither.getByRole('button', { name: 'Print' }).count()).toBe(0)
+    expect(await neither.getByRole('button', { name: 'Present' }).count()).toBe(1)
+
+    const printOnly = await open('print')
+    expect(await printOnly.getByRole('button', { name: /^Download/ }).count()).toBe(0)
+    expect(await printOnly.getByRole('button', { name: 'Print' }).count()).toBe(1)
+
+    const downloadOnly = await open('download')
+    expect(await downloadOnly.getByRole('button', { name: /^Download/ }).allTextContents()).toEqual([
+      'Download PNG',
+      'Download SVG',
+    ])
+    expect(await downloadOnly.getByRole('button', { name: 'Print' }).count()).toBe(0)
   })
 })
