@@ -3,7 +3,9 @@
 // no text drawn below 11 CSS px, years whole in every box, five generations opening folded with
 // "+N descendants" buttons that open and close, search opening the fold that hides a great-grandchild,
 // former spouses and parent kinds drawn as such, right-to-left names, keyboard selection and axe in
-// both themes. The page is served with the chart's real CSP and its stylesheets; every test ends by
+// both themes; the estate strip under the genogram (every entity that is not a party, with its
+// chips, parties as pills) and the selection's lines (none at open, only the selected node's, in
+// its link type's colour); the host's font family and corner radius. The page is served with the chart's real CSP and its stylesheets; every test ends by
 // asserting there was no CSP violation, console error, page error or dialog, and no network request
 // after the first draw.
 import { readFileSync } from 'node:fs'
@@ -12,6 +14,8 @@ import type { Browser, Page } from 'playwright-core'
 import { hasChromium, launchChromium } from '../helpers/browser.ts'
 import { bundleFixture, seriousViolations, watchProblems } from '../helpers/chart-pages.ts'
 import { startSite, type Site } from '../helpers/sites.ts'
+import { entityChipGroups } from '../../chart/src/estate/chips.ts'
+import { isPartyKind } from '../../chart/src/estate/entity-kinds.ts'
 import { findPeople, foldFamily, foldToFit } from '../../chart/src/family/collapse.ts'
 import { firstViewBudget } from '../../chart/src/family/genogram-model.ts'
 import type { ViewHousehold } from '../../chart/src/views/view-types.ts'
@@ -26,6 +30,20 @@ const households = {
   fiveGenerations: read('bench/chart/households/five-generations.json'),
   longNames: read('bench/chart/households/long-names.json'),
   widow: read('bench/chart/households/widow.json'),
+  estate120m: read('bench/chart/households/estate-120m.json'),
+  rtlLong: {
+    household: { name: 'Right to left' },
+    people: [
+      {
+        id: 'abd',
+        name: 'عبد الرحمن بن محمد بن عبد الله بن يوسف الحسيني الهاشمي',
+        role: 'primaryClient',
+        birthDate: '1950-01-01',
+      },
+    ],
+    entities: [{ id: 'waqf', name: 'صندوق عائلة الحسيني الخيري للتعليم والرعاية الصحية', kind: 'foundation' }],
+    links: [{ from: 'abd', to: 'waqf', type: 'grantor' }],
+  } satisfies ViewHousehold,
 }
 type HouseholdName = keyof typeof households
 const STYLESHEETS = ['chart/src/styles.css', 'chart/src/views/views.css', 'chart/src/views/genogram.css']
@@ -76,12 +94,12 @@ describe.runIf(hasChromium())('the 0.2.0 Family view in Chromium', () => {
     await site?.close()
   })
 
-  async function open(household: HouseholdName, theme: 'light' | 'dark' = 'light'): Promise<Page> {
+  async function open(household: HouseholdName, theme: 'light' | 'dark' = 'light', query = ''): Promise<Page> {
     const page = await browser.newPage({ viewport: { width: 1100, height: 800 } })
     const watched = { page, problems: [] as string[], requests: [] as string[] }
     opened.push(watched)
     await watchProblems(page, watched.problems)
-    await page.goto(`${site.origin}/?payload=${household}&theme=${theme}`)
+    await page.goto(`${site.origin}/?payload=${household}&theme=${theme}${query}`)
     await page.waitForFunction(() => (window as unknown as GenogramTestWindow).drawn)
     page.on('request', (request) => watched.requests.push(request.url()))
     return page
@@ -121,7 +139,7 @@ describe.runIf(hasChromium())('the 0.2.0 Family view in Chromium', () => {
     await page.evaluate(() => ((window as unknown as { violations: string[] }).violations = []))
   })
 
-  it.each(['example', 'threeMarriages', 'fiveGenerations', 'longNames'] as const)(
+  it.each(['example', 'threeMarriages', 'fiveGenerations', 'longNames', 'estate120m'] as const)(
     'draws no text of %s below 11 CSS px, and every year whole inside its box',
     async (name) => {
       const page = await open(name)
@@ -131,7 +149,7 @@ describe.runIf(hasChromium())('the 0.2.0 Family view in Chromium', () => {
           const scale = (text as SVGTextElement).getScreenCTM()!.a
           return { text: text.textContent ?? '', px: parseFloat(getComputedStyle(text).fontSize) * scale }
         })
-        const htmlTexts = [...host.querySelectorAll('label, button, p, span')]
+        const htmlTexts = [...host.querySelectorAll('label, button, p, span, h3, li')]
           .filter((element) => (element.textContent ?? '').trim() !== '')
           .map((element) => ({ text: element.textContent ?? '', px: parseFloat(getComputedStyle(element).fontSize) }))
         return [...svgTexts, ...htmlTexts]
@@ -337,11 +355,191 @@ describe.runIf(hasChromium())('the 0.2.0 Family view in Chromium', () => {
     expect(await page.locator('.hv-gn-person[data-id="harold"]').getAttribute('class')).toContain('hv-gn-deceased')
   })
 
+  interface DrawnCard {
+    id: string
+    texts: string[]
+    inside: boolean
+    width: number
+  }
+  const stripCards = (page: Page): Promise<DrawnCard[]> =>
+    page.$$eval('.hv-gn-strip .hv-gn-entity', (groups) =>
+      groups.map((group) => {
+        const card = group.querySelector('rect')!.getBoundingClientRect()
+        const texts = [...group.querySelectorAll('text')]
+        const inside = texts.every((text) => {
+          const box = text.getBoundingClientRect()
+          return box.left >= card.left - 0.5 && box.right <= card.right + 0.5
+        })
+        return {
+          id: (group as SVGGElement).dataset.id ?? '',
+          texts: texts.map((t) => t.textContent ?? ''),
+          inside,
+          width: card.width,
+        }
+      }),
+    )
+  const drawnLines = (page: Page) =>
+    page.$$eval('.hv-gn-links path', (paths) =>
+      paths.map((path) => ({
+        person: (path as SVGPathElement).dataset.person ?? '',
+        entity: (path as SVGPathElement).dataset.entity ?? '',
+        type: [...path.classList].find((c) => c.startsWith('hv-gn-link-'))?.slice('hv-gn-link-'.length) ?? '',
+        stroke: getComputedStyle(path).stroke,
+      })),
+    )
+
+  it.each(['example', 'estate120m'] as const)(
+    '%s: the estate strip shows every entity that is not a party, with its owners and beneficiaries as chips',
+    async (name) => {
+      const page = await open(name)
+      const household = households[name]
+      const entities = household.entities ?? []
+      const cards = await stripCards(page)
+      expect(cards.map((card) => card.id)).toEqual(entities.filter((e) => !isPartyKind(e.kind)).map((e) => e.id))
+      for (const card of cards) {
+        // On screen at open, nothing to click first; every text inside its card.
+        expect({ id: card.id, width: card.width > 0, inside: card.inside }).toEqual({
+          id: card.id,
+          width: true,
+          inside: true,
+        })
+        const entity = entities.find((e) => e.id === card.id)!
+        if (entity.value !== undefined && household.household.currency === 'USD')
+          expect(card.texts[2]).toContain(`$${entity.value.toLocaleString('en')}`)
+        expect(card.texts[2]).toMatch(/in estate|outside estate/)
+        // Each chip is shown with its whole share, or counted in "+N more".
+        const chipText = card.texts.slice(3).join(' · ')
+        const chips = entityChipGroups(household, card.id).flatMap((group) => group.chips)
+        const shown = chips.filter((chip) => chip.shareText === undefined || chipText.includes(chip.shareText))
+        const more = /\+(\d+) more/.exec(chipText)
+        expect({ id: card.id, counted: shown.length + (more === null ? 0 : Number(more[1])) }).toEqual({
+          id: card.id,
+          counted: chips.length,
+        })
+        expect(chipText).not.toMatch(/\d…|…%/)
+      }
+      const parties = await page.$$eval('.hv-gn-strip .hv-gn-party', (groups) =>
+        groups.map((group) => (group as SVGGElement).dataset.id),
+      )
+      expect(parties).toEqual(entities.filter((e) => isPartyKind(e.kind)).map((e) => e.id))
+    },
+  )
+
+  it('draws no line at open; a selected person gets lines to their entities only, cleared by the next selection', async () => {
+    const page = await open('estate120m')
+    const household = households.estate120m
+    expect(await page.locator('.hv-gn-links path').count()).toBe(0)
+    const cardIds = new Set((household.entities ?? []).filter((e) => !isPartyKind(e.kind)).map((e) => e.id))
+    const expectedOf = (id: string) =>
+      (household.links ?? [])
+        .filter(
+          (l) => (l.from === id || l.to === id) && cardIds.has(l.to) && household.people.some((p) => p.id === l.from),
+        )
+        .map((l) => `${l.from} ${l.to} ${l.type}`)
+        .sort()
+    const legendStroke = (type: string) =>
+      page.$eval(`.hv-gn-link-legend .hv-gn-link-${type}`, (path) => getComputedStyle(path).stroke)
+
+    await page.locator('.hv-gn-person[data-id="emily"]').click()
+    const emily = await drawnLines(page)
+    expect(emily.map((l) => `${l.person} ${l.entity} ${l.type}`).sort()).toEqual(expectedOf('emily'))
+    expect(emily.length).toBeGreaterThan(0)
+    // In the link type's colour, the one the legend shows for it; beneficiary and trustee differ.
+    for (const line of emily) expect(line.stroke).toBe(await legendStroke(line.type))
+    expect(new Set(emily.map((l) => l.stroke)).size).toBe(2)
+
+    // From the bottom of Emily's card to the top of each entity's card.
+    const ends = await page.evaluate(() => {
+      const frame = document.querySelector('.hv-genogram')!.getBoundingClientRect()
+      const person = document.querySelector('.hv-gn-person[data-id="emily"] rect')!.getBoundingClientRect()
+      return [...document.querySelectorAll<SVGPathElement>('.hv-gn-links path')].map((path) => {
+        const numbers = (path.getAttribute('d') ?? '').match(/-?\d+(?:\.\d+)?/g)!.map(Number)
+        const entity = document
+          .querySelector(`.hv-gn-entity[data-id="${CSS.escape(path.dataset.entity ?? '')}"] rect`)!
+          .getBoundingClientRect()
+        return {
+          startY: numbers[1]! + frame.top - person.bottom,
+          startInside: numbers[0]! + frame.left >= person.left && numbers[0]! + frame.left <= person.right,
+          endY: numbers.at(-1)! + frame.top - entity.top,
+          endInside: numbers.at(-2)! + frame.left >= entity.left && numbers.at(-2)! + frame.left <= entity.right,
+        }
+      })
+    })
+    for (const end of ends) {
+      expect(Math.abs(end.startY)).toBeLessThanOrEqual(1)
+      expect(Math.abs(end.endY)).toBeLessThanOrEqual(1)
+      expect(end.startInside && end.endInside).toBe(true)
+    }
+
+    await page.locator('.hv-gn-person[data-id="david"]').click()
+    const david = await drawnLines(page)
+    expect(david.map((l) => `${l.person} ${l.entity} ${l.type}`).sort()).toEqual(expectedOf('david'))
+
+    // An entity card is selectable like a person, and gets lines to its people.
+    await page.locator('.hv-gn-entity[data-id="flp"]').focus()
+    await page.keyboard.press('Enter')
+    expect(await page.evaluate(() => (window as unknown as GenogramTestWindow).selects.at(-1))).toEqual({
+      id: 'flp',
+      kind: 'entity',
+    })
+    expect(await page.locator('.hv-gn-entity[data-id="flp"]').getAttribute('class')).toContain('hv-selected')
+    const flp = await drawnLines(page)
+    expect(flp.map((l) => `${l.person} ${l.entity} ${l.type}`).sort()).toEqual(expectedOf('flp'))
+
+    // A party is a pill, selectable, with no line; no selection, no line.
+    await page.locator('.hv-gn-party[data-id="trustco"]').click()
+    expect(await page.locator('.hv-gn-links path').count()).toBe(0)
+    await page.locator('.hv-gn-person[data-id="emily"]').click()
+    await page.evaluate(() => (window as unknown as GenogramTestWindow).view.selected(null))
+    expect(await page.locator('.hv-gn-links path').count()).toBe(0)
+  })
+
+  it('draws and measures in the host font family, with the host corner radius', async () => {
+    const page = await open('example', 'light', '&font=Georgia%2C%20serif&radius=12')
+    expect(await page.locator('svg.hv-gn-svg').getAttribute('font-family')).toBe('Georgia, serif')
+    expect(await page.locator('svg.hv-gn-strip').getAttribute('font-family')).toBe('Georgia, serif')
+    expect(await page.locator('.hv-gn-person rect').first().getAttribute('rx')).toBe('12')
+    expect(await page.locator('.hv-gn-entity rect').first().getAttribute('rx')).toBe('12')
+    // The texts are fitted in the font they are drawn in: every one stays inside its card.
+    for (const box of await shownBoxes(page))
+      expect({ id: box.id, inside: box.overflow <= 0.5 }).toEqual({ id: box.id, inside: true })
+    for (const card of await stripCards(page))
+      expect({ id: card.id, inside: card.inside }).toEqual({ id: card.id, inside: true })
+  })
+
+  it('cuts a right-to-left name with its ellipsis on the left, its cut end, in the genogram and the strip', async () => {
+    const page = await open('rtlLong')
+    const cut = await page.$$eval('.hv-gn-person .hv-gn-name, .hv-gn-entity .hv-gn-name', (texts) =>
+      texts.map((text) => {
+        const element = text as SVGTextElement
+        const content = element.textContent ?? ''
+        const last = element.getNumberOfChars() - 1
+        const card = element.parentElement!.querySelector('rect')!.getBoundingClientRect()
+        const box = element.getBoundingClientRect()
+        return {
+          direction: element.getAttribute('direction'),
+          cut: content.endsWith('…'),
+          ellipsisLeftOfFirst: element.getStartPositionOfChar(last).x < element.getStartPositionOfChar(0).x,
+          // Right-aligned: its start (the right edge) sits at the card's right padding.
+          rightGap: card.right - box.right,
+        }
+      }),
+    )
+    expect(cut).toHaveLength(2)
+    for (const name of cut) {
+      expect(name).toEqual({ direction: 'rtl', cut: true, ellipsisLeftOfFirst: true, rightGap: expect.any(Number) })
+      expect(name.rightGap).toBeGreaterThan(5)
+      expect(name.rightGap).toBeLessThan(15)
+    }
+  })
+
   it.each([
     ['threeMarriages', 'light'],
     ['threeMarriages', 'dark'],
     ['fiveGenerations', 'light'],
     ['fiveGenerations', 'dark'],
+    ['estate120m', 'light'],
+    ['estate120m', 'dark'],
   ] as const)('passes axe-core on %s in the %s theme', async (name, theme) => {
     const page = await open(name, theme)
     expect(await seriousViolations(page)).toEqual([])

@@ -6,6 +6,9 @@
 // come from the 0.1.x layout of the shown people (genogram-model.ts layoutShown); the text is this
 // view's own, measured with the canvas: names cut with an ellipsis in their own direction, years and
 // marriage dates never cut, parent lines styled by parent kind, former and widowed from the kinship.
+// Under the genogram, the estate strip (estate-strip.ts) keeps the estate on screen at open; the
+// lines between people and entities are drawn for the selected node only (genogram-link-lines.ts).
+// Text is measured and drawn in the host's font family and cards take its corner radius.
 import type { Theme } from '../../payload.ts'
 import { summarizePerson } from '../estate/summary-person.ts'
 import { rolePhrase } from '../estate/summary-roles.ts'
@@ -25,7 +28,13 @@ import type { ChartLayout, Edge, NodeBox, Pt } from '../layout.ts'
 import { baseDirection } from '../text/direction.ts'
 import { fitText, fitWithTail } from '../text/fit-text.ts'
 import { canvasMeasure, cssFont } from '../text/measure.ts'
+import type { Appearance } from './appearance.ts'
 import { htmlElement, svgElement } from './dom.ts'
+import { drawEstateStrip, type DrawnStrip } from './estate-strip.ts'
+import { drawLinkLines } from './genogram-link-lines.ts'
+import { drawLinkLegend } from './genogram-link-legend.ts'
+import { familyLinksOf } from './genogram-links.ts'
+import { cornerRadiusOf, fontFamilyOf } from './host-appearance.ts'
 import type { SelectedKind } from './selection.ts'
 import type { DrawnView, ViewHousehold, ViewPerson } from './view-types.ts'
 
@@ -34,8 +43,6 @@ export interface FamilyView extends DrawnView {
   setTheme(theme: Theme): void
 }
 
-/** The family the boxes are measured and drawn in: the 0.1.x chart's (styles.css, .hc-svg). */
-const FONT_FAMILY = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
 const NAME_SIZE = 13
 /** The smallest text the genogram sets (its sub-lines and fold buttons): what printing keeps legible. */
 export const LINE_SIZE = 11
@@ -47,9 +54,9 @@ const BASELINES = [19, 34, 48] as const
 const PILL_H = 17
 /** The frame width to fold for when the panel is hidden at draw time (the chart's default frame). */
 const DEFAULT_FRAME = 1100
+/** The frame's padding on each side (genogram.css .hv-gn-estate): the strip wraps inside it. */
+const STRIP_INSET = 16
 
-const measureName = canvasMeasure(cssFont(NAME_SIZE, BOLD, FONT_FAMILY))
-const measureLine = canvasMeasure(cssFont(LINE_SIZE, REGULAR, FONT_FAMILY))
 /** Numbers the search box of each drawn view, for its label's `for`. */
 let serial = 0
 const rounded = (value: number) => Math.round(value * 2) / 2
@@ -67,9 +74,14 @@ export function drawGenogramView(
   household: ViewHousehold,
   theme: Theme,
   onSelect: (id: string, kind: SelectedKind) => void,
+  appearance: Appearance = {},
 ): FamilyView {
   const controller = new AbortController()
   const { signal } = controller
+  const fontFamily = fontFamilyOf(appearance)
+  const radius = cornerRadiusOf(appearance)
+  const measureName = canvasMeasure(cssFont(NAME_SIZE, BOLD, fontFamily))
+  const measureLine = canvasMeasure(cssFont(LINE_SIZE, REGULAR, fontFamily))
   const people = new Map(household.people.map((person) => [person.id, person]))
   const relationships = household.relationships ?? []
   const marriages = new Map<string, string[]>()
@@ -77,6 +89,8 @@ export function drawGenogramView(
 
   const frame = htmlElement('div', 'hv-genogram', panel)
   frame.dataset.theme = theme
+  // The selection's lines, under everything else in the frame (genogram.css).
+  const linkLayer = svgElement('svg', { class: 'hv-gn-links', 'aria-hidden': 'true' }, frame)
   const form = htmlElement('form', 'hv-gn-find', frame)
   form.setAttribute('role', 'search')
   const inputId = `hv-gn-find-${++serial}`
@@ -90,9 +104,9 @@ export function drawGenogramView(
   const status = htmlElement('p', 'hv-gn-status', form)
   status.setAttribute('role', 'status')
   const scroller = htmlElement('div', 'hv-gn-scroll', frame)
-  drawLegend(frame)
-
   const frameWidth = panel.clientWidth > 0 ? panel.clientWidth : DEFAULT_FRAME
+  const strip = drawStrip(frame, household, fontFamily, radius, frameWidth - 2 * STRIP_INSET)
+  drawLegend(frame)
   let folded = foldToFit(household, firstViewBudget(frameWidth))
   /** Every person whose branch was folded, at open or since: each shown one keeps a fold button. */
   const foldable = new Set(folded)
@@ -119,7 +133,7 @@ export function drawGenogramView(
         viewBox: `0 0 ${layout.width} ${layout.height}`,
         role: 'group',
         'aria-label': `${household.household.name}: the family. Tab moves between people; Enter selects.`,
-        'font-family': FONT_FAMILY,
+        'font-family': fontFamily,
       },
       scroller,
     )
@@ -144,6 +158,24 @@ export function drawGenogramView(
       drawFoldButton(boxLayer, box, person, count, hidden !== undefined)
     }
     if (selectedId !== null) groups.get(selectedId)?.classList.add('hv-selected')
+    drawLines()
+  }
+
+  /** The selection's lines, drawn again wherever the boxes now are. */
+  function drawLines(): void {
+    if (strip === undefined) return
+    drawLinkLines(
+      linkLayer,
+      frame,
+      familyLinksOf(household, selectedId, strip.drawn.cardIds),
+      {
+        person: (id) => groups.get(id)?.querySelector('.hv-gn-card') ?? undefined,
+        entity: (id) => strip.drawn.node(id)?.querySelector('.hv-gn-card') ?? undefined,
+        personFrame: scroller,
+        entityFrame: strip.scroller,
+      },
+      selectedId,
+    )
   }
 
   function drawEdges(layer: SVGGElement, layout: ChartLayout): void {
@@ -224,7 +256,7 @@ export function drawGenogramView(
       layer,
     )
     svgElement('title', {}, group).textContent = description(person, word, years, roles)
-    svgElement('rect', { class: 'hv-gn-card', width: box.w, height: box.h, rx: 6 }, group)
+    svgElement('rect', { class: 'hv-gn-card', width: box.w, height: box.h, rx: radius }, group)
     texts.forEach((text, k) => {
       const direction = baseDirection(text.text)
       group.append(' ')
@@ -325,21 +357,42 @@ export function drawGenogramView(
   )
 
   const act = (target: EventTarget | null) => {
-    const element = target instanceof Element ? target.closest<SVGGElement>('.hv-gn-person, .hv-gn-fold') : null
+    const element =
+      target instanceof Element
+        ? target.closest<SVGGElement>('.hv-gn-person, .hv-gn-fold, .hv-gn-entity, .hv-gn-party')
+        : null
     if (element === null) return false
     if (element.dataset.fold !== undefined) toggleFold(element.dataset.fold)
-    else if (element.dataset.id !== undefined) onSelect(element.dataset.id, 'person')
+    else if (element.dataset.id !== undefined)
+      onSelect(element.dataset.id, element.classList.contains('hv-gn-person') ? 'person' : 'entity')
     return true
   }
-  scroller.addEventListener('click', (event) => void act(event.target), { signal })
-  scroller.addEventListener(
-    'keydown',
-    (event) => {
-      if (event.key !== 'Enter' && event.key !== ' ') return
-      if (act(event.target)) event.preventDefault()
-    },
-    { signal },
-  )
+  for (const area of [scroller, strip?.scroller]) {
+    area?.addEventListener('click', (event) => void act(event.target), { signal })
+    area?.addEventListener(
+      'keydown',
+      (event) => {
+        if (event.key !== 'Enter' && event.key !== ' ') return
+        if (act(event.target)) event.preventDefault()
+      },
+      { signal },
+    )
+    // A scroll moves the boxes under the lines' ends.
+    area?.addEventListener('scroll', drawLines, { signal, passive: true })
+  }
+  // The strip wraps to the frame: when the panel's width changes (a resize, or the panel shown for
+  // the first time after being drawn hidden), it is laid out again and the lines follow.
+  let stripWidth = frameWidth
+  const resized = new ResizeObserver(() => {
+    if (panel.clientWidth === 0) return
+    if (strip !== undefined && panel.clientWidth !== stripWidth) {
+      stripWidth = panel.clientWidth
+      strip.drawn.relayout(stripWidth - 2 * STRIP_INSET)
+      if (selectedId !== null) strip.drawn.node(selectedId)?.classList.add('hv-selected')
+    }
+    drawLines()
+  })
+  resized.observe(panel)
 
   render()
   // Open on the clients: a wide family's first screen is theirs, the rest a scroll away.
@@ -352,15 +405,52 @@ export function drawGenogramView(
     reveal: show,
     selected(id) {
       selectedId = id
+      drawLines()
     },
     setTheme(next) {
       frame.dataset.theme = next
     },
     destroy() {
       controller.abort()
+      resized.disconnect()
       frame.remove()
     },
   }
+}
+
+interface Strip {
+  readonly drawn: DrawnStrip
+  /** The strip's own scrolling frame (a frame narrower than one card scrolls it across). */
+  readonly scroller: HTMLElement
+}
+
+/** The estate strip under the genogram, with its heading and the legend of its lines; none without entities. */
+function drawStrip(
+  frame: HTMLElement,
+  household: ViewHousehold,
+  fontFamily: string,
+  radius: number,
+  width: number,
+): Strip | undefined {
+  const entities = household.entities ?? []
+  if (entities.length === 0) return undefined
+  const section = htmlElement('section', 'hv-gn-estate', frame)
+  const heading = htmlElement('h3', 'hv-gn-estate-title', section, 'The estate')
+  heading.id = `hv-gn-estate-${serial}`
+  section.setAttribute('aria-labelledby', heading.id)
+  htmlElement('p', 'hv-gn-estate-hint', section, 'Select a person or an entity to draw the lines between them.')
+  drawLinkLegend(section, household)
+  const scroller = htmlElement('div', 'hv-gn-strip-scroll', section)
+  const svg = svgElement(
+    'svg',
+    {
+      class: 'hv-gn-strip',
+      role: 'group',
+      'aria-label': `${household.household.name}: the estate. Tab moves between the entities; Enter selects.`,
+    },
+    scroller,
+  )
+  return { drawn: drawEstateStrip(svg, household, fontFamily, radius, width), scroller }
 }
 
 const LEGEND: readonly { className: string; text: string }[] = [
