@@ -2,7 +2,7 @@
 // and the issue's $120M household, bundled through the views fixture and served with the chart's
 // real CSP and its stylesheets (styles.css, views.css, genogram.css, print.css). Print: the title block, the
 // three views with legible tiles, the totals table, link colours kept, the toolbar gone, a PDF of
-// several pages. Present: the button, full screen or the viewport (inside an iframe that does not
+// several pages; with a host print handler, the print document handed to it instead. Present: the button, full screen or the viewport (inside an iframe that does not
 // allow full screen), larger type, the steps and Escape, axe. Every test ends by asserting there was
 // no CSP violation, console error, page error or dialog, and no network request after the first draw.
 import { readFileSync } from 'node:fs'
@@ -223,7 +223,8 @@ describe.runIf(hasChromium())('the 0.2.0 view shell prints and presents in Chrom
         return {
           breaks: views.map((view) => getComputedStyle(view).breakBefore),
           drawings: views.map((view) => view.querySelectorAll('.hv-print-tile svg').length),
-          legend: document.querySelectorAll('.hv-print-view-family .hv-gn-legend').length,
+          legends: document.querySelectorAll('.hv-print-view-family .hv-gn-legend').length,
+          liveLegends: document.querySelectorAll('.hv-panel-family .hv-gn-legend').length,
           tilesAvoidBreaks: [...document.querySelectorAll('.hv-print-tile')].every(
             (tile) => getComputedStyle(tile).breakInside === 'avoid',
           ),
@@ -237,12 +238,14 @@ describe.runIf(hasChromium())('the 0.2.0 view shell prints and presents in Chrom
       expect(layout.drawings[0]).toBeGreaterThan(0)
       expect(layout.drawings[1]).toBeGreaterThan(0)
       expect(layout.drawings[2]).toBe(0)
-      expect(layout.legend).toBe(1)
+      // The Family view's legends (line styles, and the links' colours) are copied as they are.
+      expect(layout.liveLegends).toBeGreaterThan(0)
+      expect(layout.legends).toBe(layout.liveLegends)
       expect(layout.tilesAvoidBreaks).toBe(true)
       expect(layout.rowsAvoidBreaks).toBe(true)
 
-      // The toolbar (tabs, Print, Present) and the live views are not on paper.
-      for (const selector of ['.hv-head', '.hv-tabs', '.hv-actions', '.hv-body']) {
+      // The toolbar (tabs, Download, Print, Present), the live views and the text version are not on paper.
+      for (const selector of ['.hv-head', '.hv-tabs', '.hv-actions', '.hv-body', '.hv-text']) {
         expect({ selector, visible: await page.locator(selector).isVisible() }).toEqual({ selector, visible: false })
       }
 
@@ -384,6 +387,83 @@ describe.runIf(hasChromium())('the 0.2.0 view shell prints and presents in Chrom
     await page.evaluate(() => (window as unknown as ViewsTestWindow).chart.print())
     expect(await page.locator('.hv-print').count()).toBe(1)
     expect(await page.evaluate(() => (window as unknown as PrintTestWindow).printCalls)).toBe(2)
+  })
+
+  const openWithHandlers = (household: HouseholdName, handlers: string) =>
+    openPage(`${site.origin}/?payload=${household}&handlers=${handlers}`, (page) =>
+      page.waitForFunction(() => (window as unknown as ViewsTestWindow).drawn),
+    )
+
+  it.each(Object.keys(households) as HouseholdName[])(
+    "hands %s's print layout to the host's print handler: markup with no script, the title block and every view, the chart's CSS with its print rules",
+    async (name) => {
+      const household = households[name]
+      const page = await openWithHandlers(name, 'print')
+      await page.getByRole('button', { name: 'Print' }).click()
+      const handed = await page.evaluate(() => (window as unknown as PrintTestWindow).printDocuments)
+      expect(handed).toHaveLength(1)
+      const { title, html, css } = handed[0]!
+      expect(title).toBe(household.household.name)
+      expect(html).not.toMatch(/<script/i)
+      // The page printed nothing itself and keeps no print block.
+      expect(await page.evaluate(() => (window as unknown as PrintTestWindow).printCalls)).toBe(0)
+      expect(await page.locator('.hv-print').count()).toBe(0)
+
+      const parsed = await page.evaluate((markup) => {
+        const doc = new DOMParser().parseFromString(markup, 'text/html')
+        return {
+          shell: doc.body.firstElementChild?.className,
+          name: doc.querySelector('.hv-print-name')?.textContent,
+          asOf: doc.querySelector('.hv-print-as-of')?.textContent,
+          disclaimer: doc.querySelector('.hv-print-disclaimer')?.textContent,
+          views: [...doc.querySelectorAll('.hv-print-view-title')].map((h) => h.textContent),
+          familyTiles: doc.querySelectorAll('.hv-print-view-family .hv-print-tile svg').length,
+          structureTiles: doc.querySelectorAll('.hv-print-view-structure .hv-print-tile svg').length,
+          totals: doc.querySelectorAll('.hv-print-view-estate table.hv-estate').length,
+          handlers: [...doc.querySelectorAll('*')].flatMap((e) =>
+            [...e.attributes].filter((a) => a.name.startsWith('on')).map((a) => a.name),
+          ),
+        }
+      }, html)
+      expect(parsed).toEqual({
+        shell: 'hc hv',
+        name: household.household.name,
+        asOf: EXPECTED_AS_OF[name],
+        disclaimer: 'For discussion only; not legal or tax advice.',
+        views: ['Family', 'Structure', 'Estate'],
+        familyTiles: expect.any(Number) as number,
+        structureTiles: expect.any(Number) as number,
+        totals: 1,
+        handlers: [],
+      })
+      expect(parsed.familyTiles).toBeGreaterThan(0)
+      expect(parsed.structureTiles).toBeGreaterThan(0)
+      expect(css).toContain('@media print')
+      expect(css).toMatch(/\.hv > \.hv-print \{[^}]*print-color-adjust: exact/)
+
+      // The document printed on its own (as the host's print frame holds it) keeps the copper lines.
+      const alone = await browser.newPage()
+      try {
+        await alone.setContent(`<!doctype html><title></title><style>${css}</style>${html}`)
+        await alone.emulateMedia({ media: 'print' })
+        const looks = await alone.evaluate(() => ({
+          visible: document.querySelector('.hv-print')!.getBoundingClientRect().height > 0,
+          structure: getComputedStyle(document.querySelector('.hv-print-view-structure .hv-st-edge')!).stroke,
+        }))
+        expect(looks).toEqual({ visible: true, structure: COPPER })
+      } finally {
+        await alone.close()
+      }
+    },
+  )
+
+  it('prints nothing when the host handles downloads only: no Print button, print() does nothing', async () => {
+    const page = await openWithHandlers('example', 'download')
+    expect(await page.getByRole('button', { name: 'Print' }).count()).toBe(0)
+    await page.evaluate(() => (window as unknown as ViewsTestWindow).chart.print())
+    expect(await page.evaluate(() => (window as unknown as PrintTestWindow).printCalls)).toBe(0)
+    expect(await page.evaluate(() => (window as unknown as PrintTestWindow).printDocuments)).toEqual([])
+    expect(await page.locator('.hv-print').count()).toBe(0)
   })
 
   const indicator = (page: Page | Frame) => page.locator('.hv-step')
