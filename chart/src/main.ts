@@ -2,10 +2,11 @@
 // listed in protocol.ts): says `ready`, accepts `render` only from the parent window with protocol
 // v1, a verified token minted for the sender's origin, a valid payload and a valid appearance, then
 // draws the household's three views (views/view-shell.ts) and talks only to that origin. A refused
-// render answers `error` and leaves any chart already shown as it was. theme, setView, focus and
-// print act on the drawn chart and are accepted only from the parent, at the origin that rendered,
-// after a render. No cookies, no storage, and one request per new token id (the key set, which
-// meters the render).
+// render answers `error` and leaves any chart already shown as it was. theme, setView, focus, print
+// and appearance act on the drawn chart and are accepted only from the parent, at the origin that
+// rendered, after a render. Downloads and print documents go to that origin too, when its render
+// said the host handles them (`handles`). No cookies, no storage, and one request per new token id
+// (the key set, which meters the render).
 //
 // The release's one stylesheet: esbuild bundles these imports, in this order (each later sheet
 // builds on the earlier ones: the base palette, the shell and its views, the genogram, print and
@@ -20,45 +21,69 @@ import {
   errorMessage,
   isTheme,
   isViewName,
+  readHandles,
   readHostRequest,
   readyMessage,
   type ChartMessage,
   type ChartRequest,
   type ErrorMessage,
+  type HostHandle,
   type RenderRequest,
 } from './protocol.ts'
 import { validatePayload } from './validate.ts'
 import { createTokenVerifier, fetchChartKeys } from './verify.ts'
 import { readAppearance, type Appearance } from './views/appearance.ts'
+import type { HostHandlers } from './views/host-handlers.ts'
 import { drawHousehold, type DrawnHousehold } from './views/view-shell.ts'
 import type { ViewName } from './views/view-types.ts'
 
 const host = document.getElementById('chart') ?? document.body
 const verifier = createTokenVerifier({ audience: location.origin, fetchKeys: fetchChartKeys })
 
+/** What the chart shown was drawn from: an appearance message draws the same again. */
+interface Drawing {
+  readonly payload: Payload
+  readonly appearance: Appearance
+  readonly handled: ReadonlySet<HostHandle>
+  /** The origin of the render: every message about this drawing goes there only. */
+  readonly origin: string
+}
+
 let chart: DrawnHousehold | null = null
+let drawing: Drawing | null = null
 /** The origin of the last accepted render: every message but `ready` and `error` goes there only. */
 let hostOrigin: string | null = null
 /** The view the reader (or the host) chose last: a new render (an update) opens on it again. */
 let shownView: ViewName | undefined
+/** The theme shown: the render's, or the last theme message's (a redraw keeps it). */
+let shownTheme: Theme = 'system'
 let lastHeight = -1
 let resizeObserver: ResizeObserver | null = null
-/** Renders are handled one after another, so the last one sent is the one shown. */
-let renders: Promise<void> = Promise.resolve()
+/**
+ * Messages are handled one after another, in the order they came: the last render sent is the one
+ * shown, and a request sent after a render (a theme, an appearance) acts on that render's chart,
+ * not on the one its token check is still replacing.
+ */
+let handling: Promise<void> = Promise.resolve()
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
   const request = readHostRequest(event.data)
   if (!request) return
+  const { source, origin } = event
   if (request.type === 'render') {
-    const { source, origin } = event
-    renders = renders
+    handling = handling
       .then(() => handleRender(request, source, origin))
       // Every render gets an answer, even one that failed in a way nothing above foresaw.
       .catch(() => refuse(errorMessage('payload_invalid', 'payload: the chart could not process this render.', '')))
   } else {
-    // An extension: only from the parent, at the origin that rendered, after a render. Otherwise ignored.
-    if (event.source !== window.parent || hostOrigin === null || event.origin !== hostOrigin || !chart) return
-    if (request.v === PROTOCOL_VERSION) act(chart, request)
+    handling = handling
+      .then(() => {
+        // An extension: only from the parent, at the origin that rendered, after a render. Otherwise ignored.
+        if (source !== window.parent || hostOrigin === null || origin !== hostOrigin || !chart) return
+        if (request.v === PROTOCOL_VERSION) act(chart, request)
+      })
+      // Reported as an uncaught error would be, and the messages after it are still handled.
+      .catch(reportError)
   }
 })
 
@@ -69,7 +94,9 @@ window.parent.postMessage(readyMessage(), '*')
 function act(drawn: DrawnHousehold, request: ChartRequest): void {
   switch (request.type) {
     case 'theme':
-      if (isTheme(request.theme)) drawn.setTheme(request.theme)
+      if (!isTheme(request.theme)) return
+      shownTheme = request.theme
+      drawn.setTheme(request.theme)
       return
     case 'setView':
       if (isViewName(request.view)) drawn.setView(request.view)
@@ -80,6 +107,25 @@ function act(drawn: DrawnHousehold, request: ChartRequest): void {
     case 'print':
       drawn.print()
       return
+    case 'appearance':
+      restyle(request.appearance)
+      return
+  }
+}
+
+/** Draws the chart shown again in `value`'s appearance, or answers appearance_invalid and leaves it. */
+function restyle(value: unknown): void {
+  if (!drawing) return
+  const appearance = readAppearance(value)
+  if (!appearance.ok) return refuse(errorMessage('appearance_invalid', appearance.message))
+  const restyled: Drawing = { ...drawing, appearance: appearance.appearance }
+  try {
+    // A new font changes the measured layout: a redraw, not a style change. Not a render: no
+    // `rendered` (a changed height is reported by `resize`) and no token, so nothing is metered.
+    draw(restyled)
+  } catch {
+    forget()
+    refuse(errorMessage('appearance_invalid', 'appearance: the chart could not draw this household in it.'))
   }
 }
 
@@ -100,25 +146,30 @@ async function handleRender(request: RenderRequest, source: MessageEventSource |
   if (!payload.ok) return refuse(errorMessage('payload_invalid', payload.message, payload.path))
   const appearance = readAppearance(request.appearance)
   if (!appearance.ok) return refuse(errorMessage('appearance_invalid', appearance.message))
+  shownTheme = payload.payload.options?.theme ?? 'system'
   try {
-    show(payload.payload, appearance.appearance, origin)
+    draw({ payload: payload.payload, appearance: appearance.appearance, handled: readHandles(request.handles), origin })
   } catch {
     // A payload the schema and rules accept should always draw; if it does not, say so.
-    chart = null
-    host.replaceChildren()
-    refuse(errorMessage('payload_invalid', 'payload: the chart could not draw this payload.', ''))
+    forget()
+    return refuse(errorMessage('payload_invalid', 'payload: the chart could not draw this payload.', ''))
   }
+  lastHeight = contentHeight()
+  post({ type: 'rendered', height: lastHeight }, origin)
 }
 
-function show(payload: Payload, appearance: Appearance, origin: string): void {
+/** Draws `next` in place of the chart shown, on the view shown last and in the theme shown. */
+function draw(next: Drawing): void {
+  const { origin } = next
   chart?.destroy()
   chart = null
+  drawing = null
   host.replaceChildren()
   hostOrigin = origin
-  const theme: Theme = payload.options?.theme ?? 'system'
-  chart = drawHousehold(host, payload, {
-    theme,
-    appearance,
+  chart = drawHousehold(host, next.payload, {
+    theme: shownTheme,
+    appearance: next.appearance,
+    handlers: hostHandlers(next.handled, origin),
     ...(shownView === undefined ? {} : { view: shownView }),
     onSelect(id, kind) {
       // The origin of the render that drew this chart.
@@ -129,8 +180,42 @@ function show(payload: Payload, appearance: Appearance, origin: string): void {
       post({ type: 'viewchange', view }, origin)
     },
   })
-  lastHeight = contentHeight()
-  post({ type: 'rendered', height: lastHeight }, origin)
+  drawing = next
+  observeSize()
+}
+
+/** After a drawing failed: nothing is shown, and extensions are ignored until the next render. */
+function forget(): void {
+  chart = null
+  drawing = null
+  host.replaceChildren()
+}
+
+/**
+ * What the chart hands to the host page (views/host-handlers.ts), for what its render said it
+ * handles; always an object, so inside this iframe the chart never tries to save or print itself
+ * (the sandbox would block it) and offers no control the host does not carry out.
+ */
+function hostHandlers(handled: ReadonlySet<HostHandle>, origin: string): HostHandlers {
+  return {
+    ...(handled.has('download')
+      ? {
+          download(file) {
+            post({ type: 'download', fileName: file.fileName, mediaType: file.mediaType, data: file.data }, origin)
+          },
+        }
+      : {}),
+    ...(handled.has('print')
+      ? {
+          print(document) {
+            post({ type: 'printdocument', title: document.title, html: document.html, css: document.css }, origin)
+          },
+        }
+      : {}),
+  }
+}
+
+function observeSize(): void {
   if (!resizeObserver) {
     resizeObserver = new ResizeObserver(reportResize)
     resizeObserver.observe(document.documentElement)

@@ -14,12 +14,25 @@
 //   - `setView` {v: 1, view: 'family' | 'structure' | 'estate'}: shows that view;
 //   - `focus` {v: 1, id}: selects the person or entity `id` and brings it into view (an id the
 //     household does not have is ignored; the selection is announced by `select` as usual);
-//   - `print` {v: 1}: the chart prints itself (every view under a title block; the browser's print
-//     dialog needs allow-modals in the iframe's sandbox, which the 0.2.0 SDK sets).
-// - 0.2.0 `render` gains an optional `appearance` {fontFamily?, accentColor?, cornerRadius?},
-//   checked by views/appearance.ts; one outside its rules is refused with `appearance_invalid`.
-// - 0.2.0 chart → host: `viewchange` {view} whenever the view shown changes (by the reader or by
-//   setView).
+//   - `print` {v: 1}: the chart prints every view under a title block: it answers `printdocument`
+//     to a host that handles printing, else prints in its own page (which the contract's sandbox,
+//     without allow-modals, blocks);
+//   - `appearance` {v: 1, appearance}: the chart is drawn again from the same payload in that
+//     appearance, on the view shown; one outside its rules is answered with `appearance_invalid`
+//     and the chart stays as it was.
+// - 0.2.0 `render` gains two optional fields:
+//   - `appearance` {fontFamily?, accentColor?, cornerRadius?}, checked by views/appearance.ts; one
+//     outside its rules is refused with `appearance_invalid`;
+//   - `handles`: what the host page does for the chart, 'download' and/or 'print'. The contract
+//     sandboxes the iframe with exactly `allow-scripts allow-same-origin`, so the chart may neither
+//     start a download nor open a print dialog; it hands the file or the print document to a host
+//     that handles them (views/host-handlers.ts), and shows no Download or Print control to one that
+//     does not. Unknown names are ignored (a later release may add some); a value that is not an
+//     array of strings reads as absent.
+// - 0.2.0 chart → host, only to the origin of the accepted render:
+//   - `viewchange` {view} whenever the view shown changes (by the reader or by setView);
+//   - `download` {fileName, mediaType, data: Blob}: a PNG or SVG the reader asked for, to save;
+//   - `printdocument` {title, html, css}: the print layout, to print from a frame of the host page.
 import type { Theme } from '../payload.ts'
 import { VIEW_NAMES, type ViewName } from './views/view-types.ts'
 
@@ -35,6 +48,9 @@ export const CAPABILITIES = [
   'print',
   'viewchange',
   'appearance',
+  'handles',
+  'download',
+  'printdocument',
 ] as const
 
 export type ErrorCode =
@@ -75,12 +91,26 @@ export interface ErrorMessage {
   /** JSON Pointer into the payload, for payload_invalid. */
   path?: string
 }
+export interface DownloadMessage {
+  type: 'download'
+  fileName: string
+  mediaType: string
+  data: Blob
+}
+export interface PrintDocumentMessage {
+  type: 'printdocument'
+  title: string
+  html: string
+  css: string
+}
 export type ChartMessage =
   | ReadyMessage
   | RenderedMessage
   | ResizeMessage
   | SelectMessage
   | ViewChangeMessage
+  | DownloadMessage
+  | PrintDocumentMessage
   | ErrorMessage
 
 // host → iframe, as read from `event.data`: fields are unchecked beyond the type, because each
@@ -92,6 +122,7 @@ export interface RenderRequest {
   token: unknown
   payload: unknown
   appearance: unknown
+  handles: unknown
 }
 export interface ThemeRequest {
   type: 'theme'
@@ -112,9 +143,18 @@ export interface PrintRequest {
   type: 'print'
   v: unknown
 }
+export interface AppearanceRequest {
+  type: 'appearance'
+  v: unknown
+  appearance: unknown
+}
 /** The requests that act on a drawn chart: accepted only from the host that rendered it. */
-export type ChartRequest = ThemeRequest | SetViewRequest | FocusRequest | PrintRequest
+export type ChartRequest = ThemeRequest | SetViewRequest | FocusRequest | PrintRequest | AppearanceRequest
 export type HostRequest = RenderRequest | ChartRequest
+
+/** What a host page can do for the chart (a render's `handles`). */
+const HOST_HANDLES = ['download', 'print'] as const
+export type HostHandle = (typeof HOST_HANDLES)[number]
 
 const THEME_VALUES: readonly string[] = ['light', 'dark', 'system'] satisfies readonly Theme[]
 const VIEW_VALUES: readonly string[] = VIEW_NAMES
@@ -128,7 +168,14 @@ export function readHostRequest(data: unknown): HostRequest | null {
   if (!isRecord(data)) return null
   switch (data.type) {
     case 'render':
-      return { type: 'render', v: data.v, token: data.token, payload: data.payload, appearance: data.appearance }
+      return {
+        type: 'render',
+        v: data.v,
+        token: data.token,
+        payload: data.payload,
+        appearance: data.appearance,
+        handles: data.handles,
+      }
     case 'theme':
       return { type: 'theme', v: data.v, theme: data.theme }
     case 'setView':
@@ -137,6 +184,8 @@ export function readHostRequest(data: unknown): HostRequest | null {
       return { type: 'focus', v: data.v, id: data.id }
     case 'print':
       return { type: 'print', v: data.v }
+    case 'appearance':
+      return { type: 'appearance', v: data.v, appearance: data.appearance }
     default:
       return null
   }
@@ -148,6 +197,16 @@ export function isTheme(value: unknown): value is Theme {
 
 export function isViewName(value: unknown): value is ViewName {
   return typeof value === 'string' && VIEW_VALUES.includes(value)
+}
+
+/**
+ * What a render's `handles` says the host page does for the chart: the names this chart knows, from
+ * an array of strings. Anything else (absent, not an array, an array holding a non-string) reads as
+ * nothing handled, so the chart shows no control whose result would go nowhere.
+ */
+export function readHandles(value: unknown): ReadonlySet<HostHandle> {
+  if (!Array.isArray(value) || !value.every((name) => typeof name === 'string')) return new Set()
+  return new Set(HOST_HANDLES.filter((name) => value.includes(name)))
 }
 
 export function readyMessage(): ReadyMessage {
