@@ -7,7 +7,7 @@
  *
  * Usage (a page on an origin registered for your organization with `hearth origins add`):
  *
- *   import { mountHouseholdChart, HouseholdChartError } from 'https://embed.hearth.example/chart/v0.1.0/sdk.js'
+ *   import { mountHouseholdChart, HouseholdChartError } from 'https://embed.hearth.example/chart/v0.2.0/sdk.js'
  *
  *   const chart = mountHouseholdChart({
  *     container: document.getElementById('household-chart')!,
@@ -22,8 +22,10 @@
  *     },
  *     payload: { household: { name: 'Chen Family' }, people: [{ id: 'robert', name: 'Robert Chen', role: 'primaryClient' }] },
  *     theme: 'system',
+ *     appearance: { fontFamily: 'Inter, system-ui, sans-serif', accentColor: '#0a6e5c', cornerRadius: 8 },
  *     onEvent: (event) => {
  *       if (event.type === 'select') showDetails(event.id, event.kind)
+ *       if (event.type === 'viewchange') highlightTab(event.view)
  *       if (event.type === 'error') console.warn(`chart: ${event.code}: ${event.message}`)
  *     },
  *   })
@@ -34,17 +36,32 @@
  *   }
  *   chart.update(nextPayload) // re-renders, with the token the SDK holds (or a new one)
  *   chart.setTheme('dark')
+ *   chart.setView('structure') // 'family' | 'structure' | 'estate'
+ *   chart.focus('robert') // selects a person or an entity and brings it into view
+ *   chart.print() // the chart's print layout, through the browser's print dialog
+ *   chart.setAppearance({ accentColor: '#7a3e9d' })
  *   chart.destroy() // removes the iframe, its listener and its timers
  *
  * What it does:
  * - Creates the iframe per the mounting rules: sandbox exactly "allow-scripts allow-same-origin",
  *   src = `${embedOrigin}/chart/v${version}/index.html` (a pinned version; never "latest"),
- *   referrerpolicy "origin", your title, width 100 %, no border, loading eager. Styles are set
- *   through the CSSOM (iframe.style), so host pages with a strict style-src still work.
+ *   referrerpolicy "origin", your title, width 100 %, no border, loading eager, and
+ *   allow="fullscreen" (a permissions policy, not a sandbox flag: Present mode fills the screen).
+ *   Styles are set through the CSSOM (iframe.style), so host pages with a strict style-src still work.
  * - Accepts a message only when its origin is the embed origin and its source is that iframe's
  *   window; everything else is ignored.
  * - Calls fetchToken as soon as it mounts (in parallel with the iframe loading); on the chart's
- *   `ready` posts `render {type: 'render', v: 1, token, payload}` to the embed origin.
+ *   `ready` posts `render {type: 'render', v: 1, token, payload, appearance?, handles}` to the
+ *   embed origin, with `handles: ['download', 'print']`: this page saves and prints for the chart.
+ * - Saves and prints for the chart. The mounting rules sandbox the iframe with exactly
+ *   "allow-scripts allow-same-origin" (no allow-downloads, no allow-modals), so the chart can
+ *   neither start a download nor open a print dialog itself. It makes the file (a PNG or an SVG) or
+ *   the print document in the browser and posts it to this page: a file is saved through an
+ *   object URL and a download link; a print document is printed from a hidden frame the SDK adds to
+ *   this page, sandboxed "allow-same-origin allow-modals" (no allow-scripts: nothing in it can
+ *   run), built from the markup with script, frame, object, embed, link, meta and base elements,
+ *   on* attributes and URLs other than #fragments and data: dropped, styled through a constructable stylesheet (which a strict style-src
+ *   allows, unlike a <style> element), and removed after printing. Nothing goes to any server.
  * - Sizes the iframe's height from the chart's `rendered` and `resize` messages.
  * - Fetches a new token 60 s before the held one's expiresAt (halfway through a token shorter
  *   than two minutes) and keeps it, quietly: a refresh posts no render, so the chart keeps the
@@ -55,8 +72,10 @@
  * - Stops refreshing on an idle page: after 3 refreshes in a row with no render in between, the
  *   last token is kept until it expires and no further one is fetched (every fetch is a mint).
  *   The next render fetches a token first if the held one has expired or is about to, and
- *   refreshing resumes from there. (A setTheme after the first render needs no token and does
- *   not count as a render.)
+ *   refreshing resumes from there. (A setTheme, setView, focus, print or setAppearance after the
+ *   first render needs no token and does not count as a render.)
+ * - setView before the first render is sent once the chart has rendered; focus and print need a
+ *   drawn chart (await `ready`) and do nothing before it.
  * - When the chart answers `token_expired` (a token that aged, or a skewed clock) it fetches a
  *   new token and renders again — once: if the chart finds the new token expired too, that is
  *   reported through onEvent (no retry loop).
@@ -64,7 +83,9 @@
  *
  * Errors, always as onEvent({type: 'error', code, message, path?}):
  * - from the chart: token_invalid, token_expired (only when the retry did not help),
- *   origin_mismatch, version_unsupported, payload_invalid (with the JSON Pointer in `path`);
+ *   origin_mismatch, version_unsupported, payload_invalid (with the JSON Pointer in `path`),
+ *   appearance_invalid (the mount's `appearance` breaks a rule; setAppearance reports one that
+ *   does without sending it, and the chart keeps the appearance it has);
  * - from the SDK: ready_timeout (no `ready` within readyTimeoutMs, default 15 s: see the message
  *   for the likely causes), token_fetch_failed (fetchToken threw or returned no usable token).
  * `ready` resolves when the chart has rendered for the first time, and rejects with a
@@ -73,6 +94,8 @@
  * unobserved: ignoring it is fine when you use onEvent. Later failures (a refresh that could not
  * fetch a token, an invalid payload given to update) come through onEvent only.
  */
+
+import { readAppearance } from '../chart/src/views/appearance.ts'
 
 declare const __CHART_VERSION__: string
 
@@ -83,7 +106,8 @@ export const SDK_CHART_VERSION: string = __CHART_VERSION__
 export const PROTOCOL_VERSION = 1
 
 // ---------------------------------------------------------------------------------------------
-// The payload (v1), as published in payload.schema.json beside each pinned chart.
+// The payload (v1), as published in payload.schema.json beside each pinned chart. Chart 0.2.0 adds
+// only optional fields and new kinds and link types: every 0.1.x payload is a 0.2.0 payload.
 
 export type ChartTheme = 'light' | 'dark' | 'system'
 
@@ -91,9 +115,47 @@ export type PersonRole = 'primaryClient' | 'coClient' | 'spouse' | 'child' | 'gr
 
 export type RelationshipType = 'spouse' | 'partner' | 'exSpouse' | 'parent'
 
-export type EntityKind = 'revocableTrust' | 'irrevocableTrust' | 'ilit' | 'slat' | 'grat' | 'crt' | 'llc' | 'flp' | 'foundation' | 'daf' | 'other'
+/**
+ * Trusts, business entities, charities, holdings, parties (corporateTrustee, lawFirm, otherParty:
+ * they act but hold nothing and are never counted), and `other`, 0.1.x's catch-all.
+ */
+export type EntityKind =
+  | 'revocableTrust'
+  | 'irrevocableTrust'
+  | 'ilit'
+  | 'slat'
+  | 'grat'
+  | 'crt'
+  | 'clt'
+  | 'qprt'
+  | 'qtip'
+  | 'creditShelterTrust'
+  | 'dynastyTrust'
+  | 'specialNeedsTrust'
+  | 'llc'
+  | 'flp'
+  | 'corporation'
+  | 'foundation'
+  | 'daf'
+  | 'publicCharity'
+  | 'taxableAccount'
+  | 'retirementAccount'
+  | 'lifeInsurance'
+  | 'realEstate'
+  | 'businessInterest'
+  | 'otherAsset'
+  | 'corporateTrustee'
+  | 'lawFirm'
+  | 'otherParty'
+  | 'other'
 
-export type LinkType = 'grantor' | 'trustee' | 'beneficiary' | 'owner'
+export type LinkType = 'grantor' | 'trustee' | 'successorTrustee' | 'beneficiary' | 'owner' | 'insured' | 'generalPartner' | 'limitedPartner'
+
+/** How a parent is a parent; absent means biological. */
+export type ParentKind = 'biological' | 'adopted' | 'step' | 'foster'
+
+/** A beneficiary's standing; absent means primary. */
+export type BeneficiaryType = 'primary' | 'contingent' | 'income' | 'remainder'
 
 export interface HouseholdChartPerson {
   /** Your identifier: 1–64 letters, digits and _ . : -; people and entities share one namespace. */
@@ -112,15 +174,25 @@ export interface HouseholdChartRelationship {
   to: string
   /** spouse, partner and exSpouse join two people side by side; parent means `from` is a parent of `to`. */
   type: RelationshipType
+  /** Only on parent: drawn in the usual genogram line style. */
+  parentKind?: ParentKind
+  /** Only on spouse, partner and exSpouse, YYYY-MM-DD: when it began ("m. 1990"). */
+  since?: string
+  /** Only on spouse, partner and exSpouse, YYYY-MM-DD: when it ended; not before since. */
+  until?: string
 }
 
 export interface HouseholdChartEntity {
   id: string
   name: string
+  /** 1–40 characters: the label of boxes, chips and lines when the name is too long (e.g. "SLAT-C"). */
+  shortName?: string
   kind: EntityKind
-  /** Value in the household's currency, shown rounded (0 to 1e13). */
+  /** Value in the household's currency, shown rounded (0 to 1e13). A party has none. */
   value?: number
-  /** Inside or outside the taxable estate; defaults by kind. */
+  /** YYYY-MM-DD: the date the value is from. */
+  valueAsOf?: string
+  /** Inside or outside the taxable estate; defaults by kind. A party has none. */
   estate?: 'in' | 'out'
 }
 
@@ -130,12 +202,20 @@ export interface HouseholdChartLink {
   /** The entity. */
   to: string
   type: LinkType
-  /** Percentage for beneficiaries and owners: 50 means 50 %. */
+  /** Percentage for beneficiaries, owners and partners: 50 means 50 %. */
   share?: number
+  /** Only on beneficiary. */
+  beneficiaryType?: BeneficiaryType
 }
 
 export interface HouseholdChartPayload {
-  household: { name: string }
+  household: {
+    name: string
+    /** ISO 4217 code of every value's currency, e.g. "USD". */
+    currency?: string
+    /** YYYY-MM-DD: the date the figures are as of, printed in the title block. */
+    asOf?: string
+  }
   people: HouseholdChartPerson[]
   relationships?: HouseholdChartRelationship[]
   entities?: HouseholdChartEntity[]
@@ -145,6 +225,22 @@ export interface HouseholdChartPayload {
 
 // ---------------------------------------------------------------------------------------------
 // The API.
+
+/** The chart's three views of the household. */
+export type ChartView = 'family' | 'structure' | 'estate'
+
+/**
+ * Your page's look, applied when the chart draws (the chart measures its text in your font). The
+ * chart refuses a value outside these rules with appearance_invalid.
+ */
+export interface HouseholdChartAppearance {
+  /** A CSS font-family list of names, e.g. "Inter, system-ui, sans-serif" (letters, digits, spaces, hyphens, quotes, commas). */
+  readonly fontFamily?: string
+  /** #rgb or #rrggbb: selection marks, the selected tab and focus lines. */
+  readonly accentColor?: string
+  /** CSS pixels, 0–24: the corners of cards and buttons. */
+  readonly cornerRadius?: number
+}
 
 /** What fetchToken returns: the `token` and `expiresAt` of a chart session minted by your server. */
 export interface HouseholdChartToken {
@@ -160,6 +256,7 @@ export type HouseholdChartErrorCode =
   | 'origin_mismatch'
   | 'version_unsupported'
   | 'payload_invalid'
+  | 'appearance_invalid'
   | 'ready_timeout'
   | 'token_fetch_failed'
   | 'destroyed'
@@ -168,13 +265,15 @@ export type HouseholdChartErrorCode =
  * What onEvent receives:
  * - rendered: the chart drew the payload; `height` is its full height in CSS pixels;
  * - resize: the chart's height changed (it grows and shrinks);
- * - select: the user selected a person or an entity (by pointer or keyboard);
+ * - select: the user selected a person or an entity (by pointer or keyboard, or through focus());
+ * - viewchange: the view shown changed (by the user or through setView);
  * - error: see the codes in the header comment.
  */
 export type ChartEvent =
   | { type: 'rendered'; height: number }
   | { type: 'resize'; height: number }
   | { type: 'select'; id: string; kind: 'person' | 'entity' }
+  | { type: 'viewchange'; view: ChartView }
   | { type: 'error'; code: HouseholdChartErrorCode; message: string; path?: string }
 
 export interface MountHouseholdChartOptions {
@@ -191,6 +290,8 @@ export interface MountHouseholdChartOptions {
   payload: HouseholdChartPayload
   /** Overrides payload.options.theme. */
   theme?: ChartTheme
+  /** Your font family, accent colour and corner radius; the chart's own when absent. */
+  appearance?: HouseholdChartAppearance
   onEvent?: (event: ChartEvent) => void
   /** How long to wait for the chart's `ready` before reporting ready_timeout; default 15000. */
   readyTimeoutMs?: number
@@ -205,6 +306,14 @@ export interface HouseholdChartHandle {
   update(payload: HouseholdChartPayload): void
   /** Switches the theme without a new render once the chart has rendered. */
   setTheme(theme: ChartTheme): void
+  /** Shows the view (a viewchange event follows); before the first render, the chart opens on it. */
+  setView(view: ChartView): void
+  /** Selects the person or entity `id` and brings it into view (a select event follows); an unknown id is ignored. */
+  focus(id: string): void
+  /** Prints the chart's print layout (a title block, every view, the totals) through the browser's print dialog. */
+  print(): void
+  /** Draws the chart again in this appearance, on the view shown; an invalid one is reported as appearance_invalid and not applied. */
+  setAppearance(appearance: HouseholdChartAppearance): void
   /** Removes the iframe, the message listener and the timers. Safe to call twice. */
   destroy(): void
 }
@@ -226,6 +335,22 @@ export class HouseholdChartError extends Error {
 // The implementation.
 
 const SANDBOX = 'allow-scripts allow-same-origin'
+/** Present mode asks for fullscreen: a permissions policy, which the sandbox leaves as it is. */
+const ALLOW = 'fullscreen'
+/** What this page does for the chart (a render's `handles`): save its files and print its document. */
+const HANDLES = ['download', 'print']
+/**
+ * The print frame may be scripted by this page (same origin) and open the print dialog (modals),
+ * and nothing inside it may run: no allow-scripts.
+ */
+const PRINT_SANDBOX = 'allow-same-origin allow-modals'
+/** Dropped from the print document before it is shown: whatever could run, embed or load something. */
+const PRINT_DROPPED_ELEMENTS = 'script, iframe, frame, frameset, object, embed, link, meta, base'
+/** Attributes a browser fetches from: the print document keeps only in-document (#…) and data: values. */
+const PRINT_URL_ATTRIBUTES: ReadonlySet<string> = new Set(['src', 'srcset', 'href', 'xlink:href', 'data', 'poster', 'background', 'action', 'formaction'])
+const IN_MEMORY_URL = /^\s*(#|data:)/i
+/** How long an object URL outlives the click on its download link: the download has resolved it by then. */
+const REVOKE_AFTER_MS = 60_000
 const DEFAULT_READY_TIMEOUT_MS = 15_000
 /** Tokens are refreshed this long before they expire. */
 const REFRESH_LEAD_MS = 60_000
@@ -238,8 +363,9 @@ const MAX_IDLE_REFRESHES = 3
 const MAX_HEIGHT = 100_000
 const MAX_TIMER_DELAY_MS = 2_147_483_647
 const VERSION = /^\d+\.\d+\.\d+$/
-const CHART_ERROR_CODES: ReadonlySet<string> = new Set(['token_invalid', 'token_expired', 'origin_mismatch', 'version_unsupported', 'payload_invalid'])
+const CHART_ERROR_CODES: ReadonlySet<string> = new Set(['token_invalid', 'token_expired', 'origin_mismatch', 'version_unsupported', 'payload_invalid', 'appearance_invalid'])
 const THEMES: ReadonlySet<string> = new Set(['light', 'dark', 'system'])
+const VIEWS: ReadonlySet<string> = new Set(['family', 'structure', 'estate'])
 
 /** One mounted chart per container. */
 const mounted = new WeakMap<HTMLElement, HouseholdChartHandle>()
@@ -264,6 +390,11 @@ export function mountHouseholdChart(options: MountHouseholdChartOptions): Househ
 
   let payload = options.payload
   let theme: ChartTheme | undefined = options.theme
+  let appearance: HouseholdChartAppearance | undefined = options.appearance
+  /** A setView before the first render: sent once the chart has rendered. */
+  let openingView: ChartView | undefined
+  /** The frame the last print document is printed from, until the browser's afterprint. */
+  let printFrame: HTMLIFrameElement | undefined
   let destroyed = false
   /** The chart said `ready` (since its last load) and takes render messages. */
   let chartReady = false
@@ -299,6 +430,7 @@ export function mountHouseholdChart(options: MountHouseholdChartOptions): Househ
   // 'origin' sends the page's origin, and only that (never its path or query, which may name a
   // client), whatever the host page's own policy.
   iframe.referrerPolicy = 'origin'
+  iframe.allow = ALLOW
   iframe.title = title
   iframe.loading = 'eager'
   // CSSOM, not a style attribute: a host page whose CSP has no 'unsafe-inline' in style-src allows this.
@@ -405,7 +537,14 @@ export function mountHouseholdChart(options: MountHouseholdChartOptions): Househ
     const seq = ++renderSeq
     void getToken(freshToken).then((token) => {
       if (!token || destroyed || !chartReady || seq !== renderSeq) return
-      post({ type: 'render', v: PROTOCOL_VERSION, token: token.token, payload: renderedPayload() })
+      post({
+        type: 'render',
+        v: PROTOCOL_VERSION,
+        token: token.token,
+        payload: renderedPayload(),
+        handles: HANDLES,
+        ...(appearance === undefined ? {} : { appearance }),
+      })
     })
   }
 
@@ -431,6 +570,8 @@ export function mountHouseholdChart(options: MountHouseholdChartOptions): Househ
         if (message.type === 'rendered') {
           chartRendered = true
           expiredRetryAvailable = true
+          if (openingView !== undefined) post({ type: 'setView', v: PROTOCOL_VERSION, view: openingView })
+          openingView = undefined
           emit({ type: 'rendered', height })
           settleReady?.resolve()
           settleReady = undefined
@@ -441,6 +582,18 @@ export function mountHouseholdChart(options: MountHouseholdChartOptions): Househ
       }
       case 'select':
         if (typeof message.id === 'string' && (message.kind === 'person' || message.kind === 'entity')) emit({ type: 'select', id: message.id, kind: message.kind })
+        return
+      case 'viewchange':
+        if (typeof message.view === 'string' && VIEWS.has(message.view)) emit({ type: 'viewchange', view: message.view as ChartView })
+        return
+      case 'download':
+        if (typeof message.fileName === 'string' && message.data instanceof Blob) saveFile(message.fileName, message.data)
+        return
+      case 'printdocument':
+        if (typeof message.title === 'string' && typeof message.html === 'string' && typeof message.css === 'string') {
+          printFrame?.remove()
+          printFrame = printDocument(message.title, message.html, message.css)
+        }
         return
       case 'error': {
         const code = message.code
@@ -497,6 +650,34 @@ export function mountHouseholdChart(options: MountHouseholdChartOptions): Househ
       if (chartRendered) post({ type: 'theme', v: PROTOCOL_VERSION, theme: next })
       else render()
     },
+    setView(view: ChartView): void {
+      if (destroyed) return
+      if (!VIEWS.has(view)) throw new TypeError(`setView: view must be family, structure or estate, got ${String(view)}`)
+      if (chartRendered) post({ type: 'setView', v: PROTOCOL_VERSION, view })
+      else openingView = view
+    },
+    focus(id: string): void {
+      if (destroyed) return
+      if (typeof id !== 'string') throw new TypeError(`focus: id must be the string id of a person or an entity, got ${String(id)}`)
+      if (chartRendered) post({ type: 'focus', v: PROTOCOL_VERSION, id })
+    },
+    print(): void {
+      // The chart answers with its print document (printdocument, handled above).
+      if (!destroyed && chartRendered) post({ type: 'print', v: PROTOCOL_VERSION })
+    },
+    setAppearance(next: HouseholdChartAppearance): void {
+      if (destroyed) return
+      // Checked here by the chart's own rules, so a refused appearance is never held for the next
+      // render (which the chart would refuse as a whole): the one the chart has stays.
+      const reading = readAppearance(next)
+      if (!reading.ok) {
+        emit({ type: 'error', code: 'appearance_invalid', message: reading.message })
+        return
+      }
+      appearance = reading.appearance
+      if (chartRendered) post({ type: 'appearance', v: PROTOCOL_VERSION, appearance: reading.appearance })
+      else render()
+    },
     destroy(): void {
       if (destroyed) return
       destroyed = true
@@ -504,6 +685,7 @@ export function mountHouseholdChart(options: MountHouseholdChartOptions): Househ
       clearReadyTimer()
       clearRefresh()
       iframe.remove()
+      printFrame?.remove()
       if (mounted.get(container) === handle) mounted.delete(container)
       settleReady?.reject(new HouseholdChartError('destroyed', 'the chart was destroyed before it rendered'))
       settleReady = undefined
@@ -511,6 +693,81 @@ export function mountHouseholdChart(options: MountHouseholdChartOptions): Househ
   }
   mounted.set(container, handle)
   return handle
+}
+
+/** Saves `data` as a file named `fileName` (the browser makes the name safe), through a download link. */
+function saveFile(fileName: string, data: Blob): void {
+  const url = URL.createObjectURL(data)
+  const link = document.createElement('a')
+  link.href = url
+  link.download = fileName
+  link.rel = 'noopener'
+  // In the document while clicked: some browsers follow no link that is not.
+  link.hidden = true
+  document.body.appendChild(link)
+  link.click()
+  link.remove()
+  // Revoked later, not now: a browser may resolve the URL after the click's task.
+  setTimeout(() => URL.revokeObjectURL(url), REVOKE_AFTER_MS)
+}
+
+/**
+ * Prints the chart's print document from a hidden frame of this page, and returns the frame (it
+ * removes itself after printing). The frame runs nothing (see PRINT_SANDBOX), and the markup is
+ * parsed inertly and cleaned before it is shown, as defence in depth: the chart sends no script.
+ */
+function printDocument(title: string, html: string, css: string): HTMLIFrameElement | undefined {
+  const frame = document.createElement('iframe')
+  frame.setAttribute('sandbox', PRINT_SANDBOX)
+  frame.setAttribute('aria-hidden', 'true')
+  frame.tabIndex = -1
+  frame.title = title
+  // Laid out but not seen: a frame with display: none prints nothing in some browsers.
+  frame.style.position = 'fixed'
+  frame.style.width = '0'
+  frame.style.height = '0'
+  frame.style.border = '0'
+  document.body.appendChild(frame)
+  // The frame's initial about:blank document, on this page's origin (allow-same-origin).
+  const view = frame.contentWindow as (Window & typeof globalThis) | null
+  const target = frame.contentDocument
+  if (!view || !target) {
+    frame.remove()
+    return undefined
+  }
+  const parsed = new DOMParser().parseFromString(html, 'text/html')
+  for (const element of parsed.querySelectorAll(PRINT_DROPPED_ELEMENTS)) element.remove()
+  for (const element of parsed.querySelectorAll('*')) {
+    for (const name of element.getAttributeNames()) {
+      const lower = name.toLowerCase()
+      const fetches = PRINT_URL_ATTRIBUTES.has(lower) && !IN_MEMORY_URL.test(element.getAttribute(name) ?? '')
+      if (lower.startsWith('on') || fetches) element.removeAttribute(name)
+    }
+  }
+  target.title = title
+  target.body.replaceChildren(...Array.from(parsed.body.childNodes, (node) => target.importNode(node, true)))
+  applyPrintStyles(view, target, css)
+  view.addEventListener('afterprint', () => frame.remove(), { once: true })
+  view.print()
+  return frame
+}
+
+/**
+ * The print document's CSS, through a constructable stylesheet: a strict host CSP (style-src
+ * without 'unsafe-inline'), which the frame inherits, refuses a <style> element but not a sheet
+ * made by script. Browsers without constructable stylesheets get the <style> element.
+ */
+function applyPrintStyles(view: Window & typeof globalThis, target: Document, css: string): void {
+  if ('adoptedStyleSheets' in target && typeof view.CSSStyleSheet.prototype.replaceSync === 'function') {
+    // A sheet may only be adopted by a document of the window that made it: the frame's own.
+    const sheet = new view.CSSStyleSheet()
+    sheet.replaceSync(css)
+    target.adoptedStyleSheets = [sheet]
+    return
+  }
+  const style = target.createElement('style')
+  style.textContent = css
+  target.head.appendChild(style)
 }
 
 function checkEmbedOrigin(input: unknown): string {

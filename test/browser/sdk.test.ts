@@ -2,20 +2,15 @@
 // a partner page loads it cross-origin from the embed origin and mounts the chart with a token
 // from its own server. The host page is as strict as a partner's may be (a CSP without
 // 'unsafe-inline', Referrer-Policy: no-referrer), so everything here also proves the SDK works there.
-import { readFileSync } from 'node:fs'
 import { decodeJwt } from 'jose'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Browser, Frame, Page } from 'playwright-core'
 import { hasChromium, launchChromium } from '../helpers/browser.ts'
 import { startChartStack, type ChartStack } from '../helpers/chart-stack.ts'
+import { sdkHostPage, sdkHostScript, type SdkHostWindow as HostWindow } from '../helpers/sdk-host-page.ts'
 import type { Site } from '../helpers/sites.ts'
-import { CHART_VERSION } from '../../chart/version.ts'
 import { loadChartSigner, mintChartToken } from '../../src/embed/tokens.ts'
 
-const EXAMPLE = JSON.parse(readFileSync(new URL('../../chart/example.json', import.meta.url), 'utf8')) as Record<
-  string,
-  unknown
->
 const QUILLS = {
   household: { name: 'Quill Family' },
   people: [
@@ -30,24 +25,6 @@ interface TokenAnswer {
   body: unknown
 }
 
-/** What the page exposes (host.js), as seen from page.evaluate. */
-interface HostWindow {
-  hostReady?: boolean
-  events: { type: string; height?: number; code?: string; message?: string; id?: string; kind?: string }[]
-  readyOutcome?: { resolved: true } | { code: string; message: string; name: string; typed: boolean }
-  /** Calls of fetchToken (counted when called, before the answer), and the answers it resolved with. */
-  fetchTokenCalls: number
-  tokens: { token: string; expiresAt: string }[]
-  /** When set, fetchToken answers expiresAt this long after the page's (possibly fake) now. */
-  tokenLifeMs?: number
-  /** Messages of type `sentinel` the page received, by id (see sentinel()). */
-  sentinels: string[]
-  mount(options?: Record<string, unknown>, containerId?: string): void
-  handle: { update(payload: unknown): void; setTheme(theme: string): void; destroy(): void }
-  sdk: { mountHouseholdChart(options: Record<string, unknown>): unknown }
-  mountError(options: Record<string, unknown>): string
-}
-
 describe.runIf(hasChromium())('the partner SDK', () => {
   let stack: ChartStack
   let browser: Browser
@@ -60,8 +37,8 @@ describe.runIf(hasChromium())('the partner SDK', () => {
     stack = await startChartStack()
     browser = await launchChromium()
     for (const site of [stack.partner, stack.stranger]) {
-      site.set('/host.html', hostPage(site, stack))
-      site.set('/host.js', hostScript(stack.embedOrigin))
+      site.set('/host.html', sdkHostPage(site, stack))
+      site.set('/host.js', sdkHostScript(stack.embedOrigin))
       site.handle('/token', async () => {
         tokenCalls++
         const planned = plannedTokens.shift()
@@ -166,6 +143,7 @@ describe.runIf(hasChromium())('the partner SDK', () => {
       return {
         names: iframe.getAttributeNames().sort(),
         sandbox: iframe.getAttribute('sandbox'),
+        allow: iframe.getAttribute('allow'),
         src: iframe.getAttribute('src'),
         title: iframe.getAttribute('title'),
         referrerpolicy: iframe.getAttribute('referrerpolicy'),
@@ -176,8 +154,11 @@ describe.runIf(hasChromium())('the partner SDK', () => {
       }
     })
     expect(attributes).toEqual({
-      names: ['loading', 'referrerpolicy', 'sandbox', 'src', 'style', 'title'],
+      names: ['allow', 'loading', 'referrerpolicy', 'sandbox', 'src', 'style', 'title'],
+      // Exactly the contract's: downloads and printing are handed to this page instead (sdk-exports.test.ts).
       sandbox: 'allow-scripts allow-same-origin',
+      // Present mode's fullscreen: a permissions policy, not a sandbox flag.
+      allow: 'fullscreen',
       src: stack.chartUrl,
       title: 'Household chart of the Chen family',
       referrerpolicy: 'origin',
@@ -501,67 +482,3 @@ describe.runIf(hasChromium())('the partner SDK', () => {
     expect(await page.locator('iframe').count()).toBe(0)
   })
 })
-
-/** The partner's host page: as strict as partner pages get. */
-function hostPage(site: Site, stack: ChartStack) {
-  const frameSources = [stack.embedOrigin, ...(site === stack.partner ? [stack.stranger.origin] : [])].join(' ')
-  return {
-    type: 'text/html; charset=utf-8',
-    headers: {
-      'content-security-policy': `default-src 'self'; script-src 'self' ${stack.embedOrigin}; connect-src 'self' ${stack.embedOrigin}; frame-src ${frameSources}; style-src 'self'`,
-      'referrer-policy': 'no-referrer',
-    },
-    body: `<!doctype html><html data-embed-origin="${stack.embedOrigin}"><meta charset="utf-8"><title>Partner</title>
-<script type="module" src="/host.js"></script>
-<div id="c"></div><div id="d"></div>`,
-  }
-}
-
-/** Loads the SDK from the embed origin and exposes a mount helper that records everything. */
-function hostScript(embedOrigin: string) {
-  return {
-    type: 'text/javascript; charset=utf-8',
-    body: `import * as sdk from ${JSON.stringify(`${embedOrigin}/chart/v${CHART_VERSION}/sdk.js`)}
-const embedOrigin = ${JSON.stringify(embedOrigin)}
-const example = ${JSON.stringify(EXAMPLE)}
-window.sdk = sdk
-window.events = []
-window.fetchTokenCalls = 0
-window.tokens = []
-window.sentinels = []
-window.addEventListener('message', (event) => {
-  if (event.data && event.data.type === 'sentinel') window.sentinels.push(event.data.id)
-})
-async function fetchToken() {
-  window.fetchTokenCalls++
-  const response = await fetch('/token', { method: 'POST' })
-  if (!response.ok) throw new Error('token ' + response.status)
-  const answer = await response.json()
-  if (window.tokenLifeMs !== undefined) answer.expiresAt = new Date(Date.now() + window.tokenLifeMs).toISOString()
-  window.tokens.push(answer)
-  return answer
-}
-function options(overrides, containerId = 'c') {
-  return { container: document.getElementById(containerId), embedOrigin, title: 'Household chart', fetchToken, payload: example, onEvent: (event) => window.events.push(event), ...overrides }
-}
-window.mount = (overrides = {}, containerId = 'c') => {
-  window.readyOutcome = undefined
-  const handle = sdk.mountHouseholdChart(options(overrides, containerId))
-  window.handle = handle
-  handle.ready.then(
-    () => { if (window.handle === handle) window.readyOutcome = { resolved: true } },
-    (error) => { if (window.handle === handle) window.readyOutcome = { code: error.code, message: error.message, name: error.name, typed: error instanceof sdk.HouseholdChartError } },
-  )
-}
-window.mountError = (overrides) => {
-  try {
-    sdk.mountHouseholdChart(options(overrides))
-    return 'mounted'
-  } catch (error) {
-    return error.name + ': ' + error.message
-  }
-}
-window.hostReady = true
-`,
-  }
-}
