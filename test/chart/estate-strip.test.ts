@@ -17,10 +17,14 @@ const example = read('chart/example.json')
 const estate120m = read('bench/chart/households/estate-120m.json')
 const longNames = read('bench/chart/households/long-names.json')
 
+/** Zero width for the left-to-right mark set before each share, as a real font gives it. */
+const visible = (text: string) => graphemes(text.replaceAll('\u200e', '')).length
 const measures: StripMeasures = {
-  name: (text) => graphemes(text).length * 8,
-  line: (text) => graphemes(text).length * 6,
+  name: (text) => visible(text) * 8,
+  line: (text) => visible(text) * 6,
 }
+/** A line as read: without the left-to-right marks. */
+const asRead = (text: string) => text.replaceAll('\u200e', '')
 
 const overlaps = (a: { x: number; y: number; w: number; h: number }, b: typeof a) =>
   a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h
@@ -53,7 +57,7 @@ describe('layoutEstateStrip', () => {
     const strip = layoutEstateStrip(estate120m, measures, 1068)
     const ilit = strip.cards.find((card) => card.id === 'ilit')!
     // ILIT: short name, kind, $150,000 outside the estate; David 40%, Sarah 40%, Emily 20% primary.
-    expect(ilit.texts.map((t) => t.text)).toEqual([
+    expect(ilit.texts.map((t) => asRead(t.text))).toEqual([
       'ILIT',
       'ILIT',
       '$150,000 · outside estate',
@@ -62,7 +66,7 @@ describe('layoutEstateStrip', () => {
     expect(ilit.side).toBe('out')
     expect(ilit.texts.filter((t) => t.role !== 'name').every((t) => t.size >= 11)).toBe(true)
     const residence = strip.cards.find((card) => card.id === 'residence')!
-    expect(residence.texts.map((t) => t.text).slice(1)).toEqual([
+    expect(residence.texts.map((t) => asRead(t.text)).slice(1)).toEqual([
       'Real estate',
       '$6,800,000 · in estate',
       'William 50% · Elizabeth 50%',
@@ -79,6 +83,15 @@ describe('layoutEstateStrip', () => {
       const hidden = more === null ? 0 : Number(more[1])
       expect(shownShares.length + hidden).toBe(chips.filter((chip) => chip.shareText !== undefined).length)
     }
+  })
+
+  it('keeps a share after a right-to-left name its own left-to-right run (a mark before it)', () => {
+    const strip = layoutEstateStrip(longNames, measures, 1068)
+    const flp = strip.cards.find((card) => card.id === 'flp')!
+    const chips = flp.texts.filter((t) => t.role === 'chips').map((t) => t.text)
+    // Yusuf (يوسف) holds 1% of the family LP.
+    expect(chips.join(' ')).toContain('يوسف \u200e1%')
+    expect(chips.join(' ')).not.toMatch(/ \d/)
   })
 
   it('writes plain grouped amounts without a currency, and the side alone without a value', () => {

@@ -51,6 +51,24 @@ export const PARTIES_LABEL = 'Parties (they act for the estate; never counted):'
 const LABEL_HEIGHT = 20
 const LABEL_BASELINE = 13
 const CHIP_SEPARATOR = ' · '
+/** LEFT-TO-RIGHT MARK: zero width, a strong left-to-right character. */
+const LRM = '\u200e'
+
+/**
+ * The groups with a left-to-right mark before each share. Without it, the bidirectional algorithm
+ * takes the digits after an Arabic name for Arabic numbers and moves them into the name's run:
+ * "يوسف 50%" in a left-to-right line showed as "%50 يوسف". After the mark the share is a
+ * left-to-right run of its own, on the name's far side in either direction, and a cut name (the
+ * only part chips-layout.ts cuts) never takes the mark with it.
+ */
+function withIsolatedShares(groups: readonly ChipGroup[]): ChipGroup[] {
+  return groups.map((group) => ({
+    prefix: group.prefix,
+    chips: group.chips.map((chip) =>
+      chip.shareText === undefined ? chip : { ...chip, shareText: LRM + chip.shareText },
+    ),
+  }))
+}
 
 export type StripTextRole = 'name' | 'kind' | 'value' | 'chips'
 
@@ -123,7 +141,7 @@ function entityCard(
   const w = Math.ceil(Math.max(MIN_CARD_WIDTH, wholeWidth + 2 * CARD_PADDING, nameWidth + 2 * CARD_PADDING))
   const inner = w - 2 * CARD_PADDING
   const groups = entityChipGroups(household, entity.id)
-  const chips = layoutChips(groups, inner, measures.line, CHIP_LINES)
+  const chips = layoutChips(withIsolatedShares(groups), inner, measures.line, CHIP_LINES)
   const lines: { text: string; role: StripTextRole }[] = [
     { text: kind, role: 'kind' },
     { text: value, role: 'value' },
