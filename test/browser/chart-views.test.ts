@@ -437,6 +437,8 @@ describe.runIf(hasChromium())('the 0.2.0 view shell in Chromium', () => {
   ] as const)('passes axe-core on every view of %s in the %s theme', async (name, theme) => {
     const page = await open(name, { theme })
     await page.locator('.hv-panel-family .hv-gn-person').first().click()
+    // The text version open, so its text is checked too (contrast included).
+    await page.locator('details.hv-text > summary').click()
     for (const view of ['family', 'structure', 'estate'] as const) {
       await page.evaluate((v) => (window as unknown as ViewsTestWindow).chart.setView(v), view)
       // Every rule on every view: the genogram names each box by the text it shows.
@@ -553,6 +555,7 @@ describe.runIf(hasChromium())('the 0.2.0 view shell in Chromium', () => {
       return {
         title: getComputedStyle(document.querySelector('.hv-title')!).fontFamily,
         cardText: getComputedStyle(document.querySelector('.hv-st-line')!).fontFamily,
+        familyText: getComputedStyle(document.querySelector('.hv-gn-svg text')!).fontFamily,
         tab: getComputedStyle(document.querySelector('.hv-tab[aria-selected="true"]')!).boxShadow,
         tabCorner: getComputedStyle(document.querySelector('.hv-tab')!).borderTopLeftRadius,
         personRadius: radiusOf('.hv-st-person .hv-st-card'),
@@ -562,6 +565,7 @@ describe.runIf(hasChromium())('the 0.2.0 view shell in Chromium', () => {
     })
     expect(looks.title).toBe('Georgia, serif')
     expect(looks.cardText).toBe('Georgia, serif')
+    expect(looks.familyText).toBe('Georgia, serif')
     // #0a6e5c = rgb(10, 110, 92): the selected tab's accent line.
     expect(looks.tab).toContain('rgb(10, 110, 92)')
     expect(looks.tabCorner).toBe('12px')

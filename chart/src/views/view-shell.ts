@@ -140,7 +140,7 @@ export function drawHousehold(host: HTMLElement, household: ViewHousehold, optio
   presentButton.type = 'button'
   const presenting = createPresentMode(host, presentButton, actions, TABS, () => current, setView)
   presentButton.addEventListener('click', () => presenting.toggle(), { signal: controller.signal })
-  const family = drawGenogramView(tabs.panels.get('family')!, household, options.theme, select)
+  const family = drawGenogramView(tabs.panels.get('family')!, household, options.theme, select, appearance)
   const views = new Map<ViewName, DrawnView>([
     ['family', family],
     ['structure', drawStructureView(tabs.panels.get('structure')!, household, select, appearance)],
