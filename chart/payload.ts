@@ -1,7 +1,22 @@
 // Payload v1: the chart data a host page sends in the render message (DESIGN §4). This one TypeBox
 // schema is published as payload.schema.json beside each pinned chart, compiled into the chart's
-// validator at build time, and gives the browser code its types.
+// validator at build time, and gives the browser code its types. Release 0.2.0 adds only optional
+// fields (household currency and asOf; parentKind, since and until; shortName and valueAsOf; the
+// records' kinds, parties and link types; beneficiaryType), so every 0.1.x payload stays valid. The
+// kinds, link types, beneficiary types, parent kinds and estate defaults are the records API's
+// (src/domain/estate-vocabulary.ts): one declaration for both.
 import { Type, type Static } from 'typebox'
+import {
+  BENEFICIARY_TYPES,
+  defaultEstateSide,
+  entityGroupOf,
+  ENTITY_KINDS as RECORD_ENTITY_KINDS,
+  ESTATE_SIDES,
+  isParty,
+  LINK_TYPES as RECORD_LINK_TYPES,
+  PARENT_KINDS,
+  type EntityGroup,
+} from '../src/domain/estate-vocabulary.ts'
 
 export const PAYLOAD_LIMITS = {
   people: 1000,
@@ -45,7 +60,15 @@ const PERSON_ROLES = [
   'other',
 ] as const
 const RELATIONSHIP_TYPES = ['spouse', 'partner', 'exSpouse', 'parent'] as const
-export const ENTITY_KINDS = [
+/** The records' kinds and link types, declared once (src/domain/estate-vocabulary.ts). */
+export const ENTITY_KINDS = RECORD_ENTITY_KINDS
+export const LINK_TYPES = RECORD_LINK_TYPES
+/**
+ * Payload 0.1.x's kinds and link types, frozen: the records API still answers in that shape for
+ * partners pinned to 0.1.x, and the rules that 0.2.0 adds leave a payload in this vocabulary as valid
+ * as 0.1.x found it.
+ */
+export const PAYLOAD_0_1_ENTITY_KINDS = [
   'revocableTrust',
   'irrevocableTrust',
   'ilit',
@@ -57,8 +80,13 @@ export const ENTITY_KINDS = [
   'foundation',
   'daf',
   'other',
-] as const
-export const LINK_TYPES = ['grantor', 'trustee', 'beneficiary', 'owner'] as const
+] as const satisfies readonly (typeof ENTITY_KINDS)[number][]
+export const PAYLOAD_0_1_LINK_TYPES = [
+  'grantor',
+  'trustee',
+  'beneficiary',
+  'owner',
+] as const satisfies readonly (typeof LINK_TYPES)[number][]
 export const THEMES = ['light', 'dark', 'system'] as const
 
 export const Person = Type.Object(
@@ -85,26 +113,67 @@ export const Relationship = Type.Object(
       description:
         'spouse, partner and exSpouse join two people side by side (either order); parent means `from` is a parent of `to`.',
     }),
+    parentKind: Type.Optional(
+      StringEnum(PARENT_KINDS, {
+        description:
+          'Only on a parent relationship: how `from` is a parent of `to`, drawn in the usual genogram line style (biological solid, adopted dashed, step and foster dotted). Absent means biological.',
+      }),
+    ),
+    since: Type.Optional(
+      Type.Unsafe<string>({
+        ...CalendarDate,
+        description:
+          'Only on spouse, partner and exSpouse: the date the marriage or partnership began (YYYY-MM-DD); orders marriages and is shown as "m. 1990".',
+      }),
+    ),
+    until: Type.Optional(
+      Type.Unsafe<string>({
+        ...CalendarDate,
+        description:
+          'Only on spouse, partner and exSpouse: the date it ended (YYYY-MM-DD), by divorce or separation (exSpouse, partner) or by a death (spouse); not before since.',
+      }),
+    ),
   },
   { additionalProperties: false },
 )
+
+const IN_ESTATE_BY_DEFAULT = ENTITY_KINDS.filter((kind) => defaultEstateSide(kind) === 'in')
+const OUT_OF_ESTATE_BY_DEFAULT = ENTITY_KINDS.filter((kind) => defaultEstateSide(kind) === 'out')
+const PARTY_KINDS = ENTITY_KINDS.filter(isParty)
+const kindsOf = (group: EntityGroup) => ENTITY_KINDS.filter((kind) => entityGroupOf(kind) === group).join(', ')
 
 export const Entity = Type.Object(
   {
     id: Id,
     name: Name,
-    kind: StringEnum(ENTITY_KINDS),
+    shortName: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 40,
+        pattern: '\\S',
+        description:
+          'What boxes, chips and lines are labelled with when the name is too long (e.g. "SLAT-C"); the full name stays in the summary and the text version. 1–40 characters.',
+      }),
+    ),
+    kind: StringEnum(ENTITY_KINDS, {
+      description: `Trusts (${kindsOf('trust')}), business entities (${kindsOf('business')}), charities (${kindsOf('charity')}), holdings (${kindsOf('holding')}), parties that act but hold nothing (${PARTY_KINDS.join(', ')}), and other (payload 0.1.x's catch-all).`,
+    }),
     value: Type.Optional(
       Type.Number({
         minimum: 0,
         maximum: PAYLOAD_LIMITS.value,
-        description: 'Value in the household’s currency, shown rounded.',
+        description: 'Value in the household’s currency, shown rounded. A party has none.',
+      }),
+    ),
+    valueAsOf: Type.Optional(
+      Type.Unsafe<string>({
+        ...CalendarDate,
+        description: 'The date value was valued at (YYYY-MM-DD), shown beside it. A party has none.',
       }),
     ),
     estate: Type.Optional(
-      StringEnum(['in', 'out'] as const, {
-        description:
-          'Inside or outside the taxable estate. When absent: revocable trusts, LLCs, FLPs and other entities are in; the other trusts, foundations and DAFs are out.',
+      StringEnum(ESTATE_SIDES, {
+        description: `Inside or outside the taxable estate. When absent, the kind's default: ${IN_ESTATE_BY_DEFAULT.join(', ')} are in; ${OUT_OF_ESTATE_BY_DEFAULT.join(', ')} are out. A party has none and is never counted.`,
       }),
     ),
   },
@@ -115,15 +184,25 @@ export const Link = Type.Object(
   {
     from: Type.Unsafe<string>({
       ...Id,
-      description: 'The person or entity that is grantor, trustee, beneficiary or owner.',
+      description: 'The person or entity that holds the role (grantor, trustee, beneficiary, owner, …) in the entity.',
     }),
     to: Type.Unsafe<string>({ ...Id, description: 'The entity.' }),
-    type: StringEnum(LINK_TYPES),
+    type: StringEnum(LINK_TYPES, {
+      description:
+        'What `from` is of the entity: grantor, trustee or successorTrustee (of a trust or a charity), beneficiary, owner, insured (the person a life-insurance policy insures), generalPartner or limitedPartner (of an flp, llc or corporation). A party (corporateTrustee, lawFirm, otherParty) can only be a grantor, trustee or successorTrustee, and no one can own, benefit from or be insured by a party.',
+    }),
     share: Type.Optional(
       Type.Number({
         exclusiveMinimum: 0,
         maximum: 100,
-        description: 'Percentage, for beneficiaries and owners: 50 means 50 %.',
+        description:
+          'Percentage, for beneficiaries, owners and partners (generalPartner, limitedPartner): 50 means 50 %.',
+      }),
+    ),
+    beneficiaryType: Type.Optional(
+      StringEnum(BENEFICIARY_TYPES, {
+        description:
+          'Only on a beneficiary link: primary (absent means primary), contingent (takes if the primary beneficiaries do not), income (receives the income only) or remainder (receives what is left at the end).',
       }),
     ),
   },
@@ -132,7 +211,25 @@ export const Link = Type.Object(
 
 export const Payload = Type.Object(
   {
-    household: Type.Object({ name: Name }, { additionalProperties: false }),
+    household: Type.Object(
+      {
+        name: Name,
+        currency: Type.Optional(
+          Type.String({
+            pattern: '^[A-Z]{3}$',
+            description:
+              'The ISO 4217 code of the currency every value is in ("USD"); values are shown without a symbol when absent.',
+          }),
+        ),
+        asOf: Type.Optional(
+          Type.Unsafe<string>({
+            ...CalendarDate,
+            description: 'The date the household’s figures are as of (YYYY-MM-DD), printed in the title block.',
+          }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
     people: Type.Array(Person, { minItems: 1, maxItems: PAYLOAD_LIMITS.people }),
     relationships: Type.Optional(Type.Array(Relationship, { maxItems: PAYLOAD_LIMITS.relationships })),
     entities: Type.Optional(Type.Array(Entity, { maxItems: PAYLOAD_LIMITS.entities })),
@@ -154,6 +251,9 @@ export type Entity = Static<typeof Entity>
 export type Link = Static<typeof Link>
 export type Theme = (typeof THEMES)[number]
 export type EntityKind = (typeof ENTITY_KINDS)[number]
+export type LinkType = (typeof LINK_TYPES)[number]
+export type EntityKind01 = (typeof PAYLOAD_0_1_ENTITY_KINDS)[number]
+export type LinkType01 = (typeof PAYLOAD_0_1_LINK_TYPES)[number]
 
 /** The published JSON Schema document (payload.schema.json). */
 export function payloadJsonSchema(version: string): Record<string, unknown> {

@@ -1,21 +1,24 @@
-// A chart payload (0.1.x, chart/payload.ts) as an import into a household's records: which members
-// and entities to update, create and delete, the kinships to store, and the links to add, with
-// every rule that the payload alone can break refused at the JSON Pointer of its first problem.
-// Pure: the store reads what the household holds (ExistingRecord), this decides, the use case
-// (src/households/chart-import.ts) writes and checks the links' rules against the stored rows.
+// A chart payload (0.2.0, or 0.1.x, which is a part of it: chart/payload.ts) as an import into a
+// household's records: which members and entities to update, create and delete, the kinships to
+// store, and the links to add, with every rule that the payload alone can break refused at the JSON
+// Pointer of its first problem. Pure: the store reads what the household holds (ExistingRecord),
+// this decides, the use case (src/households/chart-import.ts) writes and checks the links' rules
+// against the stored rows.
 //
 // Matching: a payload person (entity) whose id equals an existing member (entity) id, or else
 // equals its externalId, updates that row; any other is created with externalId = the payload id;
-// existing members and entities the payload does not name are deleted, with their kinships and
-// links. What payload 0.1.x cannot say is kept where its subject stays (so a payload read with GET
-// …/chart and sent back changes nothing): a member's email; a kinship's parentKind, since and until;
-// an entity's shortName, notes and valueAsOf (while its value is unchanged), and its kind when the
-// payload says `other` for a kind 0.1.x does not know; parties (corporateTrustee, lawFirm,
-// otherParty), which 0.1.x cannot name, and their links; successorTrustee and insured links; a
-// partner's link (generalPartner, limitedPartner), which GET draws as owner; a beneficiary's
+// existing members and non-party entities the payload does not name are deleted, with their
+// kinships and links. A fact the payload states is stored as stated: 0.2.0's parentKind, since and
+// until, shortName and valueAsOf, parties and their links, every link type, beneficiaryType. A fact
+// it leaves out is kept where its subject stays, because a 0.1.x payload cannot say it (so a payload
+// of either release read with GET …/chart and sent back changes nothing): a member's email; a
+// kinship's parentKind, since and until; an entity's shortName and notes, its valueAsOf while its
+// value is unchanged, and its kind when the payload says `other` for a kind 0.1.x does not know;
+// parties the payload does not name, and their links; successorTrustee and insured links; a
+// partner's link (generalPartner, limitedPartner), which 0.1.x draws as owner; a beneficiary's
 // beneficiaryType. An estate equal to the kind's default on an entity that had none set stays "not set".
 import type { Payload } from '../../chart/payload.ts'
-import { ENTITY_KINDS as PAYLOAD_ENTITY_KINDS } from '../../chart/payload.ts'
+import { PAYLOAD_0_1_ENTITY_KINDS } from '../../chart/payload.ts'
 import { checkPayloadRules } from '../../chart/src/payload-rules.ts'
 import type { RuleCode } from '../households/rule-violation.ts'
 import { cleanName, hasAtMostTwoDecimals, isPastCalendarDate } from './household-input.ts'
@@ -29,8 +32,8 @@ import {
   type EntityKind,
   type EstateSide,
   type LinkType,
+  type ParentKind,
 } from './estate-vocabulary.ts'
-import type { ParentKind } from './chart-payload.ts'
 
 type MemberRole = (typeof MEMBER_ROLES)[number]
 type KinshipType = 'spouse' | 'partner' | 'exSpouse' | 'parent'
@@ -101,11 +104,18 @@ export interface EntityWrite {
   isNew: boolean
   externalId: string | null
   name: string
+  /** As the payload states it; null = not stated: an updated entity keeps its own, a created one has none. */
+  shortName: string | null
   kind: EntityKind
   value: number | null
+  /**
+   * As the payload states it (the date of value, recorded with the valuation when valueChanged);
+   * null = not stated: kept while the value is unchanged, cleared when it changed.
+   */
+  valueAsOf: string | null
   /** As stored: null = the kind's default. */
   estate: EstateSide | null
-  /** A new value (or a new entity with a value): the write records a valuation and clears valueAsOf. */
+  /** A new value (or a new entity with a value): the write records a valuation. */
   valueChanged: boolean
   position: number
 }
@@ -142,8 +152,11 @@ export interface ImportPlan {
   changed: ('members' | 'relationships' | 'entities' | 'links')[]
 }
 
-const PAYLOAD_KINDS: ReadonlySet<string> = new Set(PAYLOAD_ENTITY_KINDS)
-/** The link types payload 0.1.x speaks of (a partner's link is drawn as owner): an import replaces these. */
+const PAYLOAD_0_1_KINDS: ReadonlySet<string> = new Set(PAYLOAD_0_1_ENTITY_KINDS)
+/**
+ * The link types payload 0.1.x speaks of (a partner's link is drawn as owner): an import replaces
+ * these; the household's others are kept unless the payload states them again (see planChartImport).
+ */
 const REPLACED_LINK_TYPES: ReadonlySet<LinkType> = new Set<LinkType>([
   'grantor',
   'trustee',
@@ -154,21 +167,27 @@ const REPLACED_LINK_TYPES: ReadonlySet<LinkType> = new Set<LinkType>([
 ])
 const PARTNER_LINK_TYPES: ReadonlySet<LinkType> = new Set<LinkType>(['generalPartner', 'limitedPartner'])
 
-/** The chart's own rules (ids, names, ancestry), with the API's code for each. */
+/** The chart's own rules (ids, names, ancestry, and 0.2.0's field and link rules), with the API's code for each. */
 function checkChartRules(payload: Payload): void {
   const problem = checkPayloadRules(payload)
   if (!problem) return
   const what = problem.message.slice(problem.path.length + 2)
-  const code: RuleCode = what.includes('own ancestor (')
-    ? 'relationship_cycle'
-    : what.includes('ancestor or descendant')
-      ? 'relationship_conflict'
-      : 'invalid_body'
   refuse(
-    code,
+    codeOfChartProblem(problem.path, what),
     problem.path,
     `The chart refuses this payload: ${problem.path} ${what}. Correct it and send the payload again.`,
   )
+}
+
+/** The API's code for a rule of the chart, as the members, entities and links APIs answer the same rule. */
+function codeOfChartProblem(path: string, what: string): RuleCode {
+  if (what.includes('own ancestor (')) return 'relationship_cycle'
+  if (what.includes('ancestor or descendant')) return 'relationship_conflict'
+  if (what.includes('a party that holds nothing'))
+    return path.startsWith('/entities/') ? 'entity_party_value' : 'link_party_owned'
+  if (/^\/links\/\d+\/type$/.test(path) && what.includes(' only, not to kind ')) return 'link_kind_mismatch'
+  if (/^\/links\/\d+\/(share|beneficiaryType)$/.test(path)) return 'link_share_not_allowed'
+  return 'invalid_body'
 }
 
 /**
@@ -237,10 +256,31 @@ function checkPeople(payload: Payload): void {
   }
 }
 
+/** The members API takes real dates from 1800 to today, for a couple's since and until too. */
+function checkRelationshipDates(payload: Payload): void {
+  for (const [i, r] of (payload.relationships ?? []).entries()) {
+    for (const field of ['since', 'until'] as const) {
+      const date = r[field]
+      if (date !== undefined && !isPastCalendarDate(date))
+        refuse(
+          'invalid_body',
+          `/relationships/${i}/${field}`,
+          `${field} must be a real calendar date (YYYY-MM-DD) from 1800 to today, got ${date}.`,
+        )
+    }
+  }
+}
+
 function checkEntities(payload: Payload): void {
   for (const [i, e] of (payload.entities ?? []).entries()) {
     const name = cleanName('name', e.name)
     if (!name.ok) refuse('invalid_body', `/entities/${i}/name`, `entities[${i}].${name.message}.`)
+    if (e.valueAsOf !== undefined && !isPastCalendarDate(e.valueAsOf))
+      refuse(
+        'invalid_body',
+        `/entities/${i}/valueAsOf`,
+        `valueAsOf must be a real calendar date (YYYY-MM-DD) from 1800 to today, got ${e.valueAsOf}.`,
+      )
     if (e.value !== undefined && (e.value > ENTITY_VALUE_MAX || !hasAtMostTwoDecimals(e.value)))
       refuse(
         'invalid_body',
@@ -274,16 +314,24 @@ function kinshipsOf(
         `relationships[${earlier.index}] already joins these two people; two people have one relationship. Keep one of the two.`,
       )
     pairs.set(pair, { index: i, key })
+    // A detail the payload leaves out is kept from the same kinship (a 0.1.x payload cannot say it).
     const before = kept.get(`${from} ${to}`)
     const same = before?.type === r.type ? before : undefined
-    kinships.push({
+    const kinship: KinshipWrite = {
       from,
       to,
       type: r.type,
-      parentKind: same?.parentKind ?? null,
-      since: same?.since ?? null,
-      until: same?.until ?? null,
-    })
+      parentKind: r.parentKind ?? same?.parentKind ?? null,
+      since: r.since ?? same?.since ?? null,
+      until: r.until ?? same?.until ?? null,
+    }
+    if (kinship.since !== null && kinship.until !== null && kinship.until < kinship.since)
+      refuse(
+        'invalid_body',
+        `/relationships/${i}/${r.until === undefined ? 'since' : 'until'}`,
+        `until (${kinship.until}) must not be before since (${kinship.since}); the household records these two people's ${r.type} with the other date. Send both dates.`,
+      )
+    kinships.push(kinship)
   }
   return kinships
 }
@@ -295,6 +343,7 @@ function kinshipsOf(
 export function planChartImport(payload: Payload, existing: ExistingRecord, newId: () => string): ImportPlan {
   checkChartRules(payload)
   checkPeople(payload)
+  checkRelationshipDates(payload)
   checkEntities(payload)
   const payloadEntities = payload.entities ?? []
 
@@ -325,7 +374,7 @@ export function planChartImport(payload: Payload, existing: ExistingRecord, newI
     const row = entityMatches[i]
     // `other` is what GET draws for a kind 0.1.x does not know: keep that kind.
     const kind: EntityKind =
-      e.kind === 'other' && row && !PAYLOAD_KINDS.has(row.kind) && !isParty(row.kind) ? row.kind : e.kind
+      e.kind === 'other' && row && !PAYLOAD_0_1_KINDS.has(row.kind) && !isParty(row.kind) ? row.kind : e.kind
     const estate =
       e.estate === undefined || (e.estate === defaultEstateSide(kind) && (row?.estate ?? null) === null)
         ? null
@@ -336,8 +385,10 @@ export function planChartImport(payload: Payload, existing: ExistingRecord, newI
       isNew: row === undefined,
       externalId: row === undefined ? e.id : null,
       name: e.name.trim(),
+      shortName: e.shortName?.trim() ?? null,
       kind,
       value,
+      valueAsOf: e.valueAsOf ?? null,
       estate,
       valueChanged: row === undefined ? value !== null : value !== row.value,
       position: i,
@@ -350,13 +401,13 @@ export function planChartImport(payload: Payload, existing: ExistingRecord, newI
 
   const keptMembers = new Set(members.map((m) => m.id))
   const finalKinds = new Map<string, EntityKind>(entities.map((e) => [e.id, e.kind]))
-  // Parties stay: 0.1.x cannot name them.
+  // Parties the payload does not name stay: 0.1.x cannot name them.
   for (const e of existing.entities) if (isParty(e.kind) && !finalKinds.has(e.id)) finalKinds.set(e.id, e.kind)
   if (finalKinds.size > ESTATE_LIMITS.entities)
     refuse(
       'household_entities_limit',
       '/entities',
-      `A household has at most ${ESTATE_LIMITS.entities} entities, and its ${finalKinds.size - entities.length} parties (which a 0.1.x payload cannot name) stay: send fewer entities.`,
+      `A household has at most ${ESTATE_LIMITS.entities} entities, and its ${finalKinds.size - entities.length} parties that the payload does not name stay: send fewer entities.`,
     )
 
   const idOf = new Map<string, string>()
@@ -386,7 +437,9 @@ export function planChartImport(payload: Payload, existing: ExistingRecord, newI
         ? (before.find((k) => PARTNER_LINK_TYPES.has(k.type))?.type ?? 'owner')
         : l.type
     const beneficiaryType =
-      l.type === 'beneficiary' ? before.find((k) => k.type === 'beneficiary')?.beneficiaryType : undefined
+      l.type === 'beneficiary'
+        ? (l.beneficiaryType ?? before.find((k) => k.type === 'beneficiary')?.beneficiaryType)
+        : undefined
     return [
       {
         at: `/links/${i}`,
@@ -398,11 +451,13 @@ export function planChartImport(payload: Payload, existing: ExistingRecord, newI
       },
     ]
   })
-  // The household's links that 0.1.x cannot say, between rows that stay.
+  // The household's links that 0.1.x cannot say, between rows that stay, unless the payload states them.
+  const stated = new Set(links.map((l) => `${l.from} ${l.to} ${l.type}`))
   const stays = (id: string) => keptMembers.has(id) || finalKinds.has(id)
   for (const l of existing.links) {
     const party = isParty(finalKinds.get(l.to) ?? 'other') || isParty(finalKinds.get(l.from) ?? 'other')
     if ((REPLACED_LINK_TYPES.has(l.type) && !party) || !stays(l.from) || !stays(l.to)) continue
+    if (stated.has(`${l.from} ${l.to} ${l.type}`)) continue
     links.push({
       at: null,
       from: l.from,

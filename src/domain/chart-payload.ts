@@ -1,45 +1,58 @@
-// A household record as chart payload 0.1.x (chart/payload.ts, DESIGN §4): what a partner posts
-// into the embedded chart. Pure: the store reads the record, this maps it.
+// A household record as a chart payload (chart/payload.ts, DESIGN §4): what a partner posts into
+// the embedded chart. Pure: the store reads the record (ChartRecord), this maps it, in two shapes.
 //
-// The record (ChartRecord) carries every fact Hearth holds that a chart could draw — member
-// external ids, parent kinds and couples' dates, every entity kind with its short name, value date
-// and estate setting, parties, every link type with its beneficiaryType, and the household's estate
-// settings — so that the next payload release changes only toChartPayload, not the store. Payload
-// 0.1.x (CHART_VERSION) can say less, and this is how each fact maps:
-//
-// - household.name is the household's name; people are its members, in member order, with their
-//   member ids as payload ids (UUIDs fit the payload's id rule) and the same role names.
-// - relationships are the members' kinships. Both sides use one convention: spouse, partner and
-//   exSpouse are symmetric; for parent, `from` is a parent of `to`. parentKind, since and until
-//   have no place in 0.1.x and are left out.
+// toChartPayload answers payload 0.2.0 (CHART_VERSION), which carries every fact of the record a
+// chart draws:
+// - household.name is the household's name, with its currency when the record has one (the records
+//   hold no as-of date for the household, so asOf is never written); people are its members, in
+//   member order, with their member ids as payload ids (UUIDs fit the payload's id rule) and the
+//   same role names, birthDate and deathDate (email and externalId are not chart facts).
+// - relationships are the members' kinships (spouse, partner and exSpouse symmetric; for parent,
+//   `from` is a parent of `to`), with parentKind on a parent kinship and since and until on a
+//   couple's when they are recorded.
 // - A deceased spouse recorded on the household (deceasedSpouseName, with dsueDateOfDeath as the
 //   death date when known) becomes a person with role spouse, joined as spouse to the primary client
 //   when there is one — unless a member already bears that name (then the member is that person).
-// - entities are the household's entities in entity order, with their entity ids as payload ids. A
-//   kind 0.1.x does not know (clt, qprt, qtip, the other trusts, corporation, publicCharity, the
+// - entities are all the household's entities, parties included, in entity order, with their
+//   entity ids as payload ids, their own kind, shortName, value and valueAsOf, and estate only when
+//   the advisor set it (absent, the chart applies the kind's default from the same table as the
+//   records). A party carries no value, valueAsOf or estate. notes and externalId are left out.
+// - links are all the household's links, every type, with share on the types that have one and
+//   beneficiaryType on beneficiaries.
+//
+// toChartPayload01 answers payload 0.1.x, frozen as chart 0.1.x shipped it, for partners pinned to
+// that release (GET …/chart?chartVersion=0.1.1). 0.1.x says less:
+// - parentKind, since, until and the household's currency are left out.
+// - A kind 0.1.x does not know (clt, qprt, qtip, the other trusts, corporation, publicCharity, the
 //   holdings) is `other`; estate is always written, as the side the entity is counted on (set, or
 //   its kind's default), so `other` never moves an entity across the estate line. Parties
 //   (corporateTrustee, lawFirm, otherParty) are left out, with every link to or from them: 0.1.x has
-//   no party. value is kept; shortName, valueAsOf, notes and externalId are left out.
+//   no party. value is kept; shortName and valueAsOf are left out.
 // - links: grantor, trustee, beneficiary (with its share; beneficiaryType is left out) and owner
 //   (with its share) as they are; generalPartner and limitedPartner become owner with their share
 //   (a partner who is also an owner of the same entity is one owner link, the shares added);
 //   successorTrustee and insured are left out.
-// - A relationship or link the chart would refuse (checkPayloadRules) is left out, so the payload
-//   always renders; the API refuses such data, so this is a safety net, not a path data normally takes.
+//
+// In both, a relationship or link the chart would refuse (checkPayloadRules) is left out, so the
+// payload always renders; the API refuses such data, so this is a safety net, not a path data
+// normally takes.
 import type { Entity, Link, Payload, Person, Relationship } from '../../chart/payload.ts'
-import { ENTITY_KINDS as PAYLOAD_ENTITY_KINDS, PAYLOAD_LIMITS } from '../../chart/payload.ts'
+import { PAYLOAD_0_1_ENTITY_KINDS, PAYLOAD_LIMITS, type EntityKind01, type LinkType01 } from '../../chart/payload.ts'
 import { checkPayloadRules } from '../../chart/src/payload-rules.ts'
 import { MEMBER_ROLES } from './household-roles.ts'
 import { KINSHIP_TYPES } from '../schemas/member.ts'
 import {
   effectiveEstateSide,
   isParty,
+  SHARED_LINK_TYPES,
   type BeneficiaryType,
   type EntityKind,
   type EstateSide,
   type LinkType,
+  type ParentKind,
 } from './estate-vocabulary.ts'
+
+export type { ParentKind }
 
 export interface ChartMember {
   id: string
@@ -49,8 +62,6 @@ export interface ChartMember {
   deathDate: string | null
   externalId: string | null
 }
-
-export type ParentKind = 'biological' | 'adopted' | 'step' | 'foster'
 
 export interface ChartMemberRelationship {
   from: string
@@ -115,11 +126,13 @@ export const DECEASED_SPOUSE_ID = 'deceased-spouse'
 // Member roles and relationship types are payload roles and types of the same names.
 const ROLES: ReadonlySet<string> = new Set(MEMBER_ROLES)
 const TYPES: ReadonlySet<string> = new Set(KINSHIP_TYPES)
-const KINDS: ReadonlySet<string> = new Set(PAYLOAD_ENTITY_KINDS)
+const KINDS_0_1: ReadonlySet<EntityKind> = new Set(PAYLOAD_0_1_ENTITY_KINDS)
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/
+const CURRENCY = /^[A-Z]{3}$/
+const SHORT_NAME_MAX = 40
 
 /** How each link type is drawn by payload 0.1.x: as itself, as owner, or not at all. */
-const LINK_TYPE_IN_PAYLOAD: Record<LinkType, Link['type'] | null> = {
+const LINK_TYPE_IN_PAYLOAD_0_1: Record<LinkType, LinkType01 | null> = {
   grantor: 'grantor',
   trustee: 'trustee',
   successorTrustee: null,
@@ -131,8 +144,12 @@ const LINK_TYPE_IN_PAYLOAD: Record<LinkType, Link['type'] | null> = {
 }
 
 /** The entity kind payload 0.1.x draws for a kind: itself when it knows it, else `other`. */
-export function payloadEntityKind(kind: EntityKind): Entity['kind'] {
-  return KINDS.has(kind) ? (kind as Entity['kind']) : 'other'
+export function payloadEntityKind(kind: EntityKind): EntityKind01 {
+  return isKind01(kind) ? kind : 'other'
+}
+
+function isKind01(kind: EntityKind): kind is EntityKind01 {
+  return KINDS_0_1.has(kind)
 }
 
 /** A name as the payload takes it: trimmed, at most the payload's length (in code points), never blank. */
@@ -162,29 +179,153 @@ function person(
   }
 }
 
-function entity(record: ChartEntity): Entity {
-  const { value } = record
-  const estate = effectiveEstateSide(record.kind, record.estate)
-  return {
-    id: record.id,
-    name: payloadName(record.name, 'Unnamed'),
-    kind: payloadEntityKind(record.kind),
-    ...(value !== null && Number.isFinite(value) && value >= 0 && value <= PAYLOAD_LIMITS.value ? { value } : {}),
-    ...(estate === null ? {} : { estate }),
-  }
+/** A short name as the payload takes it: trimmed, 1 to 40 code points; undefined when blank or none. */
+function payloadShortName(shortName: string | null): string | undefined {
+  const trimmed = shortName?.trim() ?? ''
+  if (trimmed === '') return undefined
+  // eslint-disable-next-line @typescript-eslint/no-misused-spread -- the payload's limit is in code points, which spreading gives
+  const points = [...trimmed]
+  return points.length <= SHORT_NAME_MAX ? trimmed : points.slice(0, SHORT_NAME_MAX).join('').trimEnd()
+}
+
+function validValue(value: number | null): value is number {
+  return value !== null && Number.isFinite(value) && value >= 0 && value <= PAYLOAD_LIMITS.value
 }
 
 function validShare(share: number | null): share is number {
   return share !== null && Number.isFinite(share) && share > 0 && share <= 100
 }
 
+/**
+ * The people (members, then the deceased spouse drawn for the household) and their relationships,
+ * each kinship mapped by `relationship`, within the payload's limits; undefined when there is no one.
+ */
+function family(
+  record: ChartRecord,
+  relationship: (kinship: ChartMemberRelationship) => Relationship,
+): { people: Person[]; relationships: Relationship[] } | undefined {
+  const people: Person[] = record.members.map((m) =>
+    person(m.id, m.name, (ROLES.has(m.role) ? m.role : 'other') as Person['role'], m.birthDate, m.deathDate),
+  )
+  const memberIds = new Set(people.map((p) => p.id))
+  const relationships: Relationship[] = record.relationships
+    .filter((r) => TYPES.has(r.type) && memberIds.has(r.from) && memberIds.has(r.to) && r.from !== r.to)
+    .map(relationship)
+
+  const spouseName = record.deceasedSpouseName?.trim()
+  if (spouseName) {
+    const key = spouseName.toLowerCase()
+    const alreadyMember = record.members.some((m) => m.name.trim().toLowerCase() === key)
+    if (!alreadyMember) {
+      people.push(person(DECEASED_SPOUSE_ID, spouseName, 'spouse', null, record.dsueDateOfDeath))
+      const primary = record.members.find((m) => m.role === 'primaryClient')
+      if (primary) relationships.push({ from: primary.id, to: DECEASED_SPOUSE_ID, type: 'spouse' })
+    }
+  }
+  if (people.length === 0) return undefined
+
+  const kept = people.slice(0, PAYLOAD_LIMITS.people)
+  const keptIds = new Set(kept.map((p) => p.id))
+  return {
+    people: kept,
+    relationships: relationships
+      .filter((r) => keptIds.has(r.from) && keptIds.has(r.to))
+      .slice(0, PAYLOAD_LIMITS.relationships),
+  }
+}
+
+/** A kinship as payload 0.2.0 says it: with its parent kind, or its couple's dates, when recorded. */
+function relationship(kinship: ChartMemberRelationship): Relationship {
+  const type = kinship.type as Relationship['type']
+  const couple = type !== 'parent'
+  return {
+    from: kinship.from,
+    to: kinship.to,
+    type,
+    ...(!couple && kinship.parentKind !== null ? { parentKind: kinship.parentKind } : {}),
+    ...(couple && kinship.since !== null && DATE.test(kinship.since) ? { since: kinship.since } : {}),
+    ...(couple && kinship.until !== null && DATE.test(kinship.until) ? { until: kinship.until } : {}),
+  }
+}
+
+/** An entity as payload 0.2.0 says it: its own kind and short name; a party with no value, date or estate. */
+function entity(record: ChartEntity): Entity {
+  const party = isParty(record.kind)
+  const shortName = payloadShortName(record.shortName)
+  const { value, valueAsOf, estate } = record
+  return {
+    id: record.id,
+    name: payloadName(record.name, 'Unnamed'),
+    ...(shortName === undefined ? {} : { shortName }),
+    kind: record.kind,
+    ...(!party && validValue(value) ? { value } : {}),
+    ...(!party && valueAsOf !== null && DATE.test(valueAsOf) ? { valueAsOf } : {}),
+    // Only as the advisor set it: absent, the chart applies the kind's default (the records' table).
+    ...(!party && estate !== null ? { estate } : {}),
+  }
+}
+
+/** The record's links between the people and entities kept, every type, share and beneficiaryType where they belong. */
+function links(records: readonly ChartLink[], ids: ReadonlySet<string>, entityIds: ReadonlySet<string>): Link[] {
+  return records
+    .filter((l) => ids.has(l.from) && entityIds.has(l.to) && l.from !== l.to)
+    .map((l) => ({
+      from: l.from,
+      to: l.to,
+      type: l.type,
+      ...(SHARED_LINK_TYPES.has(l.type) && validShare(l.share) ? { share: l.share } : {}),
+      ...(l.type === 'beneficiary' && l.beneficiaryType !== null ? { beneficiaryType: l.beneficiaryType } : {}),
+    }))
+}
+
+/** The payload 0.2.0, or undefined when there is no one to draw (the payload needs at least one person). */
+export function toChartPayload(record: ChartRecord): Payload | undefined {
+  const drawn = family(record, relationship)
+  if (!drawn) return undefined
+  const keptIds = new Set(drawn.people.map((p) => p.id))
+  const entities = record.entities
+    .filter((e) => !keptIds.has(e.id))
+    .slice(0, PAYLOAD_LIMITS.entities)
+    .map(entity)
+  const entityIds = new Set(entities.map((e) => e.id))
+  const currency = record.settings?.currency
+  return withoutRefused({
+    household: {
+      name: payloadName(record.name, 'Household'),
+      ...(currency !== undefined && CURRENCY.test(currency) ? { currency } : {}),
+    },
+    people: drawn.people,
+    relationships: drawn.relationships,
+    entities,
+    links: links(record.links, new Set([...keptIds, ...entityIds]), entityIds).slice(0, PAYLOAD_LIMITS.links),
+  })
+}
+
+/** A kinship as payload 0.1.x says it: its type only. */
+function relationship01(kinship: ChartMemberRelationship): Relationship {
+  return { from: kinship.from, to: kinship.to, type: kinship.type as Relationship['type'] }
+}
+
+/** An entity as payload 0.1.x says it: a kind it knows (else other), its value and the side it is counted on. */
+function entity01(record: ChartEntity): Entity {
+  const { value } = record
+  const estate = effectiveEstateSide(record.kind, record.estate)
+  return {
+    id: record.id,
+    name: payloadName(record.name, 'Unnamed'),
+    kind: payloadEntityKind(record.kind),
+    ...(validValue(value) ? { value } : {}),
+    ...(estate === null ? {} : { estate }),
+  }
+}
+
 /** The record's links as 0.1.x draws them, between the people and entities it kept. */
-function payloadLinks(links: readonly ChartLink[], ids: ReadonlySet<string>, entityIds: ReadonlySet<string>): Link[] {
+function links01(records: readonly ChartLink[], ids: ReadonlySet<string>, entityIds: ReadonlySet<string>): Link[] {
   const drawn: Link[] = []
   // An owner link per (from, to): a partner who is also an owner is one owner, the shares added.
   const owners = new Map<string, Link>()
-  for (const link of links) {
-    const type = LINK_TYPE_IN_PAYLOAD[link.type]
+  for (const link of records) {
+    const type = LINK_TYPE_IN_PAYLOAD_0_1[link.type]
     if (type === null || !ids.has(link.from) || !entityIds.has(link.to) || link.from === link.to) continue
     const share = validShare(link.share) && (type === 'owner' || type === 'beneficiary') ? link.share : undefined
     if (type !== 'owner') {
@@ -206,45 +347,23 @@ function payloadLinks(links: readonly ChartLink[], ids: ReadonlySet<string>, ent
   return drawn
 }
 
-/** The payload, or undefined when there is no one to draw (the payload needs at least one person). */
-export function toChartPayload(record: ChartRecord): Payload | undefined {
-  const people: Person[] = record.members.map((m) =>
-    person(m.id, m.name, (ROLES.has(m.role) ? m.role : 'other') as Person['role'], m.birthDate, m.deathDate),
-  )
-  const memberIds = new Set(people.map((p) => p.id))
-  const relationships: Relationship[] = record.relationships
-    .filter((r) => TYPES.has(r.type) && memberIds.has(r.from) && memberIds.has(r.to) && r.from !== r.to)
-    .map((r) => ({ from: r.from, to: r.to, type: r.type as Relationship['type'] }))
-
-  const spouseName = record.deceasedSpouseName?.trim()
-  if (spouseName) {
-    const key = spouseName.toLowerCase()
-    const alreadyMember = record.members.some((m) => m.name.trim().toLowerCase() === key)
-    if (!alreadyMember) {
-      people.push(person(DECEASED_SPOUSE_ID, spouseName, 'spouse', null, record.dsueDateOfDeath))
-      const primary = record.members.find((m) => m.role === 'primaryClient')
-      if (primary) relationships.push({ from: primary.id, to: DECEASED_SPOUSE_ID, type: 'spouse' })
-    }
-  }
-  if (people.length === 0) return undefined
-
-  const kept = people.slice(0, PAYLOAD_LIMITS.people)
-  const keptIds = new Set(kept.map((p) => p.id))
+/** The payload 0.1.x (frozen: exactly what chart 0.1.x's GET answered), or undefined when there is no one to draw. */
+export function toChartPayload01(record: ChartRecord): Payload | undefined {
+  const drawn = family(record, relationship01)
+  if (!drawn) return undefined
+  const keptIds = new Set(drawn.people.map((p) => p.id))
   const entities = record.entities
     .filter((e) => !isParty(e.kind) && !keptIds.has(e.id))
     .slice(0, PAYLOAD_LIMITS.entities)
-    .map(entity)
+    .map(entity01)
   const entityIds = new Set(entities.map((e) => e.id))
-  const payload: Payload = {
+  return withoutRefused({
     household: { name: payloadName(record.name, 'Household') },
-    people: kept,
-    relationships: relationships
-      .filter((r) => keptIds.has(r.from) && keptIds.has(r.to))
-      .slice(0, PAYLOAD_LIMITS.relationships),
+    people: drawn.people,
+    relationships: drawn.relationships,
     entities,
-    links: payloadLinks(record.links, new Set([...keptIds, ...entityIds]), entityIds).slice(0, PAYLOAD_LIMITS.links),
-  }
-  return withoutRefused(payload)
+    links: links01(record.links, new Set([...keptIds, ...entityIds]), entityIds).slice(0, PAYLOAD_LIMITS.links),
+  })
 }
 
 /** Leaves out, one at a time, each relationship or link the chart's rules refuse, until none is refused. */

@@ -1,8 +1,10 @@
 // The words of the estate record, declared once: the kinds of entity a household holds, whether
 // each kind sits inside or outside the taxable estate when the advisor has not said, which kinds
-// are parties (they hold no value and are never counted in an estate), and the link types that say
-// who holds what. Plain lists without TypeBox: the schemas, the migration's CHECKs (compared by
-// test/households/estate-vocabulary.test.ts), the chart payload and the web app all read them.
+// are parties (they hold no value and are never counted in an estate), the link types that say who
+// holds what, and the kinds of parent a kinship records. Plain lists without TypeBox: the schemas,
+// the migration's CHECKs (compared by test/households/estate-vocabulary.test.ts), the chart payload
+// (chart/payload.ts, and so payload.schema.json), the chart's estate arithmetic and the web app all
+// read them.
 
 /** Each kind with its group and, for kinds that can hold value, the estate default. */
 const KINDS = {
@@ -86,6 +88,10 @@ export const LINK_TYPES = [
   'limitedPartner',
 ] as const
 export type LinkType = (typeof LINK_TYPES)[number]
+
+/** What kind of parent a parent kinship is (migration 0011's CHECK repeats them). */
+export const PARENT_KINDS = ['biological', 'adopted', 'step', 'foster'] as const
+export type ParentKind = (typeof PARENT_KINDS)[number]
 
 export const BENEFICIARY_TYPES = ['primary', 'contingent', 'income', 'remainder'] as const
 export type BeneficiaryType = (typeof BENEFICIARY_TYPES)[number]

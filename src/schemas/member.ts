@@ -4,14 +4,13 @@ import { Type, type Static } from 'typebox'
 import { Nullable, StringEnum, Uuid } from './common.ts'
 import { MEMBER_ROLES } from '../domain/household-roles.ts'
 import { EXTERNAL_ID_PATTERN } from '../domain/external-id.ts'
+import { PARENT_KINDS } from '../domain/estate-vocabulary.ts'
 
 export type MemberRole = (typeof MEMBER_ROLES)[number]
 
 export const KINSHIP_TYPES = ['spouse', 'partner', 'exSpouse', 'parent'] as const
 export type KinshipType = (typeof KINSHIP_TYPES)[number]
-/** What kind of parent a parent kinship is (migration 0011's CHECK repeats them). */
-const PARENT_KINDS = ['biological', 'adopted', 'step', 'foster'] as const
-export type ParentKind = (typeof PARENT_KINDS)[number]
+export type { ParentKind } from '../domain/estate-vocabulary.ts'
 
 export const EMAIL_MAX = 254
 /** More than any real household needs; keeps one request's work bounded. */

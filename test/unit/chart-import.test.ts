@@ -1,13 +1,22 @@
-// A chart payload 0.1.x as an import plan (src/domain/chart-import.ts): what is matched, created,
-// deleted and kept, each refusal with its code and JSON Pointer, and — on generated records — that
-// the payload GET gives, sent back, changes no row (no create, no delete, the same kinships and links).
+// A chart payload (0.2.0, or 0.1.x) as an import plan (src/domain/chart-import.ts): what is matched,
+// created, deleted and kept, each refusal with its code and JSON Pointer, and — on generated records
+// — that the payload GET gives in either release, sent back, changes no row (no create, no delete, the
+// same kinships and links, 0.2.0's facts as stated).
 import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { Payload } from '../../chart/payload.ts'
+import type { Entity, Link, Payload, Relationship } from '../../chart/payload.ts'
 import { ImportRefused, planChartImport, type ExistingRecord, type ImportPlan } from '../../src/domain/chart-import.ts'
-import { toChartPayload, type ChartRecord } from '../../src/domain/chart-payload.ts'
-import { ENTITY_KINDS, type EntityKind, type LinkType } from '../../src/domain/estate-vocabulary.ts'
+import { toChartPayload, toChartPayload01, type ChartRecord } from '../../src/domain/chart-payload.ts'
+import {
+  ENTITY_KINDS,
+  isParty,
+  linkTargetMismatch,
+  PARTY_REFUSED_FROM_LINK_TYPES,
+  PARTY_REFUSED_LINK_TYPES,
+  type EntityKind,
+  type LinkType,
+} from '../../src/domain/estate-vocabulary.ts'
 
 const example = JSON.parse(readFileSync(new URL('../../chart/example.json', import.meta.url), 'utf8')) as Payload
 const EMPTY: ExistingRecord = { members: [], entities: [], kinships: [], links: [] }
@@ -223,6 +232,116 @@ describe('a chart payload as an import plan', () => {
     })
   })
 
+  it("refuses 0.2.0's fields where the members, entities and links APIs would, with their codes", () => {
+    const base: Payload = {
+      household: { name: 'x' },
+      people: [person('a', 'primaryClient'), person('b')],
+      entities: [
+        { id: 't', name: 'Trust', kind: 'revocableTrust' },
+        { id: 'bank', name: 'Bank', kind: 'corporateTrustee' },
+        { id: 'home', name: 'Home', kind: 'realEstate' },
+      ],
+    }
+    const couple = (more: Partial<Relationship>): Payload => ({
+      ...base,
+      relationships: [{ from: 'a', to: 'b', type: 'spouse', ...more }],
+    })
+    expect(refusal(couple({ parentKind: 'step' }))).toEqual({
+      code: 'invalid_body',
+      field: '/relationships/0/parentKind',
+    })
+    expect(refusal(couple({ since: '2010-01-01', until: '2009-01-01' }))).toEqual({
+      code: 'invalid_body',
+      field: '/relationships/0/until',
+    })
+    expect(refusal(couple({ since: '2999-01-01' }))).toEqual({ code: 'invalid_body', field: '/relationships/0/since' })
+    const withEntity = (i: number, more: Partial<Entity>): Payload => ({
+      ...base,
+      entities: (base.entities ?? []).map((e, j) => (j === i ? { ...e, ...more } : e)),
+    })
+    expect(refusal(withEntity(1, { value: 10 }))).toEqual({ code: 'entity_party_value', field: '/entities/1/value' })
+    expect(refusal(withEntity(2, { valueAsOf: '2999-12-31' }))).toEqual({
+      code: 'invalid_body',
+      field: '/entities/2/valueAsOf',
+    })
+    const withLink = (link: Link): Payload => ({ ...base, links: [link] })
+    expect(refusal(withLink({ from: 'a', to: 'bank', type: 'owner', share: 10 }))).toEqual({
+      code: 'link_party_owned',
+      field: '/links/0/to',
+    })
+    expect(refusal(withLink({ from: 'bank', to: 't', type: 'beneficiary' }))).toEqual({
+      code: 'link_party_owned',
+      field: '/links/0/from',
+    })
+    expect(refusal(withLink({ from: 'a', to: 'home', type: 'trustee' }))).toEqual({
+      code: 'link_kind_mismatch',
+      field: '/links/0/type',
+    })
+    expect(refusal(withLink({ from: 'a', to: 't', type: 'grantor', beneficiaryType: 'income' }))).toEqual({
+      code: 'link_share_not_allowed',
+      field: '/links/0/beneficiaryType',
+    })
+  })
+
+  it("stores 0.2.0's facts as stated, and keeps what a payload leaves out", () => {
+    const [ann, kid, trust, bank] = [uuid(1), uuid(2), uuid(100), uuid(101)]
+    const existing: ExistingRecord = {
+      members: [
+        { id: ann, externalId: null },
+        { id: kid, externalId: null },
+      ],
+      entities: [
+        { id: trust, externalId: null, kind: 'slat', value: 100, estate: null },
+        { id: bank, externalId: null, kind: 'corporateTrustee', value: null, estate: null },
+      ],
+      kinships: [{ from: ann, to: kid, type: 'parent', parentKind: 'adopted', since: null, until: null }],
+      links: [
+        { from: kid, to: trust, type: 'beneficiary', share: 50, beneficiaryType: 'remainder' },
+        { from: bank, to: trust, type: 'trustee', share: null, beneficiaryType: null },
+      ],
+    }
+    const payload: Payload = {
+      household: { name: 'x', currency: 'USD', asOf: '2025-06-30' },
+      people: [person(ann, 'primaryClient'), person(kid), person('new-spouse', 'spouse')],
+      relationships: [
+        { from: ann, to: kid, type: 'parent' },
+        { from: ann, to: 'new-spouse', type: 'spouse', since: '2001-05-05' },
+      ],
+      entities: [
+        { id: trust, name: 'SLAT', shortName: ' SLAT-A ', kind: 'slat', value: 100, valueAsOf: '2024-12-31' },
+        { id: 'policy', name: 'Policy', kind: 'lifeInsurance', value: 1000 },
+      ],
+      links: [
+        { from: kid, to: trust, type: 'beneficiary', share: 50 },
+        { from: ann, to: 'policy', type: 'insured' },
+        { from: trust, to: 'policy', type: 'owner', share: 100 },
+        { from: 'new-spouse', to: trust, type: 'beneficiary', share: 50, beneficiaryType: 'income' },
+      ],
+    }
+    const plan = planChartImport(payload, existing, newIds())
+    const created = plan.members[2]?.id ?? ''
+    const policy = plan.entities[1]?.id ?? ''
+    expect(plan.kinships).toEqual([
+      // Left out by the payload: the kinship's parent kind is kept.
+      { from: ann, to: kid, type: 'parent', parentKind: 'adopted', since: null, until: null },
+      // A couple is stored with the smaller id first.
+      { from: created, to: ann, type: 'spouse', parentKind: null, since: '2001-05-05', until: null },
+    ])
+    expect(plan.entities.map((e) => [e.shortName, e.valueAsOf, e.valueChanged])).toEqual([
+      ['SLAT-A', '2024-12-31', false],
+      [null, null, true],
+    ])
+    // The party the payload does not name stays, with its link.
+    expect(plan.deleteEntityIds).toEqual([])
+    expect(plan.links.map(({ at, ...l }) => [at, l])).toEqual([
+      ['/links/0', { from: kid, to: trust, type: 'beneficiary', share: 50, beneficiaryType: 'remainder' }],
+      ['/links/1', { from: ann, to: policy, type: 'insured' }],
+      ['/links/2', { from: trust, to: policy, type: 'owner', share: 100 }],
+      ['/links/3', { from: created, to: trust, type: 'beneficiary', share: 50, beneficiaryType: 'income' }],
+      [null, { from: bank, to: trust, type: 'trustee' }],
+    ])
+  })
+
   it('refuses two payload ids that differ only in case when they name one record', () => {
     const ann = 'abcdef01-2345-4678-9abc-def012345678'
     const existing: ExistingRecord = { ...EMPTY, members: [{ id: ann, externalId: null }] }
@@ -284,7 +403,10 @@ describe('a chart payload as an import plan', () => {
     expect(plan.changed).toEqual(['members', 'relationships'])
   })
 
-  it('sent back as GET gives it, a household changes no row', () => {
+  it.each([
+    ['0.2.0', toChartPayload],
+    ['0.1.x', toChartPayload01],
+  ] as const)('sent back as GET gives it (payload %s), a household changes no row', (release, toPayload) => {
     const kinds = ENTITY_KINDS.filter((k) => k !== 'other')
     const generated = fc.record({
       memberCount: fc.integer({ min: 1, max: 6 }),
@@ -325,13 +447,13 @@ describe('a chart payload as an import plan', () => {
         const entities = g.entityKinds.map((kind: EntityKind, i) => ({
           id: uuid(100 + i),
           name: `Entity ${i}`,
-          shortName: null,
+          shortName: i % 2 === 0 ? `E${i}` : null,
           kind,
           value:
             kind.startsWith('corporateTrustee') || ['lawFirm', 'otherParty'].includes(kind)
               ? null
               : (g.values[i] ?? null),
-          valueAsOf: null,
+          valueAsOf: g.values[i] == null || isParty(kind) ? null : '2024-12-31',
           estate: ['corporateTrustee', 'lawFirm', 'otherParty'].includes(kind) ? null : (g.estates[i] ?? null),
           externalId: null,
         }))
@@ -347,6 +469,7 @@ describe('a chart payload as an import plan', () => {
             since: null,
             until: null,
           }))
+        const kindOf = new Map(entities.map((e) => [e.id, e.kind]))
         const linkSeen = new Set<string>()
         const ends = [...members.map((m) => m.id), ...entities.map((e) => e.id)]
         const links = g.links
@@ -356,6 +479,16 @@ describe('a chart payload as an import plan', () => {
             type: l.type,
           }))
           .filter((l): l is { from: string; to: string; type: LinkType } => l.to !== undefined && l.from !== l.to)
+          // Only links the links API stores: the type fits the entity's kind, parties hold nothing.
+          .filter((l) => {
+            const toKind = kindOf.get(l.to) ?? 'other'
+            const fromKind = kindOf.get(l.from)
+            return (
+              linkTargetMismatch(l.type, toKind) === undefined &&
+              !(isParty(toKind) && PARTY_REFUSED_LINK_TYPES.has(l.type)) &&
+              !(fromKind !== undefined && isParty(fromKind) && PARTY_REFUSED_FROM_LINK_TYPES.has(l.type))
+            )
+          })
           .filter((l) => !linkSeen.has(`${l.from} ${l.to} ${l.type}`) && linkSeen.add(`${l.from} ${l.to} ${l.type}`))
           .map((l) => ({
             ...l,
@@ -384,7 +517,7 @@ describe('a chart payload as an import plan', () => {
           kinships: relationships.map((r) => ({ ...r, type: 'parent' as const })),
           links,
         }
-        const payload = toChartPayload(record)
+        const payload = toPayload(record)
         if (!payload) throw new Error('a record with members has a payload')
         const plan: ImportPlan = planChartImport(payload, existing, newIds())
         expect(plan.members.every((m) => !m.isNew)).toBe(true)
@@ -394,6 +527,12 @@ describe('a chart payload as an import plan', () => {
         for (const e of plan.entities) {
           const before = entities.find((x) => x.id === e.id)
           expect({ kind: e.kind, estate: e.estate }).toEqual({ kind: before?.kind, estate: before?.estate })
+          // 0.2.0 states the short name and value date (stored as stated); 0.1.x cannot (kept as stored).
+          const stated = release === '0.2.0'
+          expect({ shortName: e.shortName, valueAsOf: e.valueAsOf }).toEqual({
+            shortName: stated ? before?.shortName : null,
+            valueAsOf: stated ? before?.valueAsOf : null,
+          })
         }
         expect(plan.kinships).toEqual(relationships)
         const key = (l: {

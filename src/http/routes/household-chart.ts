@@ -1,16 +1,18 @@
-// A household as chart payload 0.1.x (DESIGN §4), on both path prefixes: GET reads it, ready to
-// post into the embedded chart in a render message; PUT imports a payload, replacing the
-// household's members, kinships, entities and links (src/households/chart-import.ts). The ETag is
-// the household's (its version moves with every change to the household and everything in it);
-// If-None-Match → 304 costs 0.1 unit of rate-limit budget. Every answer names the chart release
-// whose payload it speaks in the Hearth-Chart-Version header.
+// A household as a chart payload (DESIGN §4), on both path prefixes: GET reads it, ready to post
+// into the embedded chart in a render message — payload 0.2.0 (the newest release, CHART_VERSION)
+// by default, payload 0.1.x for a partner pinned to 0.1.x who asks with ?chartVersion=0.1.0 or
+// 0.1.1; PUT imports a payload of either, replacing the household's members, kinships, entities and
+// links (src/households/chart-import.ts). The ETag is the household's (its version moves with every
+// change to the household and everything in it); If-None-Match → 304 costs 0.1 unit of rate-limit
+// budget. Every answer names the chart release whose payload it speaks in the Hearth-Chart-Version
+// header.
 import type { Kysely } from 'kysely'
 import { Type } from 'typebox'
 import type { Database } from '../../store/tables.ts'
 import { Payload } from '../../../chart/payload.ts'
 import { CHART_VERSION } from '../../../chart/version.ts'
 import { ErrorBody } from '../../schemas/errors.ts'
-import { toChartPayload } from '../../domain/chart-payload.ts'
+import { toChartPayload, toChartPayload01 } from '../../domain/chart-payload.ts'
 import { readHouseholdChart } from '../../store/household-chart.ts'
 import { importChart } from '../../households/chart-import.ts'
 import { ESTATE_LIMITS } from '../../domain/estate-vocabulary.ts'
@@ -28,35 +30,54 @@ import { NOT_MODIFIED_COST } from '../../rate-limit/costs.ts'
 /** The header that names the chart release whose payload a GET or PUT …/chart speaks. */
 const CHART_VERSION_HEADER = 'Hearth-Chart-Version'
 
+/** The chart releases whose payload is 0.1.x: GET answers in that shape when asked for one of them. */
+const PAYLOAD_0_1_RELEASES = ['0.1.0', '0.1.1'] as const
+const CHART_VERSIONS: readonly string[] = [CHART_VERSION, ...PAYLOAD_0_1_RELEASES]
+
 const VersionHeader = {
   [CHART_VERSION_HEADER]: Type.String({
-    description: `The chart release whose payload this is (${CHART_VERSION}).`,
+    description: `The chart release whose payload this is: ${CHART_VERSION}, or the release asked for with chartVersion.`,
     examples: [CHART_VERSION],
   }),
 }
 
+const ChartQuery = Type.Object(
+  {
+    chartVersion: Type.Optional(
+      Type.String({
+        maxLength: 100,
+        description: `The chart release whose payload to answer in: ${CHART_VERSION} (the default) or, for a host page pinned to an older chart, ${PAYLOAD_0_1_RELEASES.join(' or ')} (payload 0.1.x). Any other value is 400 invalid_query.`,
+        examples: [CHART_VERSION, '0.1.1'],
+      }),
+    ),
+  },
+  { additionalProperties: true, description: 'Unknown query parameters are ignored.' },
+)
+
 const GET_DESCRIPTION = [
-  `The household as the payload of chart ${CHART_VERSION} (payload 0.1.x: the \`payload\` of the embed's render message; the same JSON Schema as payload.schema.json beside each pinned chart). The header ${CHART_VERSION_HEADER} names that release; this endpoint keeps 0.1.x's shape until the next chart release defines a payload that carries every fact below.`,
-  "household.name is the household's name; people are its members (member ids as ids, the same roles, birthDate and deathDate; email and externalId are left out);",
-  "relationships are the members' kinships (for parent, `from` is a parent of `to`; parentKind, since and until are left out).",
+  `The household as the payload of chart ${CHART_VERSION} (payload 0.2.0: the \`payload\` of the embed's render message; the same JSON Schema as payload.schema.json beside each pinned chart). The header ${CHART_VERSION_HEADER} names that release.`,
+  "household.name is the household's name, with its currency (ISO 4217) from the estate settings; people are its members (member ids as ids, the same roles, birthDate and deathDate; email and externalId are left out);",
+  "relationships are the members' kinships (for parent, `from` is a parent of `to`), with parentKind on parent kinships and since and until on couples' when recorded.",
   'A deceased spouse recorded on the household (deceasedSpouseName) is a person with role spouse, id `deceased-spouse` and deathDate = dsueDateOfDeath when known,',
   'joined as spouse to the primary client when there is one (unless a member already bears that name).',
-  "entities are the household's entities (entity ids as ids, name and value). A kind 0.1.x does not know (clt, qprt, qtip, creditShelterTrust, dynastyTrust, specialNeedsTrust, corporation, publicCharity and the holdings) is `other`, and estate is always written as the side the entity is counted on (as set, else its kind's default), so `other` never moves an entity across the estate line; shortName, valueAsOf, notes and externalId are left out.",
-  'Parties (corporateTrustee, lawFirm, otherParty) are left out with every link to or from them: 0.1.x has no party.',
-  'links: grantor, trustee, beneficiary (with its share; beneficiaryType is left out) and owner (with its share) as they are; generalPartner and limitedPartner are drawn as owner with their share; successorTrustee and insured links are left out.',
-  "The household's estate settings (currency, portability, gifts, exemption used, citizenship) are not in 0.1.x.",
+  "entities are all the household's entities, parties included (entity ids as ids, name, shortName, kind, value and valueAsOf); estate is written only when set on the entity (absent, the chart applies the kind's default, the same table as the records API's); a party has no value, valueAsOf or estate; notes and externalId are left out.",
+  'links are all its links, every type, with share and beneficiaryType.',
+  `For a host page pinned to an older chart, chartVersion=${PAYLOAD_0_1_RELEASES.join(' or ')} answers payload 0.1.x, exactly as those releases' GET did (and ${CHART_VERSION_HEADER} names the release asked for):`,
+  "no currency, parentKind, since, until, shortName, valueAsOf or beneficiaryType; a kind 0.1.x does not know (clt, qprt, qtip, creditShelterTrust, dynastyTrust, specialNeedsTrust, corporation, publicCharity and the holdings) is `other`, with estate always written as the side the entity is counted on (as set, else its kind's default), so `other` never moves an entity across the estate line;",
+  'parties are left out with every link to or from them; generalPartner and limitedPartner links are drawn as owner with their share; successorTrustee and insured links are left out.',
+  `Any other chartVersion is 400 invalid_query naming the accepted values (${CHART_VERSIONS.join(', ')}).`,
   'A household with no one to draw (no members and no deceased spouse) is 409 chart_needs_members: the payload needs at least one person.',
   `The ETag is the household's; If-None-Match with it answers 304, which costs ${NOT_MODIFIED_COST} unit of rate-limit budget instead of 1 (If-None-Match: * is not a match on a GET). Needs relationships:read or households:read (relationships:write or households:write imply read).`,
 ].join(' ')
 
 const PUT_DESCRIPTION = [
-  `Imports a payload of chart ${CHART_VERSION} (payload 0.1.x, the schema GET answers with): it replaces the household's members, their kinships, its entities and its links in one transaction, under If-Match with the household's ETag (428 without it, 412 when stale). household.name and options are not stored.`,
-  "Matching: a person (entity) whose id is the id of a member (entity) of this household, or else its externalId, updates it; any other is created with externalId = the payload's id, so that sending the same payload again changes no ids; members and entities the payload does not name are deleted, with their links.",
-  "What 0.1.x cannot say is kept where its subject stays, so a payload read with GET and sent back changes nothing: members' email, kinships' parentKind, since and until, entities' shortName, notes and valueAsOf (while the value is unchanged), an entity's kind when the payload says `other` for a kind 0.1.x does not know, a partner's link (drawn as owner), a beneficiary's beneficiaryType (new beneficiaries are primary); parties and their links, and successorTrustee and insured links, stay as long as what they join stays and still fits. An estate equal to the kind's default on an entity that had none set stays not set. A new value is recorded in the entity's valuations (with no valueAsOf).",
-  "Refused whole — nothing is written — with the JSON Pointer of the first problem in `field` (e.g. /links/3/share): the chart's own rules (ids unique across people and entities, relationships and links naming what they must, no one their own ancestor: invalid_body, relationship_cycle, relationship_conflict), the members' rules (names, real past dates, one primaryClient and one coClient: member_role_taken; two people have one relationship: relationship_conflict), the entities' (value at most 1e12 with cents), and every rule of POST …/links (link_share_not_allowed, link_shares_exceed, link_ownership_cycle, link_kind_mismatch, link_duplicate, " +
+  `Imports a payload of chart ${CHART_VERSION} (payload 0.2.0, the schema GET answers with; a payload 0.1.x is one too): it replaces the household's members, their kinships, its entities and its links in one transaction, under If-Match with the household's ETag (428 without it, 412 when stale). household.name, currency, asOf and options are not stored (the currency is an estate setting).`,
+  "Matching: a person (entity) whose id is the id of a member (entity) of this household, or else its externalId, updates it; any other is created with externalId = the payload's id, so that sending the same payload again changes no ids; members and entities the payload does not name are deleted, with their links, except parties.",
+  "What the payload states is stored: parentKind, since and until, shortName and valueAsOf, parties and their links, every link type with its share and beneficiaryType. What it leaves out — as a 0.1.x payload must — is kept where its subject stays, so a payload read with GET (of either release) and sent back changes nothing: members' email, kinships' parentKind, since and until, entities' shortName, notes and valueAsOf (while the value is unchanged), an entity's kind when the payload says `other` for a kind 0.1.x does not know, a partner's link (drawn as owner by 0.1.x), a beneficiary's beneficiaryType (new beneficiaries are primary); parties the payload does not name and their links, and successorTrustee and insured links, stay as long as what they join stays and still fits. To remove those, use the members, entities and links endpoints. An estate equal to the kind's default on an entity that had none set stays not set. A new value is recorded in the entity's valuations.",
+  "Refused whole — nothing is written — with the JSON Pointer of the first problem in `field` (e.g. /links/3/share): the chart's own rules (ids unique across people and entities, relationships and links naming what they must, no one their own ancestor, parentKind only on parent relationships, since and until only on couples and not reversed: invalid_body, relationship_cycle, relationship_conflict; a party with a value: entity_party_value; a party owned, a beneficiary's entity or insured, or owning or benefiting: link_party_owned; a link type to a kind it does not fit: link_kind_mismatch; share or beneficiaryType on a type that has none: link_share_not_allowed), the members' rules (names, real past dates, one primaryClient and one coClient: member_role_taken; two people have one relationship: relationship_conflict), the entities' (value at most 1e12 with cents), and every rule of POST …/links (link_share_not_allowed, link_shares_exceed, link_ownership_cycle, link_kind_mismatch, link_duplicate, " +
     `household_links_limit), with at most ${ESTATE_LIMITS.entities} entities (household_entities_limit) and ${ESTATE_LIMITS.links} links.`,
   "A person GET drew for the household's deceasedSpouseName (id `deceased-spouse`) is stored as a member like any other, so the deceased spouse becomes a member (a member with that name replaces the drawn person in GET).",
-  `Audited as chart.import (changed names members, relationships, entities and links). Answers 200 with the payload as GET now gives it, the new ETag and ${CHART_VERSION_HEADER}. Needs relationships:write or households:write.`,
+  `Audited as chart.import (changed names members, relationships, entities and links). Answers 200 with the payload as GET now gives it (${CHART_VERSION}), the new ETag and ${CHART_VERSION_HEADER}. Needs relationships:write or households:write.`,
 ].join(' ')
 
 /** What the OpenAPI document shows as a PUT body: a couple, their child, a revocable trust and an LLC. */
@@ -98,10 +119,12 @@ export function registerHouseholdChartRoutes(app: App, db: Kysely<Database>, sur
         description: `${surface.alias('GET', '/{id}/chart')}${GET_DESCRIPTION}`,
         ...surface.docs,
         params: HouseholdIdParams,
+        querystring: ChartQuery,
         headers: IfNoneMatchHeaders,
         response: {
           200: { ...Payload, headers: VersionHeader },
           304: NotModified,
+          400: ErrorBody,
           404: ErrorBody,
           409: ErrorBody,
           ...authErrors,
@@ -109,17 +132,24 @@ export function registerHouseholdChartRoutes(app: App, db: Kysely<Database>, sur
       },
     },
     async (request, reply) => {
+      const version = request.query.chartVersion ?? CHART_VERSION
+      if (!CHART_VERSIONS.includes(version))
+        throw new ApiError(
+          'invalid_query',
+          `chartVersion is the chart release whose payload to answer in: one of ${CHART_VERSIONS.join(', ')}; got "${version}".`,
+          { field: '/chartVersion' },
+        )
       const id = householdIdOf(request.params)
       const found = await readHouseholdChart(db, principalOf(request).orgId, id)
       if (!found) throw householdNotFound()
-      const payload = toChartPayload(found.record)
+      const payload = version === CHART_VERSION ? toChartPayload(found.record) : toChartPayload01(found.record)
       if (!payload) {
         throw new ApiError(
           'chart_needs_members',
           'The household has no members (and no deceased spouse) yet: add a member, then fetch its chart.',
         )
       }
-      reply.header(CHART_VERSION_HEADER, CHART_VERSION)
+      reply.header(CHART_VERSION_HEADER, version)
       if (await answeredNotModified(request, reply, found.version)) return reply
       return payload
     },
