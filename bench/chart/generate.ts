@@ -138,7 +138,8 @@ export function generateHousehold(people: number, entities: number, seed = 1): P
   const adults = ps.filter((p) => (yearOf.get(p.id) ?? 2000) < 1995 && !p.deathDate).map((p) => p.id)
   const young = ps.filter((p) => (genOf.get(p.id) ?? 0) >= 1).map((p) => p.id)
   const grantors = ps.filter((p) => (genOf.get(p.id) ?? 0) <= 1 && !p.deathDate).map((p) => p.id)
-  const kinds: EntityKind[] = [
+  // The kinds of payload 0.1.x, each with the name its entities get.
+  const kinds = [
     'revocableTrust',
     'ilit',
     'slat',
@@ -151,14 +152,14 @@ export function generateHousehold(people: number, entities: number, seed = 1): P
     'daf',
     'llc',
     'other',
-  ]
+  ] as const satisfies readonly EntityKind[]
   const trusts: string[] = []
   const max = Math.max(0, Math.min(200, entities))
   let corporate: string | null = null
   for (let i = 0; i < max; i++) {
     const kind = kinds[i % kinds.length]!
     const id = `e${i + 1}`
-    const label: Record<EntityKind, string> = {
+    const label: Record<(typeof kinds)[number], string> = {
       revocableTrust: 'Family Revocable Trust',
       irrevocableTrust: 'Dynasty Trust',
       ilit: 'Irrevocable Life Insurance Trust',

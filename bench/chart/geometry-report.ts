@@ -1,12 +1,17 @@
-// `npm run bench:chart-geometry`: the geometry of today's chart (0.1.x layout and first view) on the
-// shipped example, the chart 0.2.0 issue's five test households (downgraded to 0.1.x, as today's
-// chart draws them) and a generated 500-person, 100-entity household. Prints a markdown table on
-// stdout: the baseline 0.2.0 must beat (bench/RESULTS.md). Deterministic: no timing is measured.
+// `npm run bench:chart-geometry`: the geometry of the chart on the shipped example, the chart 0.2.0
+// issue's five test households and a generated 500-person, 100-entity household (geometry-cases.ts).
+// First 0.1.x's (today's layout and first view, the households downgraded to 0.1.x as it draws
+// them): the baseline 0.2.0 must beat. Then 0.2.0's, drawn by its views in Chromium and read from the
+// DOM (views-page.ts), each view at open and with a node focused: the figures whose targets
+// test/browser/chart-geometry.test.ts asserts. Prints markdown on stdout (bench/RESULTS.md).
+// Deterministic: no timing is measured.
 import { readFileSync } from 'node:fs'
-import type { Payload } from '../../chart/payload.ts'
 import { layoutChart } from '../../chart/src/layout.ts'
-import { generateHousehold } from './generate.ts'
+import { launchChromium } from '../../test/helpers/browser.ts'
+import { MIN_TEXT_PX, measureDrawn, type DrawnFigures } from './drawn-geometry.ts'
+import { geometryCases, type GeometryCase } from './geometry-cases.ts'
 import { downgrade, type HouseholdPayload } from './households/downgrade.ts'
+import { focusedNodes, focusNode, FRAME_WIDTH, readDrawnChart, startViewsPage, VIEWS } from './views-page.ts'
 import {
   countCrossings,
   cutTexts,
@@ -17,33 +22,19 @@ import {
   type CutText,
 } from './geometry.ts'
 
-const FRAME_WIDTH = 1100
-const HOUSEHOLDS = ['three-marriages', 'estate-120m', 'widow', 'five-generations', 'long-names']
-
 const readJson = (url: URL): unknown => JSON.parse(readFileSync(url, 'utf8'))
-interface Case {
-  name: string
-  payload: Payload
-  /** The 0.2.0 household a case was downgraded from. */
-  source?: HouseholdPayload
-}
-const cases: Case[] = [
-  {
-    name: 'example (chart/example.json)',
-    payload: readJson(new URL('../../chart/example.json', import.meta.url)) as Payload,
-  },
-  ...HOUSEHOLDS.map((name): Case => {
-    const source = readJson(new URL(`households/${name}.json`, import.meta.url)) as HouseholdPayload
-    return { name, payload: downgrade(source), source }
-  }),
+const cases = geometryCases()
+/** 0.1.x's cases: estate-120m once more with its corporate trustee drawn, before the generated one. */
+const baselineCases: Pick<GeometryCase, 'name' | 'payload' | 'source'>[] = [
+  ...cases.slice(0, -1),
   estateWithTrusteeAsOther(),
-  { name: 'generated 500 people, 100 entities (seed 1)', payload: generateHousehold(500, 100, 1) },
+  ...cases.slice(-1),
 ]
 
 const px = (v: number) => v.toFixed(1)
 const rows: string[] = []
 const cutLists: string[] = []
-for (const { name, payload, source } of cases) {
+for (const { name, payload, source } of baselineCases) {
   const layout = layoutChart(payload)
   const crossings = countCrossings(layout)
   const view = firstView(layout, payload, FRAME_WIDTH)
@@ -67,7 +58,7 @@ for (const { name, payload, source } of cases) {
  * estate-120m with its corporate trustee as kind `other`, the way 0.1.x payloads carry one (as
  * chart/example.json does): all 13 entities drawn, the trustee's links as entity-to-entity lines.
  */
-function estateWithTrusteeAsOther(): Case {
+function estateWithTrusteeAsOther(): Pick<GeometryCase, 'name' | 'payload' | 'source'> {
   const source = readJson(new URL('households/estate-120m.json', import.meta.url)) as HouseholdPayload
   const entities = (source.entities ?? []).map((e) =>
     e.kind === 'corporateTrustee' ? { ...e, kind: 'other' as const } : e,
@@ -101,4 +92,74 @@ if (cutLists.length) {
   console.log('')
   console.log('Shares and years cut:')
   for (const line of cutLists) console.log(line)
+}
+
+/** One view of one household in one state, measured. */
+interface DrawnRow {
+  household: string
+  view: string
+  state: string
+  figures: DrawnFigures
+  baselineLinkLink: number
+}
+
+async function drawnRows(): Promise<DrawnRow[]> {
+  const page = await startViewsPage(cases)
+  const browser = await launchChromium()
+  const rows: DrawnRow[] = []
+  try {
+    for (const household of cases) {
+      const baselineLinkLink = countCrossings(layoutChart(household.payload)).linkLink
+      for (const view of VIEWS) {
+        const opened = await page.open(browser, household.slug, view)
+        const measure = async (state: string) => {
+          const figures = measureDrawn(await readDrawnChart(opened))
+          rows.push({ household: household.name, view, state, figures, baselineLinkLink })
+        }
+        await measure('at open')
+        for (const node of focusedNodes(household.household)) {
+          await focusNode(opened, node.id)
+          await measure(`${node.id} focused`)
+        }
+        await opened.close()
+      }
+    }
+  } finally {
+    await browser.close()
+    await page.close()
+  }
+  return rows
+}
+
+const drawn = await drawnRows()
+console.log('')
+console.log(
+  `Chart 0.2.0's views in Chromium, page ${FRAME_WIDTH} CSS px wide, read from the DOM; 0.1.x's link×link points beside.`,
+)
+console.log('')
+console.log(
+  '| household | view | state | lines (link) | cards | link×link crossings: points (0.1.x; ≤ 10 %) | family×link crossings | lines through a card | smallest text px (under 11) | cut in a share or year |',
+)
+console.log('|---|---|---|---:|---:|---:|---:|---:|---:|---:|')
+for (const { household, view, state, figures, baselineLinkLink } of drawn) {
+  const allowed = Math.floor(baselineLinkLink * 0.1)
+  console.log(
+    `| ${household} | ${view} | ${state} | ${figures.lines} (${figures.linkLines}) | ${figures.boxes} | ` +
+      `${figures.crossings.linkLink} (${baselineLinkLink}; ≤ ${allowed}${figures.crossings.linkLink > allowed ? ', missed' : ''}) | ` +
+      `${figures.crossings.familyLink} | ${figures.linesThroughBoxes.length} | ` +
+      `${Number.isFinite(figures.smallestPx) ? px(figures.smallestPx) : '–'} (${figures.smallTexts.length}) | ${figures.cutFigures.length} |`,
+  )
+}
+console.log('')
+console.log(`Where 0.2.0 misses a target (text under ${MIN_TEXT_PX} px; lines and cards by their classes and titles):`)
+for (const { household, view, state, figures } of drawn) {
+  const where = `- ${household}, ${view}, ${state}:`
+  // Lines of one name (the Structure view's focus lines are titled by their type alone) are listed together.
+  const through = new Map<string, Set<string>>()
+  for (const { line, box } of figures.linesThroughBoxes) through.set(line, (through.get(line) ?? new Set()).add(box))
+  for (const [line, boxes] of through) console.log(`${where} ${line} runs through ${[...boxes].join(', ')}`)
+  for (const c of figures.crossingLines)
+    if (c.kind === 'family×link') console.log(`${where} family×link: ${c.a} × ${c.b}`)
+  for (const t of figures.smallTexts) console.log(`${where} ${t.element} "${t.text}" at ${px(t.px)} px`)
+  for (const c of figures.cutFigures) console.log(`${where} ${c.box} "${c.shown}" lost ${c.lost.join(', ')}`)
 }

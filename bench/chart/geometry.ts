@@ -79,8 +79,96 @@ export function segmentThroughBox(s: Segment, box: Rect): boolean {
 
 /** The straight pieces of an edge's paths. */
 export function segmentsOf(edge: Edge): Segment[] {
+  return segmentsOfPolylines(edge.paths)
+}
+
+/** The chords a Bézier curve is measured as: at 16, a curve across a chart is within a fraction of a px of them. */
+const CURVE_CHORDS = 16
+
+/**
+ * The polylines of an SVG path's data: the move, line, horizontal, vertical and close commands, and
+ * cubic and quadratic Bézier curves as CURVE_CHORDS chords each, absolute and relative, which are all
+ * the charts draw lines with. Any other command (arcs, smooth curves) throws rather than be measured
+ * wrong.
+ */
+export function pathPolylines(d: string): Pt[][] {
+  const tokens = d.match(/[a-zA-Z]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?/g) ?? []
+  const polylines: Pt[][] = []
+  let current: Pt[] = []
+  let at: Pt = [0, 0]
+  let command = ''
+  let k = 0
+  const number = () => {
+    const token = tokens[k++]
+    const value = Number(token)
+    if (token === undefined || Number.isNaN(value)) throw new Error(`path data "${d}": a number is missing`)
+    return value
+  }
+  const lineTo = (point: Pt) => {
+    current.push(point)
+    at = point
+  }
+  while (k < tokens.length) {
+    if (/[a-zA-Z]/.test(tokens[k]!)) command = tokens[k++]!
+    const relative = command === command.toLowerCase()
+    const [ox, oy] = relative ? at : [0, 0]
+    switch (command.toUpperCase()) {
+      case 'M': {
+        if (current.length > 1) polylines.push(current)
+        at = [ox + number(), oy + number()]
+        current = [at]
+        // Further pairs after a move are lines (SVG 1.1 §8.3.2).
+        command = relative ? 'l' : 'L'
+        break
+      }
+      case 'L':
+        lineTo([ox + number(), oy + number()])
+        break
+      case 'H':
+        lineTo([(relative ? at[0] : 0) + number(), at[1]])
+        break
+      case 'V':
+        lineTo([at[0], (relative ? at[1] : 0) + number()])
+        break
+      case 'C':
+      case 'Q': {
+        const controls: Pt[] = []
+        for (let n = command.toUpperCase() === 'C' ? 3 : 2; n > 0; n--) controls.push([ox + number(), oy + number()])
+        const from = at
+        for (let step = 1; step <= CURVE_CHORDS; step++) lineTo(bezierPoint([from, ...controls], step / CURVE_CHORDS))
+        break
+      }
+      case 'Z': {
+        const start = current[0]
+        if (start !== undefined) lineTo(start)
+        if (current.length > 1) polylines.push(current)
+        current = start === undefined ? [] : [start]
+        break
+      }
+      default:
+        throw new Error(`path data "${d}": command ${command} is not a straight line`)
+    }
+  }
+  if (current.length > 1) polylines.push(current)
+  return polylines
+}
+
+/** The point at `t` (0..1) of the Bézier curve with these control points (de Casteljau). */
+function bezierPoint(points: readonly Pt[], t: number): Pt {
+  let level = [...points]
+  while (level.length > 1) {
+    level = level.slice(1).map((point, k): Pt => {
+      const previous = level[k]!
+      return [previous[0] + (point[0] - previous[0]) * t, previous[1] + (point[1] - previous[1]) * t]
+    })
+  }
+  return level[0]!
+}
+
+/** The straight pieces of polylines. */
+export function segmentsOfPolylines(polylines: readonly (readonly Pt[])[]): Segment[] {
   const out: Segment[] = []
-  for (const path of edge.paths) for (let k = 1; k < path.length; k++) out.push({ a: path[k - 1]!, b: path[k]! })
+  for (const points of polylines) for (let k = 1; k < points.length; k++) out.push({ a: points[k - 1]!, b: points[k]! })
   return out
 }
 
@@ -98,15 +186,29 @@ export interface Crossings {
   familyLink: number
 }
 
+/** One drawn line (a layout's edge, or a line element read from a drawn chart): its straight pieces. */
+export interface DrawnLine {
+  /** What the line is: an estate link line, or a family line (partner, former spouse, family, parent). */
+  kind: 'family' | 'link'
+  segments: Segment[]
+}
+
 /**
  * Crossings as a reader sees them: distinct points (to 0.5 px) where lines of two different edges
  * cross. The lines of one person's bundle share their first stretch, so another line crossing that
  * stretch crosses several edges at one point: it counts once.
  */
 export function countCrossings(layout: ChartLayout): Crossings {
+  return countLineCrossings(
+    layout.edges.map((edge) => ({ kind: LINK_KINDS.has(edge.kind) ? 'link' : 'family', segments: segmentsOf(edge) })),
+  )
+}
+
+/** countCrossings of any drawn lines: family lines among themselves are not counted. */
+export function countLineCrossings(lines: readonly DrawnLine[]): Crossings {
   interface Piece {
     segment: Segment
-    edge: number
+    line: number
     link: boolean
     minX: number
     maxX: number
@@ -114,12 +216,12 @@ export function countCrossings(layout: ChartLayout): Crossings {
     maxY: number
   }
   const pieces: Piece[] = []
-  layout.edges.forEach((edge, index) => {
-    for (const segment of segmentsOf(edge)) {
+  lines.forEach((line, index) => {
+    for (const segment of line.segments) {
       pieces.push({
         segment,
-        edge: index,
-        link: LINK_KINDS.has(edge.kind),
+        line: index,
+        link: line.kind === 'link',
         minX: Math.min(segment.a[0], segment.b[0]),
         maxX: Math.max(segment.a[0], segment.b[0]),
         minY: Math.min(segment.a[1], segment.b[1]),
@@ -135,7 +237,7 @@ export function countCrossings(layout: ChartLayout): Crossings {
     const p = pieces[i]!
     for (let j = i + 1; j < pieces.length && pieces[j]!.minX <= p.maxX; j++) {
       const q = pieces[j]!
-      if (q.edge === p.edge || (!p.link && !q.link) || q.minY > p.maxY || q.maxY < p.minY) continue
+      if (q.line === p.line || (!p.link && !q.link) || q.minY > p.maxY || q.maxY < p.minY) continue
       const at = crossingPoint(p.segment, q.segment)
       if (!at) continue
       const key = `${Math.round(at[0] * 2) / 2},${Math.round(at[1] * 2) / 2}`
@@ -258,7 +360,7 @@ export function cutTexts(layout: ChartLayout, payload: Payload): CutText[] {
 }
 
 /** The figures of `full` that `shown` does not have (as many times as full has them). */
-function lostFigures(full: string, shown: string): string[] {
+export function lostFigures(full: string, shown: string): string[] {
   const left: string[] = shown.match(FIGURE) ?? []
   const lost: string[] = []
   for (const figure of full.match(FIGURE) ?? []) {

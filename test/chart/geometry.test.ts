@@ -1,5 +1,6 @@
 // The geometry measurements of bench/chart/geometry.ts on hand-made segments, boxes and layouts
-// whose answers can be read off the coordinates, and its copy of draw.ts's first-view constants.
+// whose answers can be read off the coordinates, and its copy of draw.ts's first-view constants; and
+// bench/chart/drawn-geometry.ts's measures of a drawn chart on hand-made DOM readings.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { Payload } from '../../chart/payload.ts'
@@ -21,9 +22,11 @@ import {
   estateColumnAtOpen,
   firstView,
   linesThroughBoxes,
+  pathPolylines,
   segmentThroughBox,
   type Segment,
 } from '../../bench/chart/geometry.ts'
+import { figuresLostByCuts, measureDrawn, type DrawnChart } from '../../bench/chart/drawn-geometry.ts'
 
 const seg = (a: Pt, b: Pt): Segment => ({ a, b })
 const box = { x: 100, y: 100, w: 50, h: 40 } // spans x 100..150, y 100..140
@@ -275,5 +278,135 @@ describe('cutTexts', () => {
     const layout = layoutChart(example)
     expect(cutTexts(layout, example)).toEqual([])
     expect(linesThroughBoxes(layout)).toBe(0)
+  })
+})
+
+describe('pathPolylines', () => {
+  it('reads absolute and relative moves, lines, horizontals, verticals and closes', () => {
+    expect(pathPolylines('M10 20L30 20L30 50')).toEqual([
+      [
+        [10, 20],
+        [30, 20],
+        [30, 50],
+      ],
+    ])
+    // A move's further pairs are lines; h and v are relative to the point reached.
+    expect(pathPolylines('m10,20 20,0 h5 v-10 Z M0 0 H4 V3')).toEqual([
+      [
+        [10, 20],
+        [30, 20],
+        [35, 20],
+        [35, 10],
+        [10, 20],
+      ],
+      [
+        [0, 0],
+        [4, 0],
+        [4, 3],
+      ],
+    ])
+  })
+
+  it('measures a Bézier curve as its chords, through the curve’s own points', () => {
+    // A cubic from (0,0) to (30,0) bowing down to y = 30 × 3/4 = 22.5 at its middle.
+    const [curve] = pathPolylines('M0 0C0 30 30 30 30 0')
+    expect(curve).toHaveLength(17)
+    expect(curve![8]).toEqual([15, 22.5])
+    expect(curve![16]).toEqual([30, 0])
+    // A quadratic, relative: (0,0) to (20,0) through the control (10,20): its middle is at y 10.
+    expect(pathPolylines('M0 0q10 20 20 0')[0]![8]).toEqual([10, 10])
+  })
+
+  it('refuses a command it cannot measure as straight pieces', () => {
+    expect(() => pathPolylines('M0 0A5 5 0 0 1 10 0')).toThrow(/command A/)
+  })
+})
+
+describe('measureDrawn', () => {
+  const card = (id: string, x: number, y: number, shown: string[] = [id], full = id) => ({
+    id,
+    x,
+    y,
+    w: 100,
+    h: 50,
+    shown,
+    full,
+  })
+  // Two cards side by side (x 0..100 and 200..300, y 0..50); a family line under them; a link line
+  // down from the first card's bottom that turns right under the family line (no crossing), a link
+  // line straight through the second card and across the family line, and one across that.
+  const chart: DrawnChart = {
+    lines: [
+      {
+        kind: 'family',
+        name: 'family',
+        polylines: [
+          [
+            [0, 80],
+            [300, 80],
+          ],
+        ],
+      },
+      {
+        kind: 'link',
+        name: 'down',
+        polylines: [
+          [
+            [50, 50],
+            [50, 70],
+            [400, 70],
+          ],
+        ],
+      },
+      {
+        kind: 'link',
+        name: 'through',
+        polylines: [
+          [
+            [250, -20],
+            [250, 120],
+          ],
+        ],
+      },
+    ],
+    unclassified: [],
+    boxes: [card('a', 0, 0), card('b', 200, 0)],
+    texts: [
+      { text: 'Name', px: 13, element: 'text.name' },
+      { text: 'b. 1990', px: 10.5, element: 'text.sub' },
+    ],
+  }
+
+  it('finds the line through a card, the crossings and the small text', () => {
+    const figures = measureDrawn(chart)
+    expect(figures.linesThroughBoxes).toEqual([{ line: 'through', box: 'b' }])
+    // "through" crosses "down" at (250,70) and the family line at (250,80).
+    expect(figures.crossings).toEqual({ linkLink: 1, linkLinkPairs: 1, familyLink: 1 })
+    expect(figures.crossingLines).toEqual([
+      { kind: 'family×link', a: 'family', b: 'through' },
+      { kind: 'link×link', a: 'down', b: 'through' },
+    ])
+    expect(figures.smallestPx).toBe(10.5)
+    expect(figures.smallTexts).toEqual([{ text: 'b. 1990', px: 10.5, element: 'text.sub' }])
+    expect(figures.linkLines).toBe(2)
+  })
+
+  it('counts a share or a year lost to a cut, not one folded into "+N more" or a cut name', () => {
+    const full = 'Lee Revocable Trust. Beneficiaries: Ann Lee 40%, Bob Lee 40%, Cy Lee 20%. Trustee of Lee Trust 2012'
+    // The name cut in words, a chip folded: nothing lost to a cut.
+    expect(figuresLostByCuts({ full, shown: ['Lee Revocable…', 'Ann Lee 40% · +2 more'] })).toEqual([])
+    // Cut inside a share, and cut before a year of the same phrase.
+    expect(figuresLostByCuts({ full, shown: ['Lee Revocable Trust', 'Ann Lee 4…'] })).toEqual(['40%'])
+    expect(figuresLostByCuts({ full, shown: ['Trustee of Lee Tru…'] })).toEqual(['2012'])
+    // Words shortened, not the whole words' own ("b." for "born"): every figure not shown is lost.
+    expect(
+      figuresLostByCuts({
+        full: 'Ann Lee, Great-grandchild, born 1990',
+        shown: ['Ann Lee', 'Great-grandchild · b. 1…'],
+      }),
+    ).toEqual(['1990'])
+    expect(
+      figuresLostByCuts({ full: 'Ann Lee, Great-grandchild, born 1990', shown: ['Ann Lee', 'Great-gr… · b. 1990'] }),
+    ).toEqual([])
   })
 })
