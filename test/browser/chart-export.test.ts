@@ -447,7 +447,8 @@ describe.runIf(hasChromium())("the view shell's downloads in Chromium", () => {
 
   /** Names each view's file must show: people in Family, entities in Structure, the buckets and totals in Estate. */
   const namesIn: Record<(typeof views)[number], string[]> = {
-    family: ['Robert Chen', 'Margaret Chen', 'Sarah Whitfield'],
+    // The genogram's people, and the estate strip's entities under it.
+    family: ['Robert Chen', 'Margaret Chen', 'Sarah Whitfield', 'Chen Properties LLC'],
     structure: ['Chen Properties LLC'],
     estate: ['Estate total', 'All holdings', 'Chen Properties LLC'],
   }

@@ -310,35 +310,44 @@ describe.runIf(hasChromium())('the 0.2.0 view shell prints and presents in Chrom
     'tiles the drawings of %s so that they cover the drawing, fit a page, and keep text at 8 pt or more',
     async (name) => {
       const page = await open(name)
-      // The content of each drawing, measured on screen by the test (each panel shown in turn).
+      // The content of each drawing (by its class: the Family view's genogram and estate strip, the
+      // Structure view), measured on screen by the test (each panel shown in turn).
+      const drawings = [
+        ['family', 'hv-gn-svg'],
+        ['family', 'hv-gn-strip'],
+        ['structure', 'hv-st-svg'],
+      ] as const
       const drawn: Record<string, { x: number; y: number; width: number; height: number }> = {}
-      for (const [view, selector] of [
-        ['family', '.hv-panel-family svg.hv-gn-svg'],
-        ['structure', '.hv-st-svg'],
-      ] as const) {
+      for (const [view, drawing] of drawings) {
         await page.evaluate((v) => (window as unknown as ViewsTestWindow).chart.setView(v), view)
-        drawn[view] = await page.evaluate((s) => {
-          const box = document.querySelector<SVGSVGElement>(s)!.getBBox()
+        drawn[drawing] = await page.evaluate((s) => {
+          const box = document.querySelector<SVGSVGElement>(`.hv-panel svg.${s}`)!.getBBox()
           return { x: box.x, y: box.y, width: box.width, height: box.height }
-        }, selector)
+        }, drawing)
       }
       await printed(page)
-      for (const view of ['family', 'structure'] as const) {
-        const tiles = await page.evaluate((v) => {
-          return [...document.querySelectorAll<SVGSVGElement>(`.hv-print-view-${v} .hv-print-tile svg`)].map((svg) => {
-            const box = svg.viewBox.baseVal
-            const shown = svg.getBoundingClientRect()
-            return {
-              x: box.x,
-              y: box.y,
-              width: box.width,
-              height: box.height,
-              shownW: shown.width,
-              shownH: shown.height,
-            }
-          })
-        }, view)
-        const content = drawn[view]!
+      for (const [view, drawing] of drawings) {
+        const tiles = await page.evaluate(
+          ([v, d]) => {
+            return [...document.querySelectorAll<SVGSVGElement>(`.hv-print-view-${v} .hv-print-tile svg.${d}`)].map(
+              (svg) => {
+                const box = svg.viewBox.baseVal
+                const shown = svg.getBoundingClientRect()
+                return {
+                  x: box.x,
+                  y: box.y,
+                  width: box.width,
+                  height: box.height,
+                  shownW: shown.width,
+                  shownH: shown.height,
+                }
+              },
+            )
+          },
+          [view, drawing] as const,
+        )
+        expect({ drawing, tiles: tiles.length > 0 }).toEqual({ drawing, tiles: true })
+        const content = drawn[drawing]!
         const left = Math.min(...tiles.map((t) => t.x))
         const top = Math.min(...tiles.map((t) => t.y))
         const right = Math.max(...tiles.map((t) => t.x + t.width))

@@ -30,8 +30,11 @@ const SMALLEST_TEXT_PX = Math.min(LINE_SIZE, TEXT_SIZE)
 /** Room kept around a drawing's content, in its own units, so strokes at the edge are not cut. */
 const MARGIN = 8
 
-/** The drawings a view shows (the Family view's genogram, the Structure view) and what is copied whole (the genogram's legend of line styles, the Estate table). */
-const DRAWINGS = 'svg.hv-gn-svg, svg.hv-st-svg'
+/**
+ * The drawings a view shows (the Family view's genogram and its estate strip, the Structure view) and
+ * what is copied whole (the Family view's legends, the Estate table).
+ */
+const DRAWINGS = 'svg.hv-gn-svg, svg.hv-gn-strip, svg.hv-st-svg'
 const PRINTED = `${DRAWINGS}, .hv-gn-legend, table.hv-estate`
 /** Attributes a printed copy drops: ids (they would be duplicated), focus and the shell's selection hooks. */
 const DROPPED = ['id', 'tabindex', 'role', 'aria-labelledby', 'aria-describedby', 'aria-controls', 'data-id']
