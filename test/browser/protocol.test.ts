@@ -1,7 +1,8 @@
 // Chart protocol v1 in real Chromium, without the SDK: a hand-written partner page mounts the chart
 // exactly as spec §4.4 says (sandbox, pinned src, messages only from the embed origin and the
 // iframe's window, render on ready to the embed origin) and records every message. Then the happy
-// path, each kind of abuse, the network the chart makes, resize, select, theme and storage.
+// path, each kind of abuse, the network the chart makes, resize, select, theme and storage, and
+// 0.2.0's extensions: handles (download, printdocument), setView, focus, print and appearance.
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -22,6 +23,14 @@ interface Message {
   height?: number
   id?: string
   kind?: string
+  view?: string
+  fileName?: string
+  mediaType?: string
+  /** A download's Blob, as page.evaluate returns it (an empty object): see downloadsOf for its bytes. */
+  data?: unknown
+  title?: string
+  html?: string
+  css?: string
 }
 
 /** What the test reads inside a frame (this file compiles without the DOM library). */
@@ -139,7 +148,21 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
       expect(ready).toEqual({
         type: 'ready',
         protocols: [1],
-        capabilities: ['rendered', 'resize', 'select', 'error', 'theme'],
+        capabilities: [
+          'rendered',
+          'resize',
+          'select',
+          'error',
+          'theme',
+          'setView',
+          'focus',
+          'print',
+          'viewchange',
+          'appearance',
+          'handles',
+          'download',
+          'printdocument',
+        ],
       })
       const rendered = await waitFor(page, 'rendered')
       expect(rendered.height).toBeGreaterThan(0)
@@ -533,6 +556,195 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
       await page.close()
     }
   })
+
+  describe('0.2.0 extensions', () => {
+    it('offers Download and Print only for what the render says the host handles', async () => {
+      const session = await stack.mint()
+      const render = (handles?: unknown) => ({
+        type: 'render',
+        v: 1,
+        token: session.token,
+        payload: example,
+        ...(handles === undefined ? {} : { handles }),
+      })
+      const { page, chart, dialogs } = await openHost(render())
+      try {
+        await waitFor(page, 'rendered')
+        // A hand-rolled host that says nothing: no control whose file or dialog would go nowhere.
+        expect(await actionButtons(chart)).toEqual(['Present'])
+        // Nor does a print request print: the sandbox would block the dialog, and the host did not offer.
+        await send(page, { type: 'print', v: 1 })
+        const cases: [unknown, string[]][] = [
+          [
+            ['download', 'print', 'fax'],
+            ['Download PNG', 'Download SVG', 'Print', 'Present'],
+          ],
+          [['print'], ['Print', 'Present']],
+          [['download'], ['Download PNG', 'Download SVG', 'Present']],
+          ['download', ['Present']],
+          [['download', 3], ['Present']],
+          [{ download: true }, ['Present']],
+        ]
+        for (const [i, [handles, buttons]] of cases.entries()) {
+          await send(page, render(handles))
+          await waitFor(page, 'rendered', i + 2)
+          expect(await actionButtons(chart), JSON.stringify(handles)).toEqual(buttons)
+        }
+        expect(await received(page, 'printdocument')).toEqual([])
+        expect(await received(page, 'error')).toEqual([])
+        expect(dialogs).toEqual([])
+      } finally {
+        await page.close()
+      }
+    })
+
+    it("hands files and the print document to the host, at the render's origin only", async () => {
+      const { page, chart } = await openHost({ ...(await renderMessage()), handles: ['download', 'print'] })
+      try {
+        await waitFor(page, 'rendered')
+        // The host's print request: the print layout comes back as a document of its own.
+        await send(page, { type: 'print', v: 1 })
+        const printed = await waitFor(page, 'printdocument')
+        expect(printed.title).toBe(example.household.name)
+        expect(printed.html).toContain(example.household.name)
+        expect(printed.html).not.toMatch(/<script|\son[a-z]+=/i)
+        expect(printed.css).toContain('@media print')
+
+        // Every message the chart posts from now on, with the target origin it names (window.parent
+        // is a replaceable attribute: the chart posts through the recorder, which passes it on).
+        await chart.evaluate(() => {
+          const real = window.parent
+          const w = window as unknown as { posted: { type: unknown; targetOrigin: string }[] }
+          w.posted = []
+          const recorder = {
+            postMessage(message: { type?: unknown }, targetOrigin: string) {
+              w.posted.push({ type: message.type, targetOrigin })
+              real.postMessage(message, targetOrigin)
+            },
+          }
+          Object.defineProperty(window, 'parent', { value: recorder, configurable: true })
+        })
+        await chart.getByRole('button', { name: 'Download SVG', exact: true }).click()
+        const download = await waitFor(page, 'download')
+        expect(download.fileName).toMatch(/^Chen Family.*family.*\.svg$/)
+        expect(download.mediaType).toBe('image/svg+xml')
+        const blob = await page.evaluate(async () => {
+          const message = (globalThis as unknown as HostWindow).received.find((m) => m?.type === 'download')
+          const data = message?.data
+          return data instanceof Blob ? { type: data.type, start: (await data.text()).slice(0, 200) } : null
+        })
+        expect(blob?.type).toBe('image/svg+xml')
+        expect(blob?.start).toContain('<svg')
+        await chart.getByRole('button', { name: 'Print', exact: true }).click()
+        await waitFor(page, 'printdocument', 2)
+        const posted = await chart.evaluate(
+          () => (window as unknown as { posted: { type: unknown; targetOrigin: string }[] }).posted,
+        )
+        expect(posted.filter((m) => m.type === 'download' || m.type === 'printdocument')).toEqual([
+          { type: 'download', targetOrigin: stack.partner.origin },
+          { type: 'printdocument', targetOrigin: stack.partner.origin },
+        ])
+      } finally {
+        await page.close()
+      }
+    })
+
+    for (const other of ['sibling', 'attacker'] as const) {
+      it(`ignores setView, focus, print and appearance before a render and from another window (${other})`, async () => {
+        const { page, chart } = await openHost(null, { [other]: true })
+        try {
+          const requests = [
+            { type: 'setView', v: 1, view: 'estate' },
+            { type: 'focus', v: 1, id: 'slat' },
+            { type: 'print', v: 1 },
+            // Answered with appearance_invalid if it were handled.
+            { type: 'appearance', v: 1, appearance: { accentColor: 'red' } },
+          ]
+          // Before a render: nothing to act on, and not remembered.
+          for (const request of requests) await send(page, request)
+          await send(page, { ...(await renderMessage()), handles: ['download', 'print'] })
+          await waitFor(page, 'rendered')
+          // From another window in the partner page (same origin: only the source check refuses it;
+          // the stranger's: the origin too).
+          const url =
+            other === 'sibling' ? `${stack.partner.origin}/sibling.html` : `${stack.stranger.origin}/attacker.html`
+          const sender = page.frame({ url })
+          if (!sender) throw new Error(`no ${other} frame`)
+          await sender.evaluate((requests) => {
+            for (const request of requests)
+              (globalThis as unknown as FrameGlobals).parent.frames[0]?.postMessage(request, '*')
+          }, requests)
+          // A round trip: the chart handles messages in order, so everything above has been handled.
+          await send(page, { type: 'render', v: 2 })
+          expect(await waitFor(page, 'error')).toMatchObject({ code: 'version_unsupported' })
+          for (const type of ['viewchange', 'select', 'printdocument'])
+            expect(await received(page, type), type).toEqual([])
+          expect(await received(page, 'error')).toHaveLength(1)
+          expect(await shownTab(chart)).toBe('Family')
+          expect(await chart.locator('#chart .hv-selected').count()).toBe(0)
+        } finally {
+          await page.close()
+        }
+      })
+    }
+
+    it('setView and focus from its host show the view and select the node, answered by viewchange and select', async () => {
+      const { page, chart } = await openHost(await renderMessage())
+      try {
+        await waitFor(page, 'rendered')
+        await send(page, { type: 'setView', v: 1, view: 'structure' })
+        expect(await waitFor(page, 'viewchange')).toEqual({ type: 'viewchange', view: 'structure' })
+        expect(await shownTab(chart)).toBe('Structure')
+        await send(page, { type: 'focus', v: 1, id: 'ilit' })
+        expect(await waitFor(page, 'select')).toEqual({ type: 'select', id: 'ilit', kind: 'entity' })
+        // Values outside the rules are ignored.
+        await send(page, { type: 'setView', v: 1, view: 'timeline' })
+        await send(page, { type: 'focus', v: 1, id: 7 })
+        await send(page, { type: 'setView', v: 2, view: 'estate' })
+        await send(page, { type: 'render', v: 2 })
+        await waitFor(page, 'error')
+        expect(await received(page, 'viewchange')).toHaveLength(1)
+        expect(await received(page, 'select')).toHaveLength(1)
+        expect(await shownTab(chart)).toBe('Structure')
+      } finally {
+        await page.close()
+      }
+    })
+
+    it('redraws in a new appearance on the view and theme shown; refuses an invalid one and keeps the chart', async () => {
+      const { page, chart } = await openHost({ ...(await renderMessage()), appearance: { accentColor: '#7a3e9d' } })
+      try {
+        await waitFor(page, 'rendered')
+        expect(await accentOf(chart)).toBe('#7a3e9d')
+        await send(page, { type: 'setView', v: 1, view: 'estate' })
+        await send(page, { type: 'theme', v: 1, theme: 'dark' })
+        await send(page, { type: 'appearance', v: 1, appearance: { accentColor: '#0a6e5c', cornerRadius: 2 } })
+        await expect.poll(() => accentOf(chart)).toBe('#0a6e5c')
+        expect(await shownTab(chart)).toBe('Estate')
+        expect(await themeOf(chart)).toBe('dark')
+        expect(await received(page, 'rendered')).toHaveLength(1)
+
+        await send(page, { type: 'appearance', v: 1, appearance: { cornerRadius: 99 } })
+        const refused = await waitFor(page, 'error')
+        expect(refused).toMatchObject({ code: 'appearance_invalid' })
+        expect(refused.message).toContain('appearance.cornerRadius')
+        expect(await accentOf(chart)).toBe('#0a6e5c')
+        // Still drawn, on the view shown.
+        expect(await chart.locator('#chart .hv-title').textContent()).toBe(example.household.name)
+        expect(await shownTab(chart)).toBe('Estate')
+      } finally {
+        await page.close()
+      }
+    })
+
+    it('refuses a render whose appearance breaks its rules', async () => {
+      const answer = await expectRefused(
+        { ...(await renderMessage()), appearance: { fontFamily: 'x; background: url(//evil.example)' } },
+        'appearance_invalid',
+      )
+      expect(answer.message).toContain('appearance.fontFamily')
+    })
+  })
 })
 
 /** The partner's page: mounts the chart by spec §4.4 and records what it accepts (and what it ignores). */
@@ -627,6 +839,21 @@ async function textVersion(chart: Frame): Promise<string> {
   if (!(await details.evaluate((element) => (element as unknown as { open: boolean }).open)))
     await details.locator('summary').click()
   return details.innerText()
+}
+
+/** The labels of the chart head's action buttons (Download, Print, Present). */
+async function actionButtons(chart: Frame): Promise<string[]> {
+  return chart.locator('#chart .hv-actions button').allTextContents()
+}
+
+/** The label of the view tab shown. */
+async function shownTab(chart: Frame): Promise<string | null> {
+  return chart.locator('#chart [role="tab"][aria-selected="true"]').textContent()
+}
+
+/** The accent colour the chart's shell computes (the host's appearance, or the chart's own). */
+async function accentOf(chart: Frame): Promise<string> {
+  return chart.locator('#chart').evaluate((shell) => getComputedStyle(shell).getPropertyValue('--accent').trim())
 }
 
 async function themeOf(chart: Frame): Promise<string | null> {
