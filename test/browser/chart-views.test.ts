@@ -492,7 +492,7 @@ describe.runIf(hasChromium())('the 0.2.0 view shell in Chromium', () => {
   })
 
   it.each(Object.keys(households) as HouseholdName[])(
-    'names each Structure card and Estate entry of %s by its visible text and then its interests',
+    'names each Family person and strip card, Structure card and Estate entry of %s by its visible text and then its interests',
     async (name) => {
       const household = households[name]
       const page = await open(name, { view: 'structure' })
@@ -526,9 +526,29 @@ describe.runIf(hasChromium())('the 0.2.0 view shell in Chromium', () => {
         expect(entry.name.startsWith(entry.visible)).toBe(true)
         for (const line of interests) expect(entry.name).toContain(line)
       }
+      // The Family view: each person box and each estate strip card says its interests after its text.
+      await page.evaluate(() => (window as unknown as ViewsTestWindow).chart.setView('family'))
+      const familyNodes = await page.$$eval('.hv-gn-person, .hv-gn-entity', (groups) =>
+        groups.map((group) => ({
+          id: (group as SVGGElement).dataset.id ?? '',
+          person: group.classList.contains('hv-gn-person'),
+          name: group.getAttribute('aria-label') ?? '',
+        })),
+      )
+      expect(familyNodes.some((node) => node.person)).toBe(true)
+      expect(familyNodes.some((node) => !node.person)).toBe(true)
+      for (const node of familyNodes) {
+        if (node.person) {
+          const interests = personInterests(household, node.id)
+          if (interests !== '') expect(node.name.endsWith(`: ${interests}`), node.name).toBe(true)
+        } else {
+          for (const line of entityLines(summarizeEntity(household, node.id)!).slice(1))
+            expect(node.name).toContain(line)
+        }
+      }
       // axe's check that a name contains the visible text (an experimental rule, so run by itself).
       await page.evaluate(axeSource)
-      for (const view of ['structure', 'estate'] as const) {
+      for (const view of ['family', 'structure', 'estate'] as const) {
         await page.evaluate((v) => (window as unknown as ViewsTestWindow).chart.setView(v), view)
         const mismatches = await page.evaluate(async () => {
           const { axe } = window as unknown as {

@@ -7,6 +7,7 @@
 import { baseDirection } from '../text/direction.ts'
 import { canvasMeasure, cssFont } from '../text/measure.ts'
 import { svgElement } from './dom.ts'
+import { nodeName } from './node-names.ts'
 import {
   CARD_PADDING,
   layoutEstateStrip,
@@ -84,8 +85,9 @@ export function drawEstateStrip(
         transform: `translate(${rounded(item.x + MARGIN)} ${rounded(item.y + MARGIN)})`,
         tabindex: 0,
         role: 'button',
-        // Named by what it shows; its whole words, nothing cut or folded, are the <title>.
-        'aria-label': label,
+        // Named by what it shows, then its interests (node-names.ts); its whole words, nothing cut
+        // or folded, are the <title>.
+        'aria-label': nodeName(household, item.id, 'entity', label),
         'data-id': item.id,
       },
       svg,

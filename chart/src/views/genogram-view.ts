@@ -30,6 +30,7 @@ import { fitText, fitWithTail } from '../text/fit-text.ts'
 import { canvasMeasure, cssFont } from '../text/measure.ts'
 import type { Appearance } from './appearance.ts'
 import { htmlElement, svgElement } from './dom.ts'
+import { nodeName } from './node-names.ts'
 import { drawEstateStrip, type DrawnStrip } from './estate-strip.ts'
 import { drawLinkLines } from './genogram-link-lines.ts'
 import { drawLinkLegend } from './genogram-link-legend.ts'
@@ -248,9 +249,9 @@ export function drawGenogramView(
         transform: `translate(${rounded(box.x)} ${rounded(box.y)})`,
         tabindex: 0,
         role: 'button',
-        // Named by what the box shows (speech input says what it sees); its whole words, nothing cut,
-        // are the <title>: its description and tooltip.
-        'aria-label': texts.map((text) => text.text).join(', '),
+        // Named by what the box shows (speech input says what it sees), then the person's interests
+        // in the estate (node-names.ts); its whole words, nothing cut, are the <title>.
+        'aria-label': nodeName(household, person.id, 'person', texts.map((text) => text.text).join(', ')),
         'data-id': person.id,
       },
       layer,
