@@ -212,6 +212,8 @@ describe.runIf(hasChromium())('the partner SDK', () => {
     await waitForEvents(page, 'rendered', 1)
     const heightBefore = await iframeHeight(page)
     const countBefore = (await events(page)).length
+    const downloads: string[] = []
+    page.on('download', (download) => void downloads.push(download.suggestedFilename()))
 
     // A stranger's frame inside the page posts the chart's messages to the top page.
     await page.evaluate((src) => {
@@ -229,6 +231,10 @@ describe.runIf(hasChromium())('the partner SDK', () => {
         { type: 'resize', height: 5 },
         { type: 'rendered', height: 9 },
         { type: 'error', code: 'token_invalid', message: 'forged' },
+        { type: 'viewchange', view: 'estate' },
+        // What the chart hands the page to save or print: a stranger's would be saved or printed.
+        { type: 'download', fileName: 'forged.html', mediaType: 'text/html', data: new Blob(['<p>forged</p>']) },
+        { type: 'printdocument', title: 'Forged', html: '<p>forged</p>', css: '' },
       ]) {
         window.parent.postMessage(message, '*')
         window.top?.postMessage(message, '*')
@@ -269,6 +275,9 @@ describe.runIf(hasChromium())('the partner SDK', () => {
     await sentinel(page, frame, 'navigated chart frame')
     expect((await events(page)).length).toBe(countBefore)
     expect(await iframeHeight(page)).toBe(heightBefore)
+    expect(downloads).toEqual([])
+    // No print frame (the SDK's is sandboxed "allow-same-origin allow-modals").
+    expect(await page.locator('iframe[sandbox~="allow-modals"]').count()).toBe(0)
   })
 
   it('update(payload) renders the new payload with the same token', async () => {
