@@ -3,11 +3,11 @@
 // relationships, the records API's entity kinds and link types, shortName and valueAsOf on entities).
 // HouseholdPayload is that shape as a structural type of the bench's own: every 0.1.x payload already
 // satisfies it. downgrade() turns one into a 0.1.x payload so today's chart can draw it, by the very
-// mapping the records API uses to serve 0.1.x (toChartPayload in src/domain/chart-payload.ts): kinds
+// mapping the records API uses to serve 0.1.x (toChartPayload01 in src/domain/chart-payload.ts): kinds
 // 0.1.x does not know become `other` with their estate side written out, parties are left out with
 // their links, successorTrustee and insured are left out, partners become owners, extra fields go.
 import type { Person, Theme, Payload } from '../../../chart/payload.ts'
-import { toChartPayload, type ParentKind } from '../../../src/domain/chart-payload.ts'
+import { toChartPayload01, type ParentKind } from '../../../src/domain/chart-payload.ts'
 import type { BeneficiaryType, EntityKind, EstateSide, LinkType } from '../../../src/domain/estate-vocabulary.ts'
 
 export interface HouseholdRelationship {
@@ -50,7 +50,7 @@ export interface HouseholdPayload {
 
 /** The household as chart payload 0.1.x; throws for a household without people (no payload can say it). */
 export function downgrade(household: HouseholdPayload): Payload {
-  const payload = toChartPayload({
+  const payload = toChartPayload01({
     name: household.household.name,
     deceasedSpouseName: null,
     dsueDateOfDeath: null,
