@@ -37,6 +37,8 @@ import { loadChartSigner, mintChartToken } from '../../src/embed/tokens.ts'
 import { generateHousehold } from './generate.ts'
 
 const log = (line: string) => console.error(line)
+/** The machine's 1-minute load average: on a shared machine, how quiet the measurement was. */
+const load = () => `load average ${os.loadavg()[0]!.toFixed(2)} on ${os.cpus().length} cores`
 const TARGETS = { bundleGzipBytes: 60 * 1024, exampleMs: 50, largeMs: 300 }
 const RENDERS = 15
 /** The released chart the source is measured against, served byte for byte from dist/chart/. */
@@ -185,6 +187,7 @@ interface Timed {
 }
 
 async function browserReport(releases: ChartReleases): Promise<string[]> {
+  const loadAtStart = load()
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-chart-'))
   const store = await openStore({ dataDir })
   const embed = buildEmbedApp({
@@ -272,6 +275,7 @@ async function browserReport(releases: ChartReleases): Promise<string[]> {
           `${target === undefined ? '' : `≤ ${target} ms: median ${now.median <= target ? 'met' : 'missed'}, first ${now.first <= target ? 'met' : 'missed'}`} |`,
       )
     }
+    lines.push('', `Measured at ${loadAtStart} (start) and ${load()} (end).`)
     return lines
   } finally {
     await browser.close()
