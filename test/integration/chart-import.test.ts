@@ -1,14 +1,16 @@
-// PUT /api/v1/relationships/{id}/chart (and the legacy path): a chart payload 0.1.x replaces the
-// household's members, kinships, entities and links in one transaction, matched by id or externalId;
-// a refused payload writes nothing and names its first problem; fast-check payloads get 200 or a
-// 4xx {error, code, field}, never a 5xx.
+// PUT /api/v1/relationships/{id}/chart (and the legacy path): a chart payload (0.2.0, or 0.1.x)
+// replaces the household's members, kinships, entities and links in one transaction, matched by id
+// or externalId; 0.2.0's facts are stored and a GET → PUT → GET round trip loses none; a refused
+// payload writes nothing and names its first problem; fast-check payloads get 200 or a 4xx
+// {error, code, field}, never a 5xx.
 import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ENTITY_KINDS, LINK_TYPES, type Payload } from '../../chart/payload.ts'
+import { ENTITY_KINDS, LINK_TYPES, type Entity, type Payload } from '../../chart/payload.ts'
 import { checkPayloadRules } from '../../chart/src/payload-rules.ts'
 import { CHART_VERSION } from '../../chart/version.ts'
 import { listAudit } from '../../src/store/audit.ts'
+import { effectiveEstateSide } from '../../src/domain/estate-vocabulary.ts'
 import { openTestStore, storeKinds, type TestStore } from '../helpers/stores.ts'
 import { call, createKey, createOrgWithKey, startApp, type TestApp } from '../helpers/app.ts'
 
@@ -36,15 +38,12 @@ function byName(payload: Payload) {
           : [name.get(r.from), name.get(r.to)].sort().join(` ${r.type} `),
       )
       .sort(),
-    entities: (payload.entities ?? []).map((e) => `${e.name} ${e.kind} ${e.value ?? ''} ${e.estate ?? ''}`).sort(),
+    // The side the entity is counted on: 0.2.0 writes estate only as set, the kind's default otherwise.
+    entities: (payload.entities ?? [])
+      .map((e) => `${e.name} ${e.kind} ${e.value ?? ''} ${effectiveEstateSide(e.kind, e.estate ?? null) ?? ''}`)
+      .sort(),
     links: (payload.links ?? []).map((l) => `${name.get(l.from)} ${l.type} ${name.get(l.to)} ${l.share ?? ''}`).sort(),
   }
-}
-
-/** The example as GET draws it: its `other` entity (a trust company) is in the estate unless said, and every estate written. */
-const exampleAsDrawn: Payload = {
-  ...example,
-  entities: (example.entities ?? []).map((e) => ({ ...e, estate: e.estate ?? 'in' })),
 }
 
 describe.each(storeKinds())('importing a chart payload on %s', (kind) => {
@@ -97,9 +96,9 @@ describe.each(storeKinds())('importing a chart payload on %s', (kind) => {
     expect(read.body).toEqual(first.body)
     const stored = read.body as Payload
     expect(checkPayloadRules(stored)).toBeNull()
-    expect(byName(stored)).toEqual(byName(exampleAsDrawn))
+    expect(byName(stored)).toEqual(byName(example))
     // And the links in the payload's order.
-    expect(linksInOrder(stored)).toEqual(linksInOrder(exampleAsDrawn))
+    expect(linksInOrder(stored)).toEqual(linksInOrder(example))
 
     // The members and entities carry the payload ids as externalIds.
     const members = await call(`${api.url}${REL}/${h.id}/members`, alice.key)
@@ -263,6 +262,36 @@ describe.each(storeKinds())('importing a chart payload on %s', (kind) => {
         '/people/3/role',
       ],
       [
+        'an owner of a party',
+        {
+          ...example,
+          entities: [...(example.entities ?? []), { id: 'bank', name: 'Bank Trust Co', kind: 'corporateTrustee' }],
+          links: [...links, { from: 'david', to: 'bank', type: 'owner', share: 10 }],
+        },
+        'link_party_owned',
+        `/links/${links.length}/to`,
+      ],
+      [
+        'a parent kind on a marriage',
+        {
+          ...example,
+          relationships: (example.relationships ?? []).map((r, i) => (i === 0 ? { ...r, parentKind: 'step' } : r)),
+        },
+        'invalid_body',
+        '/relationships/0/parentKind',
+      ],
+      [
+        'a marriage that ends before it begins',
+        {
+          ...example,
+          relationships: (example.relationships ?? []).map((r, i) =>
+            i === 1 ? { ...r, since: '1970-01-01', until: '1969-01-01' } : r,
+          ),
+        },
+        'invalid_body',
+        '/relationships/1/until',
+      ],
+      [
         'a link to no one',
         { ...example, links: [...links, { from: 'nobody', to: 'llc', type: 'owner', share: 1 }] },
         'invalid_body',
@@ -285,6 +314,88 @@ describe.each(storeKinds())('importing a chart payload on %s', (kind) => {
     const after = await chart(h.id)
     expect(after.headers.get('etag')).toBe(before.headers.get('etag'))
     expect(after.body).toEqual(before.body)
+  })
+
+  it("stores 0.2.0's facts, and GET's 0.2.0 payload sent back changes nothing", async () => {
+    const h = await household(alice.key, 'Full Import')
+    const payload: Payload = {
+      household: { name: 'ignored', currency: 'USD' },
+      people: [
+        { id: 'ann', name: 'Ann Full', role: 'primaryClient' },
+        { id: 'sam', name: 'Sam Full', role: 'coClient' },
+        { id: 'kid', name: 'Kid Full', role: 'child' },
+        { id: 'lee', name: 'Lee Former', role: 'other' },
+      ],
+      relationships: [
+        { from: 'ann', to: 'sam', type: 'spouse', since: '1995-06-01' },
+        { from: 'ann', to: 'lee', type: 'exSpouse', since: '1985-01-01', until: '1990-01-01' },
+        { from: 'ann', to: 'kid', type: 'parent', parentKind: 'adopted' },
+        { from: 'sam', to: 'kid', type: 'parent', parentKind: 'step' },
+      ],
+      entities: [
+        { id: 'slat', name: 'Ann Full SLAT', kind: 'slat', value: 500_000 },
+        { id: 'bank', name: 'Coastal Trust Co', kind: 'corporateTrustee' },
+        { id: 'policy', name: 'Survivorship Policy', kind: 'lifeInsurance', value: 2_000_000 },
+        { id: 'flp', name: 'Full Family LP', kind: 'flp', value: 3_000_000, estate: 'out' },
+      ],
+      links: [
+        { from: 'ann', to: 'slat', type: 'grantor' },
+        { from: 'bank', to: 'slat', type: 'trustee' },
+        { from: 'kid', to: 'slat', type: 'successorTrustee' },
+        { from: 'sam', to: 'slat', type: 'beneficiary', share: 100, beneficiaryType: 'income' },
+        { from: 'kid', to: 'slat', type: 'beneficiary', share: 100, beneficiaryType: 'remainder' },
+        { from: 'ann', to: 'policy', type: 'insured' },
+        { from: 'slat', to: 'policy', type: 'owner', share: 100 },
+        { from: 'ann', to: 'flp', type: 'generalPartner', share: 2 },
+        { from: 'slat', to: 'flp', type: 'limitedPartner', share: 98 },
+      ],
+    }
+    const first = await put(h.id, payload, h.etag)
+    expect(first.status, JSON.stringify(first.body)).toBe(200)
+    const stored = first.body as Payload
+    expect(checkPayloadRules(stored)).toBeNull()
+    const name = new Map([...stored.people, ...(stored.entities ?? [])].map((x) => [x.id, x.name]))
+    const named = <T extends { from: string; to: string }>(x: T) => ({
+      ...x,
+      from: name.get(x.from),
+      to: name.get(x.to),
+    })
+    const original = new Map([...payload.people, ...(payload.entities ?? [])].map((x) => [x.id, x.name]))
+    const asNamed = <T extends { from: string; to: string }>(x: T) => ({
+      ...x,
+      from: original.get(x.from),
+      to: original.get(x.to),
+    })
+    // Couples are stored with either member first: compare them as sets of two.
+    const couple = (r: NonNullable<Payload['relationships']>[number]) =>
+      r.type === 'parent' ? r : { ...r, from: [r.from, r.to].sort()[0], to: [r.from, r.to].sort()[1] }
+    expect((stored.relationships ?? []).map(named).map(couple)).toEqual(
+      expect.arrayContaining((payload.relationships ?? []).map(asNamed).map(couple)),
+    )
+    expect(stored.relationships).toHaveLength(payload.relationships?.length ?? 0)
+    // The same entities, each under the id the household gave it.
+    const withoutId = (e: Entity): Entity => ({ ...e, id: '' })
+    expect((stored.entities ?? []).map(withoutId)).toEqual((payload.entities ?? []).map(withoutId))
+    expect((stored.links ?? []).map(named)).toEqual((payload.links ?? []).map(asNamed))
+    expect(stored.household).toEqual({ name: 'Full Import', currency: 'USD' })
+
+    // A short name and a value date, set through the entities API, then the round trip.
+    const slat = stored.entities?.find((e) => e.kind === 'slat')?.id ?? ''
+    const patched = await call(`${api.url}${REL}/${h.id}/entities/${slat}`, alice.key, {
+      method: 'PATCH',
+      body: { shortName: 'SLAT-A', valueAsOf: '2024-12-31' },
+      headers: { 'if-match': first.headers.get('etag') ?? '' },
+    })
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200)
+    const read = await chart(h.id)
+    expect((read.body as Payload).entities?.find((e) => e.id === slat)).toMatchObject({
+      shortName: 'SLAT-A',
+      valueAsOf: '2024-12-31',
+    })
+    const back = await put(h.id, read.body, read.headers.get('etag') ?? '')
+    expect(back.status, JSON.stringify(back.body)).toBe(200)
+    expect(back.body).toEqual(read.body)
+    expect((await chart(h.id)).body).toEqual(read.body)
   })
 
   it("takes back GET's payload of a household with a deceased spouse: she becomes a member, drawn once", async () => {
@@ -319,7 +430,7 @@ describe.each(storeKinds())('importing a chart payload on %s', (kind) => {
     const stale = await put(h.id, example, '"999"')
     expect(stale.status).toBe(412)
     // Two imports under one ETag: one wins, the other is 412.
-    const both = await Promise.all([put(h.id, example, h.etag), put(h.id, exampleAsDrawn, h.etag)])
+    const both = await Promise.all([put(h.id, example, h.etag), put(h.id, example, h.etag)])
     expect(both.map((a) => a.status).sort()).toEqual([200, 412])
     const bobs = await household(bob.key, 'Bob Family')
     for (const target of [bobs.id, crypto.randomUUID(), 'nope']) {
@@ -337,7 +448,7 @@ describe.each(storeKinds())('importing a chart payload on %s', (kind) => {
     expect(legacy.status, JSON.stringify(legacy.body)).toBe(200)
     expect(legacy.headers.get('deprecation')).toMatch(/^@\d+$/)
     expect(legacy.headers.get('hearth-chart-version')).toBe(CHART_VERSION)
-    expect(byName(legacy.body as Payload)).toEqual(byName(exampleAsDrawn))
+    expect(byName(legacy.body as Payload)).toEqual(byName(example))
   })
 
   it(

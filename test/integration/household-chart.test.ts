@@ -1,7 +1,9 @@
-// GET /api/v1/relationships/{id}/chart (and the legacy path): a household as chart payload 0.1.x that
-// the chart accepts as is — valid against the published JSON Schema and the payload rules — with its
-// entities and links mapped to 0.1.x, the Hearth-Chart-Version header, the household's ETag and 304s,
-// 404 across organizations, and 409 when there is no one to draw.
+// GET /api/v1/relationships/{id}/chart (and the legacy path): a household as chart payload 0.2.0 that
+// the chart accepts as is — valid against the published JSON Schema and the payload rules — with every
+// fact of its entities and links; ?chartVersion=0.1.0 or 0.1.1 answers payload 0.1.x exactly as
+// before (valid against the schema those releases published), any other value is 400; the
+// Hearth-Chart-Version header, the household's ETag and 304s, 404 across organizations, and 409 when
+// there is no one to draw.
 import { readFileSync } from 'node:fs'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -15,6 +17,10 @@ import { call, createKey, createOrgWithKey, startApp, type TestApp } from '../he
 const REL = '/api/v1/relationships'
 const example = JSON.parse(readFileSync(new URL('../../chart/example.json', import.meta.url), 'utf8')) as Payload
 const validatePayload = new Ajv2020({ allErrors: true }).compile(payloadJsonSchema(CHART_VERSION))
+/** The schema chart 0.1.1 published (dist/ is immutable), which a partner pinned to it validates against. */
+const validatePayload01 = new Ajv2020({ allErrors: true }).compile(
+  JSON.parse(readFileSync(new URL('../../dist/chart/v0.1.1/payload.schema.json', import.meta.url), 'utf8')) as object,
+)
 
 /** What the chart itself checks before drawing: the schema, then the rules. */
 function expectChartAccepts(payload: unknown): asserts payload is Payload {
@@ -101,7 +107,8 @@ describe.each(storeKinds())('the chart payload of a household on %s', (kind) => 
     const payload: unknown = answer.body
     expectChartAccepts(payload)
 
-    expect(payload.household).toEqual({ name: 'Chen Family' })
+    // The currency is the household's estate setting (USD unless set).
+    expect(payload.household).toEqual({ name: 'Chen Family', currency: 'USD' })
     expect(payload.entities).toEqual([])
     expect(payload.links).toEqual([])
     expect(payload.options).toBeUndefined()
@@ -158,7 +165,7 @@ describe.each(storeKinds())('the chart payload of a household on %s', (kind) => 
     expect(only.status).toBe(200)
     expectChartAccepts(only.body)
     expect(only.body).toEqual({
-      household: { name: 'Estate Only' },
+      household: { name: 'Estate Only', currency: 'USD' },
       people: [{ id: DECEASED_SPOUSE_ID, name: 'Walter Estate', role: 'spouse' }],
       relationships: [],
       entities: [],
@@ -221,7 +228,7 @@ describe.each(storeKinds())('the chart payload of a household on %s', (kind) => 
     expect(answer.body.relationships).toEqual([{ from: ids.get('a'), to: ids.get('b'), type: 'parent' }])
   })
 
-  it("carries the household's entities and links as 0.1.x draws them, and names the chart release in Hearth-Chart-Version", async () => {
+  it("carries every fact of the household's entities, links and kinships, and names the chart release in Hearth-Chart-Version", async () => {
     const id = await createHousehold(alice.key, { name: 'Estate Family' })
     const people = await addPeople(id, {
       household: { name: 'x' },
@@ -231,6 +238,11 @@ describe.each(storeKinds())('the chart payload of a household on %s', (kind) => 
       ],
       relationships: [{ from: 'pat', to: 'kim', type: 'parent' }],
     })
+    await store.db
+      .updateTable('member_relationships')
+      .set({ parent_kind: 'adopted' })
+      .where('household_id', '=', id)
+      .execute()
     const entity = async (name: string, kind: string, more: Record<string, unknown> = {}) => {
       const row = await store.db
         .insertInto('entities')
@@ -239,7 +251,12 @@ describe.each(storeKinds())('the chart payload of a household on %s', (kind) => 
         .executeTakeFirstOrThrow()
       return row.id
     }
-    const rlt = await entity('Estate Revocable Trust', 'revocableTrust', { value: 1_500_000, position: 0 })
+    const rlt = await entity('Estate Revocable Trust', 'revocableTrust', {
+      value: 1_500_000,
+      value_as_of: '2024-12-31',
+      short_name: 'RLT',
+      position: 0,
+    })
     const qtip = await entity('Estate QTIP Trust', 'qtip', { position: 1 })
     const lp = await entity('Estate Partners LP', 'flp', { value: 800_000.25, estate: 'out', position: 2 })
     const bank = await entity('Coastal Trust Company', 'corporateTrustee', { position: 3 })
@@ -276,21 +293,58 @@ describe.each(storeKinds())('the chart payload of a household on %s', (kind) => 
     expect(answer.headers.get('hearth-chart-version')).toBe(CHART_VERSION)
     const payload: unknown = answer.body
     expectChartAccepts(payload)
+    expect(payload.relationships).toEqual([{ from: pat, to: kim, type: 'parent', parentKind: 'adopted' }])
     expect(payload.entities).toEqual([
-      { id: rlt, name: 'Estate Revocable Trust', kind: 'revocableTrust', value: 1_500_000, estate: 'in' },
-      // A QTIP is not a 0.1.x kind: `other`, still in the estate as its kind is.
-      { id: qtip, name: 'Estate QTIP Trust', kind: 'other', estate: 'in' },
+      {
+        id: rlt,
+        name: 'Estate Revocable Trust',
+        shortName: 'RLT',
+        kind: 'revocableTrust',
+        value: 1_500_000,
+        valueAsOf: '2024-12-31',
+      },
+      { id: qtip, name: 'Estate QTIP Trust', kind: 'qtip' },
       { id: lp, name: 'Estate Partners LP', kind: 'flp', value: 800_000.25, estate: 'out' },
-      // The corporate trustee (a party) is left out; the policy is `other`, in.
-      { id: policy, name: 'Term Policy', kind: 'other', estate: 'in' },
+      { id: bank, name: 'Coastal Trust Company', kind: 'corporateTrustee' },
+      { id: policy, name: 'Term Policy', kind: 'lifeInsurance' },
     ])
     expect(payload.links).toEqual([
       { from: pat, to: rlt, type: 'grantor' },
-      { from: kim, to: rlt, type: 'beneficiary', share: 100 },
-      { from: pat, to: lp, type: 'owner', share: 1 },
-      { from: rlt, to: lp, type: 'owner', share: 99 },
+      { from: bank, to: rlt, type: 'trustee' },
+      { from: kim, to: rlt, type: 'successorTrustee' },
+      { from: kim, to: rlt, type: 'beneficiary', share: 100, beneficiaryType: 'primary' },
+      { from: pat, to: lp, type: 'generalPartner', share: 1 },
+      { from: rlt, to: lp, type: 'limitedPartner', share: 99 },
+      { from: pat, to: policy, type: 'insured' },
       { from: rlt, to: policy, type: 'owner', share: 100 },
     ])
+
+    // Pinned to 0.1.x: the payload those releases' GET gave, byte for byte the same facts.
+    for (const version of ['0.1.0', '0.1.1']) {
+      const pinned = await call(`${api.url}${REL}/${id}/chart?chartVersion=${version}`, alice.key)
+      expect(pinned.status, JSON.stringify(pinned.body)).toBe(200)
+      expect(pinned.headers.get('hearth-chart-version')).toBe(version)
+      expect(pinned.headers.get('etag')).toBe(answer.headers.get('etag'))
+      expectChartAccepts(pinned.body)
+      expect(validatePayload01(pinned.body), JSON.stringify(validatePayload01.errors)).toBe(true)
+      expect(pinned.body.household).toEqual({ name: 'Estate Family' })
+      expect(pinned.body.relationships).toEqual([{ from: pat, to: kim, type: 'parent' }])
+      expect(pinned.body.entities).toEqual([
+        { id: rlt, name: 'Estate Revocable Trust', kind: 'revocableTrust', value: 1_500_000, estate: 'in' },
+        // A QTIP is not a 0.1.x kind: `other`, still in the estate as its kind is.
+        { id: qtip, name: 'Estate QTIP Trust', kind: 'other', estate: 'in' },
+        { id: lp, name: 'Estate Partners LP', kind: 'flp', value: 800_000.25, estate: 'out' },
+        // The corporate trustee (a party) is left out; the policy is `other`, in.
+        { id: policy, name: 'Term Policy', kind: 'other', estate: 'in' },
+      ])
+      expect(pinned.body.links).toEqual([
+        { from: pat, to: rlt, type: 'grantor' },
+        { from: kim, to: rlt, type: 'beneficiary', share: 100 },
+        { from: pat, to: lp, type: 'owner', share: 1 },
+        { from: rlt, to: lp, type: 'owner', share: 99 },
+        { from: rlt, to: policy, type: 'owner', share: 100 },
+      ])
+    }
 
     // The ETag still answers 304, with the header; an entity added moves it.
     const etag = answer.headers.get('etag') ?? ''
@@ -306,9 +360,12 @@ describe.each(storeKinds())('the chart payload of a household on %s', (kind) => 
     expect(after.status).toBe(200)
     expect(after.headers.get('etag')).toBe(added.headers.get('etag'))
     expectChartAccepts(after.body)
-    expect(after.body.entities).toContainEqual(
-      expect.objectContaining({ name: 'Estate DAF', kind: 'daf', estate: 'out' }),
-    )
+    // Its estate is not set: absent, the chart counts a DAF out, as the records do.
+    expect(after.body.entities).toContainEqual({
+      id: (added.body.entity as { id: string }).id,
+      name: 'Estate DAF',
+      kind: 'daf',
+    })
 
     // Deleting the household takes its entities with it: the chart is gone.
     const gone = await call(`${api.url}${REL}/${id}`, alice.key, {
@@ -352,7 +409,21 @@ describe.each(storeKinds())('the chart payload of a household on %s', (kind) => 
     const after = await call(`${api.url}${REL}/${id}/chart`, alice.key, { headers: { 'if-none-match': etag } })
     expect(after.status).toBe(200)
     expect(after.headers.get('etag')).toBe(renamed.headers.get('etag'))
-    expect(after.body.household).toEqual({ name: 'Renamed Family' })
+    expect(after.body.household).toEqual({ name: 'Renamed Family', currency: 'USD' })
+  })
+
+  it('is 400 invalid_query for a chartVersion it does not answer in, naming the ones it does', async () => {
+    const id = await createHousehold(alice.key, { name: 'Versioned Family', deceasedSpouseName: 'Vera Versioned' })
+    const latest = await call(`${api.url}${REL}/${id}/chart?chartVersion=${CHART_VERSION}`, alice.key)
+    expect(latest.status).toBe(200)
+    expect(latest.body).toEqual((await call(`${api.url}${REL}/${id}/chart`, alice.key)).body)
+    for (const version of ['0.1.2', '0.3.0', 'latest', '', 'v0.1.0']) {
+      const answer = await call(`${api.url}${REL}/${id}/chart?chartVersion=${encodeURIComponent(version)}`, alice.key)
+      expect(answer.status, version).toBe(400)
+      expect(answer.body.code).toBe('invalid_query')
+      expect(answer.body.field).toBe('/chartVersion')
+      expect(answer.body.error).toContain(`one of ${CHART_VERSION}, 0.1.0, 0.1.1`)
+    }
   })
 
   it("is 404 for another organization's household, an unknown id and a malformed one; needs relationships:read", async () => {
@@ -395,7 +466,22 @@ describe.each(storeKinds())('the chart payload of a household on %s', (kind) => 
     const operation = doc.paths['/api/v1/relationships/{id}/chart']?.get
     const schema = operation?.responses['200']?.content?.['application/json']?.schema
     expect(schema?.title).toBe('Hearth household chart payload, version 1')
-    expect(Object.keys(operation?.responses ?? {}).sort()).toEqual(['200', '304', '401', '403', '404', '409', '429'])
+    expect(Object.keys(operation?.responses ?? {}).sort()).toEqual([
+      '200',
+      '304',
+      '400',
+      '401',
+      '403',
+      '404',
+      '409',
+      '429',
+    ])
+    const parameters = (operation as unknown as { parameters: { name: string; in: string; description?: string }[] })
+      .parameters
+    expect(parameters.find((p) => p.name === 'chartVersion')).toMatchObject({
+      in: 'query',
+      description: expect.stringContaining('0.1.1') as unknown,
+    })
     const described = operation as unknown as { description: string; responses: Record<string, { headers?: object }> }
     expect(described.description).toContain(`chart ${CHART_VERSION}`)
     expect(described.responses['200']?.headers).toHaveProperty('Hearth-Chart-Version')
