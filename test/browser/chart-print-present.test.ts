@@ -293,6 +293,10 @@ describe.runIf(hasChromium())('the 0.2.0 view shell prints and presents in Chrom
           adjust: getComputedStyle(document.querySelector('.hv-print')!).printColorAdjust,
           structure: stroke('.hv-print-view-structure .hv-st-edge'),
           family: stroke('.hv-print-view-family .hv-gn-line'),
+          // The legend of the selection's lines: each sample keeps its link type's colour on paper.
+          legendLinks: [...document.querySelectorAll('.hv-print .hv-gn-link-legend .hv-gn-link')].map(
+            (sample) => getComputedStyle(sample).stroke,
+          ),
           bar: getComputedStyle(document.querySelector('.hv-print .hv-bar-joint, .hv-print .hv-bar')!).fill,
         }
       })
@@ -300,6 +304,10 @@ describe.runIf(hasChromium())('the 0.2.0 view shell prints and presents in Chrom
       expect(colours.structure).toBe(COPPER)
       // Not styles.css's print black (#000): the family's lines keep the light theme's grey.
       expect(colours.family).toBe(LIGHT_LINE)
+      expect(colours.legendLinks.length).toBeGreaterThan(0)
+      for (const stroke of colours.legendLinks) expect(stroke).toMatch(/^rgb\(\d+, \d+, \d+\)$/)
+      // Link types keep their own colours (successor trustees share the trustees', dashed).
+      if (colours.legendLinks.length > 1) expect(new Set(colours.legendLinks).size).toBeGreaterThan(1)
       // A bar keeps a colour: not the black, white or grey of styles.css's print palette.
       const [r, g, b] = colours.bar.match(/\d+/g)!.map(Number)
       expect(new Set([r, g, b]).size).toBeGreaterThan(1)
