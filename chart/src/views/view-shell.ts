@@ -82,8 +82,9 @@ export function drawHousehold(host: HTMLElement, household: ViewHousehold, optio
   const head = htmlElement('div', 'hv-head', host)
   htmlElement('h2', 'hv-title', head, household.household.name)
   const body = htmlElement('div', 'hv-body', host)
-  const panelsParent = htmlElement('div', 'hv-panels', body)
+  // The summary first: it is the bar over the views (views.css).
   const summary = createSummaryPanel(body, household, `${idPrefix}-summary`)
+  const panelsParent = htmlElement('div', 'hv-panels', body)
   const selection = createSelection()
   const select = (id: string, kind: SelectedKind) => selection.select(id, kind)
 
