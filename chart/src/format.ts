@@ -1,7 +1,8 @@
 // Text helpers shared by the layout (which runs in Node, without a DOM) and the renderer.
 // Text is measured with a deterministic per-character model, deliberately on the wide side of
 // common system-ui faces (DejaVu Sans, Segoe UI, SF), so a measured line always fits its box.
-import type { Entity, EntityKind, Person } from '../payload.ts'
+import type { Entity, EntityKind, EntityKind01, Person } from '../payload.ts'
+import { ENTITY_KINDS, entityKindLabel } from '../../src/domain/estate-vocabulary.ts'
 
 // Advance per ASCII character, in em.
 const ASCII = new Float32Array(128).fill(0.7)
@@ -75,7 +76,8 @@ export function wrap2(s: string, max: number, size: number, bold = false): strin
   return [first, fit(words.slice(i).join(' '), max, size, bold)]
 }
 
-export const KIND_LABEL: Record<EntityKind, string> = {
+/** The 0.1.x chart's words for its kinds (its layout's entity column; kept as they were). */
+const KIND_LABEL_0_1: Record<EntityKind01, string> = {
   revocableTrust: 'Revocable trust',
   irrevocableTrust: 'Irrevocable trust',
   ilit: 'ILIT',
@@ -88,6 +90,14 @@ export const KIND_LABEL: Record<EntityKind, string> = {
   daf: 'DAF',
   other: 'Other',
 }
+
+/** Every kind's word: 0.1.x's for its own kinds, the records' vocabulary's for the kinds 0.2.0 added. */
+export const KIND_LABEL = Object.fromEntries(
+  ENTITY_KINDS.map((kind) => [
+    kind,
+    Object.hasOwn(KIND_LABEL_0_1, kind) ? KIND_LABEL_0_1[kind as EntityKind01] : entityKindLabel(kind),
+  ]),
+) as Record<EntityKind, string>
 
 export const ROLE_LABEL: Record<Person['role'], string> = {
   primaryClient: 'Client',

@@ -4,7 +4,12 @@
 import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ENTITY_KINDS, LINK_TYPES, type Payload, type Person } from '../../chart/payload.ts'
+import {
+  PAYLOAD_0_1_ENTITY_KINDS as ENTITY_KINDS,
+  PAYLOAD_0_1_LINK_TYPES as LINK_TYPES,
+  type Payload,
+  type Person,
+} from '../../chart/payload.ts'
 import { estateOf, textWidth } from '../../chart/src/format.ts'
 import { layoutChart, type ChartLayout, type NodeBox } from '../../chart/src/layout.ts'
 import { generateHousehold } from '../../bench/chart/generate.ts'
