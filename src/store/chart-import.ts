@@ -120,21 +120,29 @@ async function writeEntities(
       updated.map((e) => ({
         id: e.id,
         name: e.name,
+        short_name: e.shortName,
         kind: e.kind,
         value: e.value,
+        value_as_of: e.valueAsOf,
         estate: e.estate,
         value_changed: e.valueChanged,
         position: e.position,
       })),
     )
-    // updated_at moves only for an entity that changed; a value that changed loses its old date.
+    // A short name or value date the payload does not state is kept (null = not stated); a value that
+    // changed without a date loses its old one. updated_at moves only for an entity that changed.
     await sql`
       UPDATE entities e SET name = v.name, kind = v.kind, value = v.value, estate = v.estate, position = v.position,
-        value_as_of = CASE WHEN v.value_changed THEN NULL ELSE e.value_as_of END,
-        updated_at = CASE WHEN (e.name, e.kind, e.value, e.estate) IS DISTINCT FROM (v.name, v.kind, v.value, v.estate)
+        short_name = COALESCE(v.short_name, e.short_name),
+        value_as_of = CASE WHEN v.value_as_of IS NOT NULL THEN v.value_as_of
+          WHEN v.value_changed THEN NULL ELSE e.value_as_of END,
+        updated_at = CASE WHEN (e.name, e.kind, e.value, e.estate, e.short_name, e.value_as_of) IS DISTINCT FROM
+          (v.name, v.kind, v.value, v.estate, COALESCE(v.short_name, e.short_name),
+           CASE WHEN v.value_as_of IS NOT NULL THEN v.value_as_of WHEN v.value_changed THEN NULL ELSE e.value_as_of END)
           THEN clock_timestamp() ELSE e.updated_at END
       FROM json_to_recordset(${rows}::json)
-        AS v(id uuid, name text, kind text, value numeric, estate text, value_changed boolean, position int)
+        AS v(id uuid, name text, short_name text, kind text, value numeric, value_as_of date, estate text,
+          value_changed boolean, position int)
       WHERE e.id = v.id AND e.household_id = ${householdId}
     `.execute(trx)
   }
@@ -147,8 +155,10 @@ async function writeEntities(
           id: e.id,
           household_id: householdId,
           name: e.name,
+          short_name: e.shortName,
           kind: e.kind,
           value: e.value,
+          value_as_of: e.valueAsOf,
           estate: e.estate,
           external_id: e.externalId,
           position: e.position,
@@ -160,7 +170,9 @@ async function writeEntities(
   if (valued.length > 0) {
     await trx
       .insertInto('entity_valuations')
-      .values(valued.map((e) => ({ household_id: householdId, entity_id: e.id, value: e.value, value_as_of: null })))
+      .values(
+        valued.map((e) => ({ household_id: householdId, entity_id: e.id, value: e.value, value_as_of: e.valueAsOf })),
+      )
       .execute()
   }
 }

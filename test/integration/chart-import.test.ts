@@ -395,7 +395,39 @@ describe.each(storeKinds())('importing a chart payload on %s', (kind) => {
     const back = await put(h.id, read.body, read.headers.get('etag') ?? '')
     expect(back.status, JSON.stringify(back.body)).toBe(200)
     expect(back.body).toEqual(read.body)
-    expect((await chart(h.id)).body).toEqual(read.body)
+    const again = await chart(h.id)
+    expect(again.body).toEqual(read.body)
+
+    // A PUT that states a new short name and value date, on an entity it keeps and on one it adds,
+    // stores them: the next GET reads them back, and the value's valuation carries its date.
+    const restated = structuredClone(read.body) as Payload
+    restated.entities = (restated.entities ?? []).map((e) =>
+      e.id === slat ? { ...e, shortName: 'SLAT-B', value: 4_200_000, valueAsOf: '2025-06-30' } : e,
+    )
+    restated.entities.push({
+      id: 'new-account',
+      name: 'Brokerage account',
+      shortName: 'Brokerage',
+      kind: 'taxableAccount',
+      value: 900_000,
+      valueAsOf: '2025-07-01',
+    })
+    const stated = await put(h.id, restated, again.headers.get('etag') ?? '')
+    expect(stated.status, JSON.stringify(stated.body)).toBe(200)
+    const afterStated = (await chart(h.id)).body as Payload
+    expect(afterStated.entities?.find((e) => e.id === slat)).toMatchObject({
+      shortName: 'SLAT-B',
+      value: 4_200_000,
+      valueAsOf: '2025-06-30',
+    })
+    expect(afterStated.entities?.find((e) => e.name === 'Brokerage account')).toMatchObject({
+      shortName: 'Brokerage',
+      value: 900_000,
+      valueAsOf: '2025-07-01',
+    })
+    const valuations = await call(`${api.url}${REL}/${h.id}/entities/${slat}/valuations`, alice.key)
+    expect(valuations.status).toBe(200)
+    expect(JSON.stringify(valuations.body)).toContain('2025-06-30')
   })
 
   it("takes back GET's payload of a household with a deceased spouse: she becomes a member, drawn once", async () => {
