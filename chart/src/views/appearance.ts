@@ -20,7 +20,7 @@ export type AppearanceReading = { ok: true; appearance: Appearance } | { ok: fal
 
 export const DEFAULT_FONT_FAMILY = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
 export const DEFAULT_CORNER_RADIUS = 6
-export const MAX_CORNER_RADIUS = 24
+const MAX_CORNER_RADIUS = 24
 const MAX_FONT_FAMILY_LENGTH = 200
 
 const FONT_FAMILY = /^[\p{L}\p{N} ,'"_-]+$/u

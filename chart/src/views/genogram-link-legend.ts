@@ -6,7 +6,7 @@ import { htmlElement, svgElement } from './dom.ts'
 import type { ViewHousehold } from './view-types.ts'
 
 /** Each link type's words in the legend, in the order the legend lists them. */
-export const LINK_LEGEND: readonly { readonly type: LinkType; readonly text: string }[] = [
+const LINK_LEGEND: readonly { readonly type: LinkType; readonly text: string }[] = [
   { type: 'owner', text: 'owner' },
   { type: 'generalPartner', text: 'general partner' },
   { type: 'limitedPartner', text: 'limited partner' },

@@ -9,7 +9,7 @@
 import type { PrintDocument } from './host-handlers.ts'
 
 /** The rules of every stylesheet of the page that the page may read, in document order. */
-export function readableStylesheetRules(): string {
+function readableStylesheetRules(): string {
   const rules: string[] = []
   for (const sheet of document.styleSheets) {
     let sheetRules: CSSRuleList

@@ -43,7 +43,7 @@ function namesInWords(names: readonly string[]): string {
 }
 
 /** "Robert Chen, Client, born 1951: spouse of Margaret Chen and Eleanor Chen; parent of David Chen, Sarah Whitfield and Emily Chen". */
-export function familyLine(household: ViewHousehold, person: ViewPerson): string {
+function familyLine(household: ViewHousehold, person: ViewPerson): string {
   const name = new Map(household.people.map((p) => [p.id, p.name]))
   const role = (ROLE_LABEL as Record<string, string | undefined>)[person.role] ?? person.role
   const head = [person.name, role, lifeWords(person)].filter((part) => part !== '').join(', ')
