@@ -11,6 +11,7 @@ import {
   type LinkType,
 } from '../../../src/domain/estate-vocabulary.ts'
 import { compactValue } from '../format.ts'
+import { currencyPrefix } from '../structure/structure-values.ts'
 import type { SummaryHousehold, SummaryLink } from './summary-input.ts'
 import { householdLabeller } from './summary-names.ts'
 import {
@@ -32,7 +33,10 @@ export interface EntitySummary {
   readonly name: string
   readonly label: string
   readonly kindLabel: string
-  /** compactValue of the value ("6.2M"); absent when none is given and for parties, which hold none. */
+  /**
+   * compactValue of the value with the household currency's symbol, as the cards write it ("$6.2M";
+   * "6.2M" without a currency); absent when none is given and for parties, which hold none.
+   */
   readonly value?: string
   /** null for a party: it sits on neither side and is never counted. */
   readonly estate: EstateSide | null
@@ -75,7 +79,9 @@ export function summarizeEntity(household: SummaryHousehold, entityId: string): 
     name: entity.name,
     label: label(entity.id),
     kindLabel: entityKindLabel(entity.kind),
-    ...(entity.value !== undefined && !party ? { value: compactValue(entity.value) } : {}),
+    ...(entity.value !== undefined && !party
+      ? { value: currencyPrefix(household.household?.currency) + compactValue(entity.value) }
+      : {}),
     estate: effectiveEstateSide(entity.kind, entity.estate ?? null),
     grantors: holders('grantor'),
     trustees: holders('trustee'),

@@ -29,6 +29,8 @@ export interface SummaryLink {
 }
 
 export interface SummaryHousehold {
+  /** Payload 0.2.0: `currency` (ISO 4217) gives the symbol a value is written with. */
+  readonly household?: { readonly currency?: string }
   readonly people: readonly SummaryPerson[]
   readonly entities?: readonly SummaryEntity[]
   readonly links?: readonly SummaryLink[]
