@@ -26,11 +26,27 @@ const households = {
   estate120m: read('bench/chart/households/estate-120m.json'),
 }
 type HouseholdName = keyof typeof households
-/** The day the pages' clock is fixed at: the example has no asOf, so its title block says this day. */
+/** The day the pages' clock is fixed at: a household without asOf is dated this day in its title block. */
 const TODAY = new Date('2026-03-05T12:00:00Z')
 const EXPECTED_AS_OF: Record<HouseholdName, string> = {
-  example: 'As of March 5, 2026', // TODAY in en-US, dateStyle long
+  example: 'As of November 1, 2026', // its household.asOf, "2026-11-01"
   estate120m: 'As of September 30, 2026', // its household.asOf, "2026-09-30"
+}
+/** The example's people and entities under a household with no asOf: the title block falls back to TODAY. */
+const undated: ViewHousehold = { ...households.example, household: { name: households.example.household.name } }
+/**
+ * The example's totals in its currency, USD, by hand: joint = the revocable trust's 6,200,000 + 60 %
+ * of the LLC's 4,800,000 (2,880,000) = 9,080,000; outside = ILIT 5,000,000 + SLAT 3,500,000 + 40 % of
+ * the LLC (1,920,000) = 10,420,000; the estate is the joint 9,080,000; all = 9,080,000 + 10,420,000 =
+ * 19,500,000 (the corporate trustee, a party, counts nothing).
+ */
+const EXAMPLE_TOTALS = {
+  rows: [
+    ['Joint', '$9,080,000'],
+    ['Outside the estate', '$10,420,000'],
+  ],
+  estate: '$9,080,000',
+  all: '$19,500,000',
 }
 /** The light theme's --link, #a9764a (styles.css), as a computed colour: 0xa9 = 169, 0x76 = 118, 0x4a = 74. */
 const COPPER = 'rgb(169, 118, 74)'
@@ -149,7 +165,7 @@ describe.runIf(hasChromium())('the 0.2.0 view shell prints and presents in Chrom
     ] as const) {
       site.set(path, { type: 'text/css', headers, body: readFileSync(new URL(file, root)) })
     }
-    for (const [name, household] of Object.entries(households)) {
+    for (const [name, household] of Object.entries({ ...households, undated })) {
       site.set(`/${name}.json`, { type: 'application/json', headers, body: JSON.stringify(household) })
     }
     browser = await launchChromium()
@@ -269,6 +285,10 @@ describe.runIf(hasChromium())('the 0.2.0 view shell prints and presents in Chrom
         Math.round(table.estateTotal),
         Math.round(table.grandTotal),
       ])
+      // Both households say USD: every amount is in whole dollars.
+      for (const amount of [...shown.rows.map(([, amount]) => amount), shown.estate, shown.all])
+        expect(amount).toMatch(/^\$\d{1,3}(,\d{3})*$/)
+      if (name === 'example') expect(shown).toEqual({ visible: true, ...EXAMPLE_TOTALS })
 
       // The copy carries no id the live shell has, nor anything it finds live nodes by.
       expect(await page.locator('.hv-print [id], .hv-print [data-id], .hv-print [tabindex]').count()).toBe(0)
@@ -278,6 +298,15 @@ describe.runIf(hasChromium())('the 0.2.0 view shell prints and presents in Chrom
       expect(await page.locator('.hv-head').isVisible()).toBe(true)
     },
   )
+
+  it('dates the title block today when the household gives no asOf', async () => {
+    const page = await openPage(`${site.origin}/?payload=undated`, (opened) =>
+      opened.waitForFunction(() => (window as unknown as ViewsTestWindow).drawn),
+    )
+    await printed(page)
+    // TODAY in en-US, dateStyle long.
+    expect(await page.locator('.hv-print-as-of').textContent()).toBe('As of March 5, 2026')
+  })
 
   it.each(Object.keys(households) as HouseholdName[])(
     "prints %s in colour: print-color-adjust exact, copper Structure lines, the light theme's family lines, coloured bars",

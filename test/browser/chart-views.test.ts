@@ -54,9 +54,9 @@ interface ShownRow {
 }
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-/** Plain grouped whole numbers: how the example's amounts read (it names no currency). */
-const plainNumbers = new Intl.NumberFormat('en', { maximumFractionDigits: 0 })
-const plainAmount = (amount: number) => plainNumbers.format(amount)
+/** Whole dollars with grouped digits: how the example's amounts read (its currency is USD). */
+const groupedNumbers = new Intl.NumberFormat('en', { maximumFractionDigits: 0 })
+const dollars = (amount: number) => `$${groupedNumbers.format(amount)}`
 
 /** The interests personSentence gives after "<label>: ". */
 const personInterests = (household: ViewHousehold, id: string) => {
@@ -474,20 +474,40 @@ describe.runIf(hasChromium())('the 0.2.0 view shell in Chromium', () => {
     expect(structure.items).toEqual(
       household.entities!.map((entity) => entityLines(summarizeEntity(household, entity.id)!).join('. ')),
     )
-    const ilit = structure.items.find((item) => item.startsWith('Chen Irrevocable Life Insurance Trust'))!
-    for (const words of ['Trustee: First Coastal', 'David 40%', 'Sarah 40%', 'Emily 20%']) expect(ilit).toContain(words)
-    expect(structure.items.find((item) => item.startsWith('Chen Properties LLC'))).toMatch(/Owners: .*60%.*40%/)
+    // By hand: full names at the head, short names where another entity is named, values in USD
+    // (6,200,000 → $6.2M), beneficiaries under their type, the corporate trustee a party.
+    expect(structure.items).toEqual([
+      'Chen Family Revocable Trust: Revocable trust, $6.2M, in the estate. Grantors: Robert and Margaret. ' +
+        'Trustees: Robert and Margaret. Remainder beneficiaries: Emily 33.34%, David 33.33% and Sarah 33.33%. ' +
+        'Owns 60% of Chen Properties LLC',
+      "Chen Properties LLC: LLC, $4.8M, in the estate. Owners: Chen Family Revocable Trust 60% and Margaret's SLAT 40%",
+      'Chen Irrevocable Life Insurance Trust: ILIT, $5M, outside the estate. Grantor: Robert. ' +
+        'Trustee: First Coastal Trust Company. Primary beneficiaries: David 40%, Sarah 40% and Emily 20%',
+      'Margaret Chen Spousal Lifetime Access Trust: SLAT, $3.5M, outside the estate. Grantor: Robert. ' +
+        'Trustee: David. Income beneficiary: Margaret 100%. Owns 40% of Chen Properties LLC',
+      'First Coastal Trust Company: Corporate trustee, a party: holds nothing, never counted. Trustee of 1',
+    ])
 
     // Totals: the Estate view's buckets in full, then the estate total and the grand total.
     const table = estateTable(household, lookThroughEstate(household))
     expect(totals.items).toHaveLength(table.rows.length + 2)
     table.rows.forEach((row, k) => {
-      expect(totals.items[k]!.startsWith(`${row.label}: ${plainAmount(row.amount)}`)).toBe(true)
-      for (const entry of row.entries) expect(totals.items[k]).toContain(`${entry.label} ${plainAmount(entry.amount)}`)
+      expect(totals.items[k]!.startsWith(`${row.label}: ${dollars(row.amount)}`)).toBe(true)
+      for (const entry of row.entries) expect(totals.items[k]).toContain(`${entry.label} ${dollars(entry.amount)}`)
     })
     expect(totals.items.slice(-2)).toEqual([
-      `Estate total: ${plainAmount(table.estateTotal)}`,
-      `All holdings: ${plainAmount(table.grandTotal)}`,
+      `Estate total: ${dollars(table.estateTotal)}`,
+      `All holdings: ${dollars(table.grandTotal)}`,
+    ])
+    // By hand: joint = the revocable trust's 6,200,000 + 60 % × the LLC's 4,800,000 (2,880,000) =
+    // 9,080,000; outside = ILIT 5,000,000 + SLAT 3,500,000 + 40 % × 4,800,000 (1,920,000) =
+    // 10,420,000; the estate is the joint part; all = 9,080,000 + 10,420,000 = 19,500,000. Entries
+    // go by short name, largest first; the corporate trustee is in none.
+    expect(totals.items).toEqual([
+      'Joint: $9,080,000 (Chen Family Revocable Trust $6,200,000, Chen Properties LLC $2,880,000)',
+      "Outside the estate: $10,420,000 (Chen ILIT $5,000,000, Margaret's SLAT $3,500,000, Chen Properties LLC $1,920,000)",
+      'Estate total: $9,080,000',
+      'All holdings: $19,500,000',
     ])
   })
 

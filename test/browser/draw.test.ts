@@ -17,7 +17,9 @@ import type { DrawTestWindow } from './fixtures/draw-entry.ts'
 
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'"
 const root = new URL('../../', import.meta.url)
-const example = JSON.parse(readFileSync(new URL('chart/example.json', root), 'utf8')) as Payload
+// draw.ts is the 0.1.x drawing: measured on the 0.1.x example as released (chart/example.json
+// shows 0.2.0's fields).
+const example = JSON.parse(readFileSync(new URL('dist/chart/v0.1.1/example.json', root), 'utf8')) as Payload
 const big = generateHousehold(500, 100, 1)
 const markup: Payload = {
   household: { name: '<b>Bold</b> & <i>sons</i>' },

@@ -92,8 +92,9 @@ describe('entityChips', () => {
     expect(entityChips(example, 'ilit', 300, measure, 1).lines).toEqual(['David 40% · Sarah 40% · Emily 20%'])
   })
 
-  it('draws a single 100% owner', () => {
-    expect(entityChips(example, 'slat', 200, measure, 1).lines).toEqual(['Margaret 100%'])
+  it('draws a single 100% beneficiary, behind its type when it is not primary', () => {
+    // The example SLAT's one beneficiary, Margaret, is its income beneficiary.
+    expect(entityChips(example, 'slat', 200, measure, 1).lines).toEqual(['income: Margaret 100%'])
   })
 
   it('draws one beneficiary, and one without a share by name alone', () => {

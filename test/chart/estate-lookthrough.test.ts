@@ -66,7 +66,8 @@ describe('the estate look-through', () => {
     // rlt 6.2M, revocable, grantors Robert (primary) and Margaret (co), no owners → its own 6.2M is joint.
     // llc 4.8M owned 60 % by rlt and 40 % by slat, nothing left: 0.6 × 4.8 = 2.88M reaches rlt (joint),
     //   0.4 × 4.8 = 1.92M reaches slat (out) → outside.
-    // ilit 5.0M (out) → outside; slat 3.5M (out) → outside; coastal (kind other, no value) → 0.
+    // ilit 5.0M (out) → outside; slat 3.5M (out) → outside; coastal (corporateTrustee, a party, no
+    // value) is never counted.
     // joint = 6.2 + 2.88 = 9.08M; outside = 5.0 + 3.5 + 1.92 = 10.42M.
     expectBuckets(result.totals, { joint: 9.08 * M, outside: 10.42 * M })
     expect(result.estateTotal).toBeCloseTo(9.08 * M, 4)
@@ -77,7 +78,9 @@ describe('the estate look-through', () => {
     expect(entityOf(result, 'slat').carriedValue).toBeCloseTo(5.42 * M, 4)
     expect(entityOf(result, 'llc').carriedValue).toBeCloseTo(4.8 * M, 4)
     expect(entityOf(result, 'ilit').carriedValue).toBeCloseTo(5 * M, 4)
-    expect(entityOf(result, 'coastal').carriedValue).toBe(0)
+    // A party is not among the entities the look-through counts.
+    expect(result.entities.has('coastal')).toBe(false)
+    expect([...result.entities.keys()]).toEqual(['rlt', 'llc', 'ilit', 'slat'])
     expectBuckets(entityOf(result, 'llc').buckets, { joint: 2.88 * M, outside: 1.92 * M })
     expectBuckets(entityOf(result, 'rlt').buckets, { joint: 9.08 * M })
     expectBuckets(entityOf(result, 'slat').buckets, { outside: 5.42 * M })

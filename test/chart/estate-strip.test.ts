@@ -100,8 +100,14 @@ describe('layoutEstateStrip', () => {
       '4,800,000 · in estate',
     )
     expect(valueSideLine({ id: 'a', name: 'A', kind: 'slat' }, 'out', plain)).toBe('outside estate')
-    const card = layoutEstateStrip(example, measures, 1068).cards.find((c) => c.id === 'llc')!
+    // The example without its currency: the LLC's 4,800,000 in plain grouped digits.
+    const noCurrency: ViewHousehold = { ...example, household: { name: example.household.name } }
+    const card = layoutEstateStrip(noCurrency, measures, 1068).cards.find((c) => c.id === 'llc')!
     expect(card.texts[2]?.text).toBe('4,800,000 · in estate')
+    // As shipped, the example says USD: the same amount with the dollar sign.
+    const inUsd = layoutEstateStrip(example, measures, 1068).cards.find((c) => c.id === 'llc')!
+    expect(example.household.currency).toBe('USD')
+    expect(inUsd.texts[2]?.text).toBe('$4,800,000 · in estate')
   })
 
   it('cuts a long name with an ellipsis and widens the card for its kind and value, never cutting them', () => {

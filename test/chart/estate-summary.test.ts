@@ -208,19 +208,23 @@ describe('summarizePerson', () => {
 describe('summarizeEntity', () => {
   it('summarizes the example revocable trust', () => {
     const summary = summarizeEntity(exampleHousehold, 'rlt')!
-    expect(summary).toMatchObject({ kindLabel: 'Revocable trust', value: '6.2M', estate: 'in' })
+    // 6,200,000 in the example's USD, as the cards write it; without a currency, no symbol.
+    expect(summary).toMatchObject({ kindLabel: 'Revocable trust', value: '$6.2M', estate: 'in' })
+    expect(summarizeEntity({ ...exampleHousehold, household: {} }, 'rlt')!.value).toBe('6.2M')
     expect(summary.grantors.map((g) => g.label)).toEqual(['Robert', 'Margaret'])
-    // 33.34 first, then the two 33.33 in the payload's order.
-    expect(summary.beneficiaries.primary.map((b) => `${b.label} ${b.shareText!}`)).toEqual([
+    // The example's three children are remainder beneficiaries: 33.34 first, then the two 33.33 in
+    // the payload's order; none is primary.
+    expect(summary.beneficiaries.remainder.map((b) => `${b.label} ${b.shareText!}`)).toEqual([
       'Emily 33.34%',
       'David 33.33%',
       'Sarah 33.33%',
     ])
+    expect(summary.beneficiaries.primary).toEqual([])
     expect(entityLines(summary)).toEqual([
-      'Chen Family Revocable Trust: Revocable trust, 6.2M, in the estate',
+      'Chen Family Revocable Trust: Revocable trust, $6.2M, in the estate',
       'Grantors: Robert and Margaret',
       'Trustees: Robert and Margaret',
-      'Primary beneficiaries: Emily 33.34%, David 33.33% and Sarah 33.33%',
+      'Remainder beneficiaries: Emily 33.34%, David 33.33% and Sarah 33.33%',
       'Owns 60% of Chen Properties LLC',
     ])
   })
@@ -231,9 +235,8 @@ describe('summarizeEntity', () => {
       ['rlt', '60%'],
       ['slat', '40%'],
     ])
-    expect(entityLines(summary)).toContain(
-      'Owners: Chen Family Revocable Trust 60% and Margaret Chen Spousal Lifetime Access Trust 40%',
-    )
+    // An owner goes by its short name when it has one (the SLAT's); the trust has none.
+    expect(entityLines(summary)).toContain("Owners: Chen Family Revocable Trust 60% and Margaret's SLAT 40%")
   })
 
   it('groups beneficiaries by type, a beneficiary without one being primary', () => {
@@ -273,8 +276,11 @@ describe('summarizeEntity', () => {
   })
 
   it('takes the estate side as given, else the kind default, and shows what it owns', () => {
-    // Kind other (0.1.x's catch-all) sits in the estate by default.
-    expect(summarizeEntity(exampleHousehold, 'coastal')!.estate).toBe('in')
+    // Kind other (0.1.x's catch-all) sits in the estate by default; the example's corporate
+    // trustee is a party, on neither side.
+    const other = summarizeEntity({ people: [], entities: [{ id: 'o', name: 'O', kind: 'other' }] }, 'o')!
+    expect(other.estate).toBe('in')
+    expect(summarizeEntity(exampleHousehold, 'coastal')!.estate).toBeNull()
     expect(summarizeEntity(exampleHousehold, 'slat')!.owns.map((o) => [o.id, o.shareText])).toEqual([['llc', '40%']])
     const given = summarizeEntity(
       { people: [], entities: [{ id: 'x', name: 'X', kind: 'revocableTrust', estate: 'out' }] },

@@ -273,8 +273,11 @@ describe('cutTexts', () => {
     ])
   })
 
-  it('finds none on the shipped example, and no line through a box', () => {
-    const example = JSON.parse(readFileSync(new URL('../../chart/example.json', import.meta.url), 'utf8')) as Payload
+  it('finds none on the 0.1.x example as released, and no line through a box', () => {
+    // The 0.1.x layout's own example (chart/example.json shows 0.2.0's fields).
+    const example = JSON.parse(
+      readFileSync(new URL('../../dist/chart/v0.1.1/example.json', import.meta.url), 'utf8'),
+    ) as Payload
     const layout = layoutChart(example)
     expect(cutTexts(layout, example)).toEqual([])
     expect(linesThroughBoxes(layout)).toBe(0)

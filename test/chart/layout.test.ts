@@ -17,7 +17,10 @@ import { checkPayloadRules } from '../../chart/src/payload-rules.ts'
 import { Value } from 'typebox/value'
 import { Payload as PayloadSchema } from '../../chart/payload.ts'
 
-const example = JSON.parse(readFileSync(new URL('../../chart/example.json', import.meta.url), 'utf8')) as Payload
+// The 0.1.x layout is measured on the 0.1.x example as released (chart/example.json shows 0.2.0's fields).
+const example = JSON.parse(
+  readFileSync(new URL('../../dist/chart/v0.1.1/example.json', import.meta.url), 'utf8'),
+) as Payload
 const EPS = 0.5
 
 function boxById(l: ChartLayout, id: string): NodeBox {

@@ -194,7 +194,13 @@ describe('layoutStructure', () => {
 
   it('draws the shipped example (chart/example.json) without a crossing', () => {
     const layout = layoutStructure(example, { measure })
-    expectSound(example, layout)
+    // The example's household says USD: every value line starts with "$".
+    expectSound(example, layout, '$')
+    // The ILIT and the SLAT go by their short names; the corporate trustee is a party card.
+    const byId = new Map(layout.boxes.map((b) => [b.id, b]))
+    expect(byId.get('ilit')!.texts.find((t) => t.role === 'name')?.text).toBe('Chen ILIT')
+    expect(byId.get('slat')!.texts.find((t) => t.role === 'name')?.text).toBe("Margaret's SLAT")
+    expect(byId.get('coastal')!.is).toBe('party')
     // rlt and the SLAT both own part of the LLC: two edges into one box, ordered by their sources.
     expect(layout.edges.map((e) => `${e.from}→${e.to}`)).toEqual(['rlt→llc', 'slat→llc'])
     expect(ownershipCrossings(layout)).toBe(0)

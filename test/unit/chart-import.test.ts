@@ -55,12 +55,21 @@ describe('a chart payload as an import plan', () => {
     )
     expect(plan.members[2]).toMatchObject({ name: 'Eleanor Chen', role: 'spouse', deathDate: '1989-11-30' })
     expect(plan.entities.map((e) => [e.externalId, e.kind, e.value, e.estate, e.valueChanged])).toEqual([
-      // Estates equal to the kind's default are stored as not set; coastal (`other`) is in by default.
+      // Estates equal to the kind's default are stored as not set; coastal (corporateTrustee) is a
+      // party, on no side, with no value.
       ['rlt', 'revocableTrust', 6200000, null, true],
       ['llc', 'llc', 4800000, null, true],
       ['ilit', 'ilit', 5000000, null, true],
       ['slat', 'slat', 3500000, null, true],
-      ['coastal', 'other', null, null, false],
+      ['coastal', 'corporateTrustee', null, null, false],
+    ])
+    // The short names and the value date are stored as the example states them.
+    expect(plan.entities.map((e) => [e.externalId, e.shortName, e.valueAsOf])).toEqual([
+      ['rlt', null, '2026-09-30'],
+      ['llc', null, null],
+      ['ilit', 'Chen ILIT', null],
+      ['slat', "Margaret's SLAT", null],
+      ['coastal', null, null],
     ])
     expect(plan.deleteMemberIds).toEqual([])
     expect(plan.deleteEntityIds).toEqual([])
@@ -74,9 +83,11 @@ describe('a chart payload as an import plan', () => {
       to: robert < margaret ? margaret : robert,
       type: 'spouse',
       parentKind: null,
-      since: null,
+      since: '1991-06-15',
       until: null,
     })
+    // Sarah and Mark: married 2004-05-22, divorced 2010-02-01.
+    expect(plan.kinships[9]).toMatchObject({ type: 'exSpouse', since: '2004-05-22', until: '2010-02-01' })
     expect(plan.kinships[2]).toMatchObject({ from: robert, to: id.get('david'), type: 'parent' })
     expect(plan.links.map((l) => l.at)).toEqual((example.links ?? []).map((_, i) => `/links/${i}`))
     expect(plan.links[4]).toEqual({
@@ -85,6 +96,7 @@ describe('a chart payload as an import plan', () => {
       to: id.get('rlt'),
       type: 'beneficiary',
       share: 33.33,
+      beneficiaryType: 'remainder',
     })
     expect(plan.changed).toEqual(['members', 'relationships', 'entities', 'links'])
   })
