@@ -460,13 +460,14 @@ describe.runIf(hasChromium())('the 0.2.0 view shell in Chromium', () => {
     expect(groups.map((group) => group.title)).toEqual(['Family', 'Structure', 'Totals'])
     const [family, structure, totals] = groups as [(typeof groups)[0], (typeof groups)[0], (typeof groups)[0]]
 
-    // Family: each person with role, dates and kinship, from the example's relationships.
+    // Family: each person with role, dates and kinship, from the example's relationships; a couple's
+    // years as the Family view shows them (since, or since–until).
     expect(family.items).toHaveLength(household.people.length)
     expect(family.items).toContain(
-      'Robert Chen, Client, born 1951: spouse of Margaret Chen and Eleanor Chen; parent of David Chen, Sarah Whitfield and Emily Chen',
+      'Robert Chen, Client, born 1951: spouse of Margaret Chen (since 1991) and Eleanor Chen (since 1977); parent of David Chen, Sarah Whitfield and Emily Chen',
     )
     expect(family.items).toContain(
-      'Sarah Whitfield, Child, born 1982: child of Robert Chen and Eleanor Chen; former spouse of Mark Donnelly; spouse of James Whitfield; parent of Olivia Donnelly and Noah Whitfield',
+      'Sarah Whitfield, Child, born 1982: child of Robert Chen and Eleanor Chen; former spouse of Mark Donnelly (2004–2010); spouse of James Whitfield (since 2013); parent of Olivia Donnelly and Noah Whitfield',
     )
     expect(family.items).toContain('Lucas Chen, Grandchild, born 2008: child of David Chen and Priya Chen')
 

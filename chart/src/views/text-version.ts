@@ -37,12 +37,22 @@ function phraseOf(relationship: ViewRelationship, fromSide: boolean): string | u
   return relationship.type === 'parent' && kind !== undefined && kind !== 'biological' ? `${kind} ${phrase}` : phrase
 }
 
+/** A couple's years as the Family view shows them: " (since 1991)", " (2004–2010)", " (until 2010)", or "". */
+function coupleYears(relationship: ViewRelationship): string {
+  if (relationship.type === 'parent') return ''
+  const since = relationship.since?.slice(0, 4)
+  const until = relationship.until?.slice(0, 4)
+  if (since !== undefined && until !== undefined) return ` (${since}–${until})`
+  if (since !== undefined) return ` (since ${since})`
+  return until === undefined ? '' : ` (until ${until})`
+}
+
 /** "David", "David and Sarah", "David, Sarah and Emily". */
 function namesInWords(names: readonly string[]): string {
   return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`
 }
 
-/** "Robert Chen, Client, born 1951: spouse of Margaret Chen and Eleanor Chen; parent of David Chen, Sarah Whitfield and Emily Chen". */
+/** "Robert Chen, Client, born 1951: spouse of Margaret Chen (since 1991) and Eleanor Chen (since 1977); parent of David Chen, Sarah Whitfield and Emily Chen". */
 function familyLine(household: ViewHousehold, person: ViewPerson): string {
   const name = new Map(household.people.map((p) => [p.id, p.name]))
   const role = (ROLE_LABEL as Record<string, string | undefined>)[person.role] ?? person.role
@@ -55,7 +65,7 @@ function familyLine(household: ViewHousehold, person: ViewPerson): string {
     const phrase = phraseOf(relationship, fromSide)
     const other = name.get(fromSide ? relationship.to : relationship.from)
     if (phrase === undefined || other === undefined) continue
-    kin.set(phrase, [...(kin.get(phrase) ?? []), other])
+    kin.set(phrase, [...(kin.get(phrase) ?? []), `${other}${coupleYears(relationship)}`])
   }
   const parts = [...kin].map(([phrase, names]) => `${phrase} ${namesInWords(names)}`)
   return parts.length === 0 ? head : `${head}: ${parts.join('; ')}`
