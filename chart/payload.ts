@@ -6,6 +6,7 @@
 // kinds, link types, beneficiary types, parent kinds and estate defaults are the records API's
 // (src/domain/estate-vocabulary.ts): one declaration for both.
 import { Type, type Static } from 'typebox'
+import { PAYLOAD_0_1_ENTITY_KINDS, PAYLOAD_0_1_LINK_TYPES } from './payload-0-1.ts'
 import {
   BENEFICIARY_TYPES,
   defaultEstateSide,
@@ -66,27 +67,10 @@ export const LINK_TYPES = RECORD_LINK_TYPES
 /**
  * Payload 0.1.x's kinds and link types, frozen: the records API still answers in that shape for
  * partners pinned to 0.1.x, and the rules that 0.2.0 adds leave a payload in this vocabulary as valid
- * as 0.1.x found it.
+ * as 0.1.x found it. Declared in payload-0-1.ts, which has no TypeBox: the chart's rules run in the
+ * browser bundle and must not pull the schema builder into it.
  */
-export const PAYLOAD_0_1_ENTITY_KINDS = [
-  'revocableTrust',
-  'irrevocableTrust',
-  'ilit',
-  'slat',
-  'grat',
-  'crt',
-  'llc',
-  'flp',
-  'foundation',
-  'daf',
-  'other',
-] as const satisfies readonly (typeof ENTITY_KINDS)[number][]
-export const PAYLOAD_0_1_LINK_TYPES = [
-  'grantor',
-  'trustee',
-  'beneficiary',
-  'owner',
-] as const satisfies readonly (typeof LINK_TYPES)[number][]
+export { PAYLOAD_0_1_ENTITY_KINDS, PAYLOAD_0_1_LINK_TYPES }
 export const THEMES = ['light', 'dark', 'system'] as const
 
 export const Person = Type.Object(

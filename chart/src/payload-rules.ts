@@ -9,13 +9,8 @@
 // Pure: runs on a payload that already passed the schema, in the browser and in Node tests. Messages
 // name no id or name from the payload (errors go to whatever page is the parent); the path says
 // where the problem is, the message what to do.
-import {
-  PAYLOAD_0_1_ENTITY_KINDS,
-  PAYLOAD_0_1_LINK_TYPES,
-  type EntityKind,
-  type LinkType,
-  type Payload,
-} from '../payload.ts'
+import type { EntityKind, LinkType, Payload } from '../payload.ts'
+import { PAYLOAD_0_1_ENTITY_KINDS, PAYLOAD_0_1_LINK_TYPES } from '../payload-0-1.ts'
 import {
   isParty,
   linkTargetMismatch,
