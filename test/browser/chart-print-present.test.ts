@@ -52,8 +52,8 @@ const EXAMPLE_TOTALS = {
 const COPPER = 'rgb(169, 118, 74)'
 /** The light theme's --line, #6d7a8a (styles.css; print.css keeps it), the genogram's lines: 0x6d = 109, 0x7a = 122, 0x8a = 138. */
 const LIGHT_LINE = 'rgb(109, 122, 138)'
-/** 8 pt in CSS px (8 × 96 / 72), and the smallest text the drawings set (11 px, genogram-view.ts and structure-cards.ts). */
-const EIGHT_POINT_PX = (8 * 96) / 72
+/** 7 pt in CSS px (7 × 96 / 72), and the smallest text the drawings set (11 px, genogram-view.ts and structure-cards.ts). */
+const SEVEN_POINT_PX = (7 * 96) / 72
 const SMALLEST_TEXT_PX = 11
 /** A landscape page's printable area in CSS px, the smaller of A4 and Letter less 12 mm margins: 255.4 mm × 186 mm. */
 const PAGE_PX = { width: (255.4 / 25.4) * 96, height: (186 / 25.4) * 96 }
@@ -62,7 +62,7 @@ const PAGE_PX = { width: (255.4 / 25.4) * 96, height: (186 / 25.4) * 96 }
 const unitsOf = (shown: string) => Number(shown.replace(/[^\d]/g, ''))
 
 describe('tileDrawing', () => {
-  // The box a tile may take: 960 × 540 px; the smallest legible scale: 8 pt / 11 px = 10.667 / 11 = 0.9697.
+  // The box a tile may take: 960 × 540 px; the smallest legible scale: 7 pt / 11 px = 9.333 / 11 = 0.8485.
   const legible = MIN_PRINT_TEXT_PX / SMALLEST_TEXT_PX
 
   it('prints a drawing that fits the box whole and unscaled', () => {
@@ -74,35 +74,36 @@ describe('tileDrawing', () => {
     })
   })
 
-  it('fits a drawing a little too wide to the box when its text stays at 8 pt', () => {
-    // 980 wide: 960 / 980 = 0.9796 ≥ 0.9697, so one tile at 0.9796 (text 11 × 0.9796 = 10.78 px).
-    const tiling = tileDrawing({ x: 0, y: 0, width: 980, height: 400 })
-    expect(tiling.scale).toBeCloseTo(960 / 980, 10)
-    expect(tiling.tiles).toEqual([{ x: 0, y: 0, width: 980, height: 400 }])
+  it('fits a drawing a little too wide to the box when its text stays at 7 pt', () => {
+    // 1126 wide (the example's family): 960 / 1126 = 0.8526 ≥ 0.8485, so one tile at 0.8526
+    // (text 11 × 0.8526 = 9.38 px = 7.03 pt).
+    const tiling = tileDrawing({ x: 0, y: 0, width: 1126, height: 400 })
+    expect(tiling.scale).toBeCloseTo(960 / 1126, 10)
+    expect(tiling.tiles).toEqual([{ x: 0, y: 0, width: 1126, height: 400 }])
   })
 
   it('tiles a wide drawing at the smallest legible scale, in equal columns', () => {
-    // 2000 wide: fitting would be 960 / 2000 = 0.48 (text 5.3 px); at 0.9697 it is 1939.4 px on paper,
-    // 1939.4 / 960 = 2.02 → 3 columns of 2000 / 3 = 666.67 units (646.5 px); 400 × 0.9697 = 387.9 ≤ 540 → 1 row.
-    const tiling = tileDrawing({ x: 10, y: 20, width: 2000, height: 400 })
+    // 2500 wide: fitting would be 960 / 2500 = 0.384 (text 4.2 px); at 0.8485 it is 2121.2 px on paper,
+    // 2121.2 / 960 = 2.21 → 3 columns of 2500 / 3 = 833.33 units (707.1 px); 400 × 0.8485 = 339.4 ≤ 540 → 1 row.
+    const tiling = tileDrawing({ x: 10, y: 20, width: 2500, height: 400 })
     expect(tiling.scale).toBeCloseTo(legible, 10)
     expect([tiling.columns, tiling.rows]).toEqual([3, 1])
     expect(tiling.tiles.map((t) => [t.x, t.y])).toEqual([
       [10, 20],
-      [10 + 2000 / 3, 20],
-      [10 + (2 * 2000) / 3, 20],
+      [10 + 2500 / 3, 20],
+      [10 + (2 * 2500) / 3, 20],
     ])
-    for (const tile of tiling.tiles) expect([tile.width, tile.height]).toEqual([2000 / 3, 400])
+    for (const tile of tiling.tiles) expect([tile.width, tile.height]).toEqual([2500 / 3, 400])
   })
 
   it('tiles a tall drawing in rows', () => {
-    // 1200 high: 1200 × 0.9697 = 1163.6 px, / 540 = 2.15 → 3 rows of 400 units; 500 wide → 1 column.
-    const tiling = tileDrawing({ x: 0, y: 0, width: 500, height: 1200 })
+    // 1500 high: 1500 × 0.8485 = 1272.7 px, / 540 = 2.36 → 3 rows of 500 units; 500 wide → 1 column.
+    const tiling = tileDrawing({ x: 0, y: 0, width: 500, height: 1500 })
     expect([tiling.columns, tiling.rows]).toEqual([1, 3])
-    expect(tiling.tiles.map((t) => t.y)).toEqual([0, 400, 800])
+    expect(tiling.tiles.map((t) => t.y)).toEqual([0, 500, 1000])
   })
 
-  it('covers any drawing exactly, row by row, each tile within the box, text at 8 pt or more, never enlarged', () => {
+  it('covers any drawing exactly, row by row, each tile within the box, text at 7 pt or more, never enlarged', () => {
     const size = fc.double({ min: 1, max: 20_000, noNaN: true })
     const offset = fc.double({ min: -1000, max: 1000, noNaN: true })
     fc.assert(
@@ -111,7 +112,7 @@ describe('tileDrawing', () => {
         const { scale, columns, rows, tiles } = tileDrawing(content)
         expect(tiles).toHaveLength(columns * rows)
         expect(scale).toBeLessThanOrEqual(1)
-        expect(scale * SMALLEST_TEXT_PX).toBeGreaterThanOrEqual(EIGHT_POINT_PX - 1e-9)
+        expect(scale * SMALLEST_TEXT_PX).toBeGreaterThanOrEqual(SEVEN_POINT_PX - 1e-9)
         tiles.forEach((tile, k) => {
           expect(tile.width * scale).toBeLessThanOrEqual(TILE_BOX.width + 1e-6)
           expect(tile.height * scale).toBeLessThanOrEqual(TILE_BOX.height + 1e-6)
@@ -344,7 +345,7 @@ describe.runIf(hasChromium())('the 0.2.0 view shell prints and presents in Chrom
   )
 
   it.each(Object.keys(households) as HouseholdName[])(
-    'tiles the drawings of %s so that they cover the drawing, fit a page, and keep text at 8 pt or more',
+    'tiles the drawings of %s so that they cover the drawing, fit a page, and keep text at 7 pt or more',
     async (name) => {
       const page = await open(name)
       // The content of each drawing (by its class: the Family view's genogram and estate strip, the
@@ -399,7 +400,7 @@ describe.runIf(hasChromium())('the 0.2.0 view shell prints and presents in Chrom
         expect(area).toBeCloseTo((right - left) * (bottom - top), 0)
         for (const tile of tiles) {
           const scale = tile.shownW / tile.width
-          expect(scale * SMALLEST_TEXT_PX).toBeGreaterThanOrEqual(EIGHT_POINT_PX - 0.01)
+          expect(scale * SMALLEST_TEXT_PX).toBeGreaterThanOrEqual(SEVEN_POINT_PX - 0.01)
           expect(tile.shownH / tile.height).toBeCloseTo(scale, 2)
           expect(tile.shownW).toBeLessThanOrEqual(PAGE_PX.width)
           expect(tile.shownH).toBeLessThanOrEqual(PAGE_PX.height)

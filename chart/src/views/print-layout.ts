@@ -5,10 +5,12 @@
 // block is built from the drawn views when printing starts (the Print button, or the browser's own
 // menu: beforeprint) and removed after, so the page carries no second copy of the chart meanwhile.
 //
-// Wide drawings are tiled, not shrunk: the drawings' smallest text is 11 px and 8 pt is 10.67 px, so a
-// drawing may shrink by 3 % at most before its text drops under 8 pt. A drawing that fits a page at
-// that scale is printed whole, fitted to the page; a larger one is cut into equal tiles, a page each,
-// at the smallest legible scale.
+// Wide drawings are shrunk a little, then tiled: the drawings' smallest text (the secondary lines:
+// role, years) is 11 px and 7 pt is 9.33 px, so a drawing may shrink to 85 % before that text drops
+// under 7 pt (names, at 13 px, stay above 8 pt). A drawing that fits a page at that scale is printed
+// whole, fitted to the page; a larger one is cut into equal tiles, a page each, at that scale. 8 pt
+// was the first floor, and it split the example's 1,126 px family into two half-page tiles: a family
+// read across two sheets is harder to follow than its secondary lines at 7 pt.
 import { TEXT_SIZE } from '../structure/structure-cards.ts'
 import { htmlElement } from './dom.ts'
 import { LINE_SIZE } from './genogram-view.ts'
@@ -23,8 +25,8 @@ const DISCLAIMER = 'For discussion only; not legal or tax advice.'
  * title block, the view's heading and its caption.
  */
 export const TILE_BOX = { width: 960, height: 540 } as const
-/** 8 pt in CSS px: 8 × 96 / 72 = 10.67. */
-export const MIN_PRINT_TEXT_PX = (8 * 96) / 72
+/** 7 pt in CSS px: 7 × 96 / 72 = 9.33. */
+export const MIN_PRINT_TEXT_PX = (7 * 96) / 72
 /** The smallest text the drawings set: the genogram's sub-lines and fold buttons, Structure's lines (structure-cards.ts). */
 const SMALLEST_TEXT_PX = Math.min(LINE_SIZE, TEXT_SIZE)
 /** Room kept around a drawing's content, in its own units, so strokes at the edge are not cut. */
@@ -64,8 +66,8 @@ export interface PrintedView {
 
 /**
  * How a drawing of `content` (its own units, 1 unit = 1 CSS px on screen) goes on paper: fitted to
- * `box` when its text stays at least 8 pt, else in equal tiles of at most `box` at the scale that
- * keeps its smallest text at 8 pt. Never enlarged.
+ * `box` when its text stays at least 7 pt, else in equal tiles of at most `box` at the scale that
+ * keeps its smallest text at 7 pt. Never enlarged.
  */
 export function tileDrawing(content: Rect, box: { width: number; height: number } = TILE_BOX): Tiling {
   const fit = Math.min(1, box.width / content.width, box.height / content.height)
