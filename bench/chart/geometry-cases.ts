@@ -23,8 +23,9 @@ export interface GeometryCase {
 const readJson = (url: URL): unknown => JSON.parse(readFileSync(url, 'utf8'))
 
 export function exampleCase(): GeometryCase {
-  const example = readJson(new URL('../../chart/example.json', import.meta.url)) as Payload
-  return { name: 'example (chart/example.json)', slug: 'example', household: example, payload: example }
+  // The example states payload 0.2.0's fields (a corporate trustee, marriage dates): 0.1.x draws it downgraded.
+  const example = readJson(new URL('../../chart/example.json', import.meta.url)) as HouseholdPayload
+  return { name: 'example (chart/example.json)', slug: 'example', household: example, payload: downgrade(example) }
 }
 
 export function householdCase(name: (typeof HOUSEHOLD_FILES)[number]): GeometryCase {
