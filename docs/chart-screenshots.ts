@@ -2,9 +2,12 @@
 // thing — the embed origin serving the chart built from the current source, a partner page on
 // another origin mounting it with the released SDK and the release's example household, in Debian's
 // Chromium at the web app's 1,100 px frame. Writes docs/chart-<view>-<theme>.png for the three views
-// in light and dark, and docs/chart-print.png: the print layout exactly as the SDK hands it to the
-// host page's print frame (the chart's `printdocument` message), drawn with print media.
-import { readFileSync } from 'node:fs'
+// in light and dark, and docs/chart-print-first.png and chart-print-last.png: the first and last pages
+// of the print layout, from the document the SDK hands to the host page's print frame (the chart's
+// `printdocument` message), printed to an A4 landscape PDF. Needs Debian's poppler-utils (pdftoppm).
+import { execFileSync } from 'node:child_process'
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Page } from 'playwright-core'
@@ -55,32 +58,58 @@ interface PageGlobals {
   chart: { setView(view: string): void; print(): void }
   printed?: { title: string; html: string; css: string }
 }
-const globals = () => globalThis as unknown as PageGlobals
 
 async function shootViews(page: Page, theme: string): Promise<void> {
   await page.goto(`${stack.partner.origin}/?theme=${theme}`)
-  await page.waitForFunction(() => globals().chartReady === true)
+  await page.waitForFunction(() => (globalThis as unknown as PageGlobals).chartReady === true)
   const frame = page.frameLocator('iframe')
   for (const view of VIEWS) {
-    await page.evaluate((name) => globals().chart.setView(name), view)
+    await page.evaluate((name) => (globalThis as unknown as PageGlobals).chart.setView(name), view)
     await frame.locator(`[role="tabpanel"]:visible`).first().waitFor()
     await page.locator('iframe').screenshot({ path: path.join(docsDir, `chart-${view}-${theme}.png`) })
   }
 }
 
+/**
+ * The print layout as the host page prints it: the document the chart handed over (its
+ * `printdocument` message, kept by the partner page), printed by Chromium to an A4 landscape PDF,
+ * whose first and last pages pdftoppm (Debian's poppler-utils) turns into PNGs.
+ */
 async function shootPrint(page: Page): Promise<void> {
-  // The SDK prints from a frame of its own (headless Chromium shows no dialog); the partner page
-  // keeps the document the chart handed over, which is drawn here on a page of its own.
-  await page.evaluate(() => globals().chart.print())
-  await page.waitForFunction(() => globals().printed !== undefined)
-  const printed = await page.evaluate(() => globals().printed!)
+  await page.evaluate(() => (globalThis as unknown as PageGlobals).chart.print())
+  await page.waitForFunction(() => (globalThis as unknown as PageGlobals).printed !== undefined)
+  const printed = await page.evaluate(() => (globalThis as unknown as PageGlobals).printed!)
   const sheet = await page.context().newPage()
-  await sheet.setViewportSize({ width: 1123, height: 794 }) // A4 landscape at 96 px per inch
   await sheet.setContent(`<!doctype html><meta charset="utf-8"><title>${printed.title}</title>${printed.html}`)
   await sheet.addStyleTag({ content: printed.css })
-  await sheet.emulateMedia({ media: 'print' })
-  await sheet.screenshot({ path: path.join(docsDir, 'chart-print.png'), fullPage: true })
-  await sheet.close()
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'hearth-print-'))
+  try {
+    const pdf = path.join(scratch, 'print.pdf')
+    await sheet.pdf({ path: pdf, format: 'A4', landscape: true, printBackground: true })
+    const pages = Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [pdf], { encoding: 'utf8' }))?.[1] ?? '1')
+    for (const [name, number] of [
+      ['chart-print-first.png', 1],
+      ['chart-print-last.png', pages],
+    ] as const) {
+      const stem = path.join(scratch, `page-${number}`)
+      execFileSync('pdftoppm', [
+        '-png',
+        '-r',
+        '96',
+        '-singlefile',
+        '-f',
+        String(number),
+        '-l',
+        String(number),
+        pdf,
+        stem,
+      ])
+      copyFileSync(`${stem}.png`, path.join(docsDir, name))
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true })
+    await sheet.close()
+  }
 }
 
 const browser = await launchChromium()
@@ -96,7 +125,7 @@ try {
     if (theme === 'light') await shootPrint(page)
     await context.close()
   }
-  console.log(`wrote docs/chart-{${VIEWS.join(',')}}-{${THEMES.join(',')}}.png and docs/chart-print.png`)
+  console.log(`wrote docs/chart-{${VIEWS.join(',')}}-{${THEMES.join(',')}}.png and docs/chart-print-{first,last}.png`)
 } finally {
   await browser.close()
   await stack.close()
