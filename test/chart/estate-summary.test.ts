@@ -6,7 +6,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { Payload } from '../../chart/payload.ts'
 import type { SummaryHousehold, SummaryLink } from '../../chart/src/estate/summary-input.ts'
-import { entityLabel, personShortLabels } from '../../chart/src/estate/summary-names.ts'
+import { entityLabel, householdLabeller, personShortLabels } from '../../chart/src/estate/summary-names.ts'
 import { shareText } from '../../chart/src/estate/summary-percent.ts'
 import { HOLDINGS_NAMED, personSentence, summarizePerson } from '../../chart/src/estate/summary-person.ts'
 import { entityLines, NAMES_PER_LINE, summarizeEntity } from '../../chart/src/estate/summary-entity.ts'
@@ -18,6 +18,24 @@ const exampleHousehold: SummaryHousehold = example
 function people(...names: string[]) {
   return names.map((name, i) => ({ id: `p${i}`, name }))
 }
+
+describe('householdLabeller', () => {
+  it('is built once per household: every summary and node name of a drawing shares it', () => {
+    const household: SummaryHousehold = {
+      people: [
+        { id: 'a', name: 'Ada Lovelace' },
+        { id: 'b', name: 'Ada Byron' },
+      ],
+      entities: [{ id: 't', name: 'Lovelace Family Trust', shortName: 'Family trust', kind: 'revocableTrust' }],
+    }
+    const label = householdLabeller(household)
+    expect(householdLabeller(household)).toBe(label)
+    // Two Adas: each goes by the whole name; the trust by its short name; an unknown id by itself.
+    expect(['a', 'b', 't', 'x'].map(label)).toEqual(['Ada Lovelace', 'Ada Byron', 'Family trust', 'x'])
+    // Another household (even an equal one) gets its own.
+    expect(householdLabeller({ ...household })).not.toBe(label)
+  })
+})
 
 describe('personShortLabels', () => {
   it('gives the first word when no one else in the household has it', () => {
