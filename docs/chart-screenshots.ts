@@ -4,16 +4,19 @@
 // Chromium at the web app's 1,100 px frame. Writes docs/chart-<view>-<theme>.png for the three views
 // in light and dark, and docs/chart-print-first.png and chart-print-last.png: the first and last pages
 // of the print layout, from the document the SDK hands to the host page's print frame (the chart's
-// `printdocument` message), printed to an A4 landscape PDF. Needs Debian's poppler-utils (pdftoppm).
+// `printdocument` message), printed to an A4 landscape PDF; and docs/demo-partner.png, the demo
+// partner page of `npm start`. Needs Debian's poppler-utils (pdftoppm).
 import { execFileSync } from 'node:child_process'
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Page } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
 import { CHART_VERSION } from '../chart/version.ts'
 import { launchChromium } from '../test/helpers/browser.ts'
 import { startChartStack } from '../test/helpers/chart-stack.ts'
+import { killAll, startServer } from '../test/helpers/cli.ts'
+import { freshPgliteDir } from '../test/helpers/stores.ts'
 
 const docsDir = path.dirname(fileURLToPath(import.meta.url))
 const FRAME_WIDTH = 1100
@@ -112,6 +115,26 @@ async function shootPrint(page: Page): Promise<void> {
   }
 }
 
+/**
+ * docs/demo-partner.png: the demo partner page as `npm start` serves it (the whole service on the
+ * embedded database, in a scratch data directory), with the newest released chart mounted.
+ */
+async function shootDemoPartner(context: BrowserContext): Promise<void> {
+  const dataDir = freshPgliteDir()
+  try {
+    const { banner } = await startServer({ HEARTH_DATA_DIR: dataDir })
+    const page = await context.newPage()
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await page.goto(banner.demoPartnerUrl ?? '')
+    await page.frameLocator('#household-chart iframe').locator('.hv-gn-person').first().waitFor()
+    await page.screenshot({ path: path.join(docsDir, 'demo-partner.png') })
+    await page.close()
+  } finally {
+    await killAll()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
 const browser = await launchChromium()
 try {
   for (const theme of THEMES) {
@@ -122,10 +145,15 @@ try {
     })
     const page = await context.newPage()
     await shootViews(page, theme)
-    if (theme === 'light') await shootPrint(page)
+    if (theme === 'light') {
+      await shootPrint(page)
+      await shootDemoPartner(context)
+    }
     await context.close()
   }
-  console.log(`wrote docs/chart-{${VIEWS.join(',')}}-{${THEMES.join(',')}}.png and docs/chart-print-{first,last}.png`)
+  console.log(
+    `wrote docs/chart-{${VIEWS.join(',')}}-{${THEMES.join(',')}}.png, docs/chart-print-{first,last}.png and docs/demo-partner.png`,
+  )
 } finally {
   await browser.close()
   await stack.close()
