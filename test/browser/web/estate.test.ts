@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core'
 import { hasChromium, launchChromium } from '../../helpers/browser.ts'
 import { startWebStack, type WebStack } from '../../helpers/web-stack.ts'
 import { openWatchedPage, pageProblems, seriousViolations, type WatchedPage } from './web-page.ts'
+import { entityCard, textLines } from './chart-frame.ts'
 import { seedHouseholds } from '../../helpers/seed.ts'
 import { createKey } from '../../helpers/app.ts'
 import { addSampleHouseholds } from '../../../src/store/samples.ts'
@@ -144,10 +145,15 @@ describe.runIf(hasChromium())('web app: the Estate section and kinship', () => {
         ].sort(),
       )
 
-      // The chart draws the trust (its text alternative names it).
+      // The chart draws the trust (its card in the genogram's estate strip, the corporate trustee a
+      // party beside it) and its text version names the trust with its kind.
       await page.locator('.chart-host[data-chart-state="rendered"]').waitFor()
       const chart = page.frameLocator('iframe[title="Household chart of Estate Family"]')
-      await chart.locator('.hc-text-body li', { hasText: TRUST }).first().waitFor({ state: 'attached' })
+      await entityCard(chart, TRUST).waitFor()
+      await chart.locator('.hv-gn-party', { has: chart.locator('title', { hasText: TRUSTEE }) }).waitFor()
+      await textLines(chart, 'Structure')
+        .filter({ hasText: `${TRUST}: Revocable trust` })
+        .waitFor({ state: 'attached' })
 
       // Change the trust's value; then remove the corporate trustee (and its link) after confirming.
       await estate.getByRole('button', { name: `Edit ${TRUST}` }).click()
@@ -192,9 +198,9 @@ describe.runIf(hasChromium())('web app: the Estate section and kinship', () => {
       await page.getByRole('row', { name: /Emily Whitfield-Hart .*Child of Margaret Whitfield/ }).waitFor()
       await page.locator('.chart-host[data-chart-state="rendered"]').waitFor()
       const chart = page.frameLocator('iframe[title="Household chart of Whitfield Family"]')
-      await chart
-        .locator('.hc-text-body li', { hasText: 'Whitfield Properties LLC' })
-        .first()
+      await entityCard(chart, 'Whitfield Properties LLC').waitFor()
+      await textLines(chart, 'Structure')
+        .filter({ hasText: 'Whitfield Properties LLC: LLC' })
         .waitFor({ state: 'attached' })
       expect(await seriousViolations(page)).toEqual([])
     },

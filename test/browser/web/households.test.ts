@@ -3,17 +3,22 @@
 // household, editing under If-Match with a conflicting change made over HTTP in between, members,
 // the chart in its iframe, what a viewer may do, and names that look like markup. Every page is
 // watched for errors and CSP violations; every wait is for a condition, never for a time.
+import { readFile } from 'node:fs/promises'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { hasChromium, launchChromium } from '../../helpers/browser.ts'
 import { startWebStack, type WebStack } from '../../helpers/web-stack.ts'
 import { openWatchedPage, pageProblems, seriousViolations, type WatchedPage } from './web-page.ts'
+import { personBox, textLines } from './chart-frame.ts'
 import { seedHouseholds } from '../../helpers/seed.ts'
 import { createKey } from '../../helpers/app.ts'
 import type { UserRole } from '../../../src/domain/user-roles.ts'
 
 const IMG = '<img src=x onerror="window.__xss=1">'
 const SCRIPT = '<script>window.__xss=1</script>'
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+/** Matches text that starts with `prefix`, taken literally (the names here are full of regex characters). */
+const startsWith = (prefix: string) => new RegExp(`^${escapeRegExp(prefix)}`)
 const CONFLICT_TEXT = 'Someone else changed this household while you were working on it'
 
 describe.runIf(hasChromium())('web app: households', () => {
@@ -426,7 +431,13 @@ describe.runIf(hasChromium())('web app: households', () => {
     await page.getByRole('rowheader', { name: 'Ben Member' }).waitFor()
     await page.getByRole('row', { name: /Ann Member .*Spouse of Ben Member/ }).waitFor()
     await page.getByRole('row', { name: /Ben Member .*Spouse of Ann Member/ }).waitFor()
-    await chart.locator('.hc-text-body li', { hasText: 'Ben Member' }).first().waitFor({ state: 'attached' })
+    // The chart followed: Ben is drawn (his box, named), and the text version has the couple.
+    const ann = await memberId(id, 'Ann Member')
+    const ben = await memberId(id, 'Ben Member')
+    await personBox(chart, ben).locator('.hv-gn-name', { hasText: 'Ben Member' }).waitFor()
+    const family = textLines(chart, 'Family')
+    await family.filter({ hasText: 'Ann Member, Client: spouse of Ben Member' }).waitFor({ state: 'attached' })
+    await family.filter({ hasText: 'Ben Member, Co-client: spouse of Ann Member' }).waitFor({ state: 'attached' })
 
     // What the browser can check, it checks (a death before the birth); what only the API knows
     // (an address without a dot in its domain), the API refuses — both show next to the field.
@@ -434,7 +445,7 @@ describe.runIf(hasChromium())('web app: households', () => {
     await form.getByLabel('Date of birth').fill('1970-05-06')
     await form.getByLabel('Date of death').fill('1965-01-01')
     await form.getByRole('button', { name: 'Save' }).click()
-    const deathError = form.locator('#member-' + (await memberId(id, 'Ben Member')) + '-deathDate-error')
+    const deathError = form.locator(`#member-${ben}-deathDate-error`)
     await deathError.waitFor()
     await expect(form.getByLabel('Date of death').getAttribute('aria-invalid')).resolves.toBe('true')
     await form.getByLabel('Date of death').fill('')
@@ -470,8 +481,11 @@ describe.runIf(hasChromium())('web app: households', () => {
         m.email,
       ]),
     ).toEqual([['Ben Member', '1970-05-06', 'ben@example.com']])
-    // The chart followed: Ann is gone from it.
-    await chart.locator('.hc-text-body li', { hasText: 'Ann Member' }).waitFor({ state: 'detached' })
+    // The chart followed: Ann is gone from it, drawing and words, and Ben is no one's spouse there.
+    await personBox(chart, ann).waitFor({ state: 'detached' })
+    await family.filter({ hasText: 'Ann Member' }).first().waitFor({ state: 'detached' })
+    await family.filter({ hasText: /^Ben Member, Co-client, born 1970$/ }).waitFor({ state: 'attached' })
+    await personBox(chart, ben).waitFor()
   })
 
   it('a kinship rule the API refuses shows next to the relationships, where its field points', async () => {
@@ -506,6 +520,9 @@ describe.runIf(hasChromium())('web app: households', () => {
   it('deletes a household after confirmation; its address then says it is gone', async () => {
     const id = await seedOne('Doomed Family', ['Dana Doomed'])
     const page = await openAs('advisor', `/households/${id}`)
+    // The Delete section is under the chart, which the SDK sizes to its drawing when it has
+    // rendered: until then the button moves down the page, and a click aimed at it can miss.
+    await page.locator('.chart-host[data-chart-state="rendered"]').waitFor()
     await page.getByRole('button', { name: 'Delete household' }).click()
     const dialog = page.getByRole('dialog', { name: 'Delete Doomed Family?' })
     await dialog.getByRole('button', { name: 'Delete household' }).click()
@@ -578,24 +595,76 @@ describe.runIf(hasChromium())('web app: households', () => {
     expect(await page.getByRole('rowheader', { name: IMG, exact: true }).isVisible()).toBe(true)
     expect(await page.locator('main img, main script').count()).toBe(0)
 
-    // In the chart: drawn as text; its text version (opened) shows the names as they are.
+    // In the chart: drawn as text — the household's name as its title, each person's whole name
+    // in their box's <title> — and its text version (opened) shows the names as they are.
     await page.locator('.chart-host[data-chart-state="rendered"]').waitFor()
     const chart = page.frameLocator('iframe')
-    await chart.locator('summary', { hasText: 'Text version' }).click()
-    await chart.locator('.hc-text-body li', { hasText: SCRIPT }).first().waitFor()
-    expect(await chart.locator('.hc-text-body li', { hasText: IMG }).first().isVisible()).toBe(true)
+    await expect(chart.locator('.hv-title').textContent()).resolves.toBe(IMG)
+    for (const name of [SCRIPT, IMG]) {
+      const box = personBox(chart, await memberId(ids.get(IMG)!, name))
+      await expect(box.locator('title').textContent()).resolves.toMatch(startsWith(`${name}, `))
+    }
+    await chart.locator('details.hv-text > summary', { hasText: 'Text version' }).click()
+    await textLines(chart, 'Family')
+      .filter({ hasText: startsWith(`${SCRIPT}, Client`) })
+      .waitFor()
+    expect(
+      await textLines(chart, 'Family')
+        .filter({ hasText: startsWith(`${IMG}, Co-client`) })
+        .isVisible(),
+    ).toBe(true)
     expect(await chart.locator('img, svg script, body script:not([src])').count()).toBe(0)
 
     // The other one, reached by URL.
     await page.goto(`${stack.url}/households/${ids.get(SCRIPT)!}`)
     await page.getByRole('heading', { level: 1, name: SCRIPT, exact: true }).waitFor()
     await page.locator('.chart-host[data-chart-state="rendered"]').waitFor()
-    await page.frameLocator('iframe').locator('summary', { hasText: 'Text version' }).click()
-    await page.frameLocator('iframe').locator('.hc-text-body li', { hasText: SCRIPT }).first().waitFor()
+    const other = page.frameLocator('iframe')
+    await expect(other.locator('.hv-title').textContent()).resolves.toBe(SCRIPT)
+    await other.locator('details.hv-text > summary', { hasText: 'Text version' }).click()
+    await textLines(other, 'Family')
+      .filter({ hasText: startsWith(`${IMG}, Client`) })
+      .waitFor()
+    // The deceased spouse, drawn for the household, is named as given too.
+    await textLines(other, 'Family')
+      .filter({ hasText: startsWith(`${SCRIPT}, `) })
+      .waitFor()
+    expect(await other.locator('img, svg script, body script:not([src])').count()).toBe(0)
 
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined()
     const frame = page.frames().find((f) => f !== page.mainFrame())
     expect(await frame?.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined()
+  })
+
+  it('the chart downloads and prints through the SDK in the app’s page, under the app’s Content-Security-Policy', async () => {
+    const id = await seedOne('Printed Family', ['Pia Printed', 'Quinn Printed'])
+    const page = await openAs('advisor', `/households/${id}`)
+    await page.locator('.chart-host[data-chart-state="rendered"]').waitFor()
+    const chart = page.frameLocator('iframe[title="Household chart of Printed Family"]')
+
+    // The chart's sandbox allows no download: it hands the PNG to the SDK, which saves it from this
+    // page (an object URL and a download link).
+    const downloaded = page.waitForEvent('download')
+    await chart.getByRole('button', { name: 'Download PNG', exact: true }).click()
+    const download = await downloaded
+    expect(download.suggestedFilename()).toMatch(/^Printed Family-family-\d{4}-\d{2}-\d{2}\.png$/)
+    const png = await readFile(await download.path())
+    expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+
+    // Nor may it open a print dialog: the SDK prints the chart's print document from a frame of
+    // its own in this page, styled through a constructed sheet (the app's CSP allows no inline style).
+    await chart.getByRole('button', { name: 'Print', exact: true }).click()
+    const printFrame = page.locator('iframe[sandbox="allow-same-origin allow-modals"]')
+    await printFrame.waitFor({ state: 'attached' })
+    const printed = await (await printFrame.elementHandle())?.contentFrame()
+    const printDocument = await printed?.evaluate(() => ({
+      text: document.body.textContent ?? '',
+      sheets: document.adoptedStyleSheets.length,
+    }))
+    expect(printDocument?.text).toContain('Printed Family')
+    expect(printDocument?.text).toContain('Pia Printed')
+    expect(printDocument?.sheets).toBe(1)
+    // Any CSP violation in the app's page or the print frame is a console error, checked after the test.
   })
 
   it('is operable from the keyboard: sortable headers, links, focus on the heading after navigation', async () => {
