@@ -5,6 +5,7 @@
 // households, loops included. Amounts are compared to 4 decimals: the look-through never rounds.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { estateSideWords } from '../../chart/src/estate/estate-side-words.ts'
 import fc from 'fast-check'
 import type { Payload } from '../../chart/payload.ts'
 import type { EstateEntity, EstateInput, EstateLink, EstatePerson } from '../../chart/src/estate/estate-input.ts'
@@ -122,6 +123,20 @@ describe('the estate look-through', () => {
       owner('will', 'iraW'),
     ]
     const result = lookThroughEstate({ people, entities, links })
+
+    it('says on the cards where each is counted: the FLP and the LLC 2% in estate, not "in estate"', () => {
+      // flp: 98 % held by the SLATs (outside), 2 % by the clients (joint) → 2 % in; the llc is all the
+      // flp's, so the same 2 %. The rlt is wholly in, a SLAT wholly out (its own part; no one owns it).
+      const words = (id: string, side: 'in' | 'out') => estateSideWords(entityOf(result, id), side)
+      expect([words('flp', 'in'), words('llc', 'in'), words('rlt', 'in'), words('slatE', 'out')]).toEqual([
+        '2% in estate',
+        '2% in estate',
+        'in estate',
+        'outside estate',
+      ])
+      // An entity with no value has nothing to split: the side it would be counted on.
+      expect(estateSideWords(undefined, 'out')).toBe('outside estate')
+    })
 
     it('counts 31.5M in the estate, where a naive sum of the in-estate column says 114.7M', () => {
       // The naive column: every entity in the estate by kind, at its carried value:
@@ -268,9 +283,24 @@ describe('the estate look-through', () => {
           [grantor('will', 'slat'), owner('eliz', 'llc', 25)],
         ),
       )
-      // slat 2M, marked in, grantor Will → coClient. llc 1M: Eliz's 25 % → primaryClient 0.25M;
-      // its own 75 % (marked out) → outside 0.75M.
-      expectBuckets(result.totals, { coClient: 2 * M, primaryClient: 0.25 * M, outside: 0.75 * M })
+      // slat 2M, marked in, grantor Will → coClient. llc 1M, marked out: out whoever owns it
+      // (DESIGN §5), so Eliz's 25 % and its own 75 % → outside 0.25M + 0.75M = 1M.
+      expectBuckets(result.totals, { coClient: 2 * M, outside: 1 * M })
+      // Eliz still holds her quarter of it (the summaries say so); only where it is counted changes.
+      expect(entityOf(result, 'llc').holders).toEqual([expect.objectContaining({ id: 'eliz', fraction: 0.25 })])
+    })
+
+    it('an entity marked out stays out through a chain: a client-owned trust holding it adds none of it', () => {
+      const result = lookThroughEstate(
+        household(
+          [entity('rlt', 'revocableTrust', 1 * M), entity('llc', 'llc', 2 * M, 'out')],
+          [grantor('eliz', 'rlt'), owner('rlt', 'llc', 100)],
+        ),
+      )
+      // rlt 1M, in by its kind, grantor Eliz → primaryClient 1M. llc 2M marked out, 100 % held by the
+      // rlt → outside 2M: the rlt carries 3M but only its own 1M is in Eliz's estate.
+      expectBuckets(result.totals, { primaryClient: 1 * M, outside: 2 * M })
+      expect(entityOf(result, 'rlt').carriedValue).toBe(3 * M)
     })
   })
 

@@ -96,18 +96,24 @@ describe('layoutEstateStrip', () => {
 
   it('writes plain grouped amounts without a currency, and the side alone without a value', () => {
     const plain = (amount: number) => amount.toLocaleString('en')
-    expect(valueSideLine({ id: 'a', name: 'A', kind: 'llc', value: 4800000 }, 'in', plain)).toBe(
+    expect(valueSideLine({ id: 'a', name: 'A', kind: 'llc', value: 4800000 }, 'in estate', plain)).toBe(
       '4,800,000 · in estate',
     )
-    expect(valueSideLine({ id: 'a', name: 'A', kind: 'slat' }, 'out', plain)).toBe('outside estate')
-    // The example without its currency: the LLC's 4,800,000 in plain grouped digits.
+    expect(valueSideLine({ id: 'a', name: 'A', kind: 'slat' }, 'outside estate', plain)).toBe('outside estate')
+    // The example without its currency: the LLC's 4,800,000 in plain grouped digits. Where it is
+    // counted comes from the look-through: 60 % held by the revocable trust (in the estate), 40 % by
+    // the SLAT (outside it), so "60% in estate", not its kind's plain "in estate".
     const noCurrency: ViewHousehold = { ...example, household: { name: example.household.name } }
     const card = layoutEstateStrip(noCurrency, measures, 1068).cards.find((c) => c.id === 'llc')!
-    expect(card.texts[2]?.text).toBe('4,800,000 · in estate')
+    expect(card.texts[2]?.text).toBe('4,800,000 · 60% in estate')
     // As shipped, the example says USD: the same amount with the dollar sign.
     const inUsd = layoutEstateStrip(example, measures, 1068).cards.find((c) => c.id === 'llc')!
     expect(example.household.currency).toBe('USD')
-    expect(inUsd.texts[2]?.text).toBe('$4,800,000 · in estate')
+    expect(inUsd.texts[2]?.text).toBe('$4,800,000 · 60% in estate')
+    // The revocable trust is wholly in, the SLAT wholly out.
+    const side = (id: string) =>
+      layoutEstateStrip(example, measures, 1068).cards.find((c) => c.id === id)!.texts[2]?.text
+    expect([side('rlt'), side('slat')]).toEqual(['$6,200,000 · in estate', '$3,500,000 · outside estate'])
   })
 
   it('cuts a long name with an ellipsis and widens the card for its kind and value, never cutting them', () => {

@@ -154,7 +154,9 @@ describe('layoutStructure', () => {
     expect(texts(box('mid'), 'value')).toEqual(['$2M · $4M with holdings'])
     expect(texts(box('trust'), 'value')).toEqual(['$1M · $3.4M with holdings'])
     expect(texts(box('trust'), 'name')).toEqual(['Dynasty'])
-    expect(texts(box('trust'), 'kind')).toEqual(['Dynasty / GST trust · outside estate'])
+    // Where it is counted, by look-through (estate-side-words.ts): Ann owns all of it, so all of it
+    // (1M + 2.4M) is in her estate, whatever its kind's default ("out") says of an unowned trust.
+    expect(texts(box('trust'), 'kind')).toEqual(['Dynasty / GST trust · in estate'])
     expect(texts(box('trust'), 'control').join(' · ')).toBe('Grantor: Ann · Trustee: First Fiduciary')
     expect(texts(box('bank'), 'control')).toEqual(['Trustee of Dynasty'])
     expect(texts(box('ann'), 'kind')).toEqual(['Client'])

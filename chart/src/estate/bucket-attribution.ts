@@ -5,8 +5,9 @@
 // - An entity's own part (what its owners leave): a charity's (foundation, DAF, public charity) →
 //   charity; else by the entity's estate side (its `estate`, else its kind's default): out → outside;
 //   in → the clients among its grantors (owner links aside): one → that client's bucket, both → joint,
-//   none → unassigned. The entity's `estate` speaks for its own part only: the parts its owners hold
-//   are theirs and go where they go.
+//   none → unassigned. Where the entity's `estate` is left to its kind's default, it speaks for its
+//   own part only: the parts its owners hold are theirs and go where they go. An entity the payload
+//   marks `estate: "out"` is outside as a whole, owners' parts included (estate-lookthrough.ts, rule 4).
 import type { EstateEntity, EstateInput } from './estate-input.ts'
 import type { EstateBucket } from './estate-buckets.ts'
 import type { EntityKindRule } from './entity-kinds.ts'

@@ -13,6 +13,9 @@
 //    warning (ownership-loops.ts).
 // 4. Each part ends in one bucket: a member's by their role (both clients owning one entity directly:
 //    joint), an entity's own part by its group, estate side and grantors (bucket-attribution.ts).
+//    An entity the payload marks `estate: "out"` stays out whoever owns it (DESIGN §5): all of its
+//    value, its owners' parts included, goes to outside. Its owners still hold their shares of it
+//    (the summaries say so); the advisor's mark decides where it is counted.
 // 5. Parties (corporate trustee, attorney's firm, other party) hold nothing: never counted, in no
 //    bucket, not in `entities`, even when the payload gives one a value (a warning says so).
 // Amounts are plain numbers, never rounded here: the views round for display.
@@ -93,7 +96,22 @@ interface Destination {
   readonly ownFraction: number
 }
 
+/**
+ * Each household's look-through, kept while the household is: the Estate view, the text version and
+ * every card of the estate strip and the Structure view ask for it. A payload is never changed after
+ * it is validated, so it cannot go stale.
+ */
+const lookThroughs = new WeakMap<EstateInput, EstateLookThrough>()
+
 export function lookThroughEstate(input: EstateInput): EstateLookThrough {
+  const known = lookThroughs.get(input)
+  if (known !== undefined) return known
+  const result = computeLookThrough(input)
+  lookThroughs.set(input, result)
+  return result
+}
+
+function computeLookThrough(input: EstateInput): EstateLookThrough {
   const warnings: EstateWarning[] = []
   const roleOf = new Map(input.people.map((person) => [person.id, person.role]))
   const { counted, partyIds } = sortEntities(input, warnings)
@@ -126,6 +144,8 @@ export function lookThroughEstate(input: EstateInput): EstateLookThrough {
       for (const [memberId, fraction] of through.members)
         addMemberFraction(members, memberId, 0, fraction.total * holder.fraction)
     }
+    // Marked out by the advisor: every part of it is outside, whoever holds it (rule 4).
+    if (entity.estate === 'out') Object.assign(buckets, { ...noBuckets(), outside: 1 })
     destinations.set(id, { buckets, members, holders, ownFraction })
   }
 

@@ -6,6 +6,7 @@
 // A card grows to fit its name up to MAX_CARD_WIDTH, then the name is cut; the kind, value and
 // shares are never cut (the card widens for them instead). No text is under 11 px at zoom 1.
 import { entityKindLabel, effectiveEstateSide } from '../../../src/domain/estate-vocabulary.ts'
+import { estateSideWords } from '../estate/estate-side-words.ts'
 import { layoutChips, type ChipGroup } from '../estate/chips-layout.ts'
 import type { EntityLookThrough } from '../estate/estate-lookthrough.ts'
 import { summarizeEntity } from '../estate/summary-entity.ts'
@@ -77,8 +78,8 @@ export function entityCard(
   minWidth: number,
 ): Card {
   const summary = summarizeEntity(context.input, entity.id)!
-  const side = effectiveEstateSide(entity.kind, entity.estate ?? null)
-  const kind = `${entityKindLabel(entity.kind)} · ${side === 'in' ? 'in estate' : 'outside estate'}`
+  const side = effectiveEstateSide(entity.kind, entity.estate ?? null) ?? 'in'
+  const kind = `${entityKindLabel(entity.kind)} · ${estateSideWords(look, side)}`
   const value = valueLine(look.directValue, look.carriedValue, entity.value !== undefined, prefix)
   const whole: WholeLine[] = [
     { text: kind, role: 'kind' },

@@ -12,6 +12,8 @@
 // into "+N more" (chips-layout.ts). No DOM: widths come in as measures, so the fitting is tested
 // with hand-counted widths.
 import { effectiveEstateSide, entityKindLabel, type EstateSide } from '../../../src/domain/estate-vocabulary.ts'
+import { lookThroughEstate } from '../estate/estate-lookthrough.ts'
+import { estateSideWords } from '../estate/estate-side-words.ts'
 import { entityChipGroups } from '../estate/chips.ts'
 import { layoutChips, type ChipGroup } from '../estate/chips-layout.ts'
 import { isPartyKind } from '../estate/entity-kinds.ts'
@@ -115,9 +117,8 @@ export interface EstateStripLayout {
   readonly height: number
 }
 
-/** "$18,500,000 · in estate", or the side alone when no value is given. */
-export function valueSideLine(entity: ViewEntity, side: EstateSide, format: (amount: number) => string): string {
-  const where = side === 'in' ? 'in estate' : 'outside estate'
+/** "$18,500,000 · in estate" (where: estate-side-words.ts), or where alone when no value is given. */
+export function valueSideLine(entity: ViewEntity, where: string, format: (amount: number) => string): string {
   return entity.value === undefined ? where : `${format(entity.value)}${CHIP_SEPARATOR}${where}`
 }
 
@@ -134,7 +135,11 @@ function entityCard(
 ): Omit<StripCard, 'x' | 'y'> {
   const side = effectiveEstateSide(entity.kind, entity.estate ?? null) ?? 'in'
   const kind = entityKindLabel(entity.kind)
-  const value = valueSideLine(entity, side, format)
+  const value = valueSideLine(
+    entity,
+    estateSideWords(lookThroughEstate(household).entities.get(entity.id), side),
+    format,
+  )
   const name = label(entity.id)
   const wholeWidth = Math.max(measures.line(kind), measures.line(value))
   const nameWidth = Math.min(MAX_NAME_CARD_WIDTH - 2 * CARD_PADDING, measures.name(name))
