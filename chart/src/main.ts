@@ -143,16 +143,17 @@ async function handleRender(request: RenderRequest, source: MessageEventSource |
   const token = await verifier.verify(request.token, origin)
   if (!token.ok) return refuse(errorMessage(token.code, token.message))
   const payload = validatePayload(request.payload)
-  if (!payload.ok) return refuse(errorMessage('payload_invalid', payload.message, payload.path))
+  // From here the token has proved the sender's origin: refusals go to it alone.
+  if (!payload.ok) return refuse(errorMessage('payload_invalid', payload.message, payload.path), origin)
   const appearance = readAppearance(request.appearance)
-  if (!appearance.ok) return refuse(errorMessage('appearance_invalid', appearance.message))
+  if (!appearance.ok) return refuse(errorMessage('appearance_invalid', appearance.message), origin)
   shownTheme = payload.payload.options?.theme ?? 'system'
   try {
     draw({ payload: payload.payload, appearance: appearance.appearance, handled: readHandles(request.handles), origin })
   } catch {
     // A payload the schema and rules accept should always draw; if it does not, say so.
     forget()
-    return refuse(errorMessage('payload_invalid', 'payload: the chart could not draw this payload.', ''))
+    return refuse(errorMessage('payload_invalid', 'payload: the chart could not draw this payload.', ''), origin)
   }
   lastHeight = contentHeight()
   post({ type: 'rendered', height: lastHeight }, origin)
@@ -241,10 +242,13 @@ function contentHeight(): number {
   return Math.ceil(Math.max(root, chartBottom))
 }
 
-function refuse(message: ErrorMessage): void {
-  // Once a render was accepted, to its origin only; before that the host is unknown, and errors
-  // hold no secrets and name nothing from the payload, so they go to whatever page is the parent.
-  window.parent.postMessage(message, hostOrigin ?? '*')
+/**
+ * Sends a refusal: to `verifiedOrigin` when this render's token proved it; else, once a render was
+ * accepted, to that render's origin only; before either the host is unknown, and such errors hold no
+ * secrets and name nothing from the payload, so they go to whatever page is the parent.
+ */
+function refuse(message: ErrorMessage, verifiedOrigin?: string): void {
+  window.parent.postMessage(message, verifiedOrigin ?? hostOrigin ?? '*')
 }
 
 function post(message: ChartMessage, origin: string): void {

@@ -14,9 +14,9 @@
 //   - `setView` {v: 1, view: 'family' | 'structure' | 'estate'}: shows that view;
 //   - `focus` {v: 1, id}: selects the person or entity `id` and brings it into view (an id the
 //     household does not have is ignored; the selection is announced by `select` as usual);
-//   - `print` {v: 1}: the chart prints every view under a title block: it answers `printdocument`
-//     to a host that handles printing, else prints in its own page (which the contract's sandbox,
-//     without allow-modals, blocks);
+//   - `print` {v: 1}: the chart builds its print layout (every view under a title block) and answers
+//     `printdocument` to a host that declared it handles printing; to any other host it does nothing
+//     (the contract's sandbox, without allow-modals, would block a print dialog in the iframe);
 //   - `appearance` {v: 1, appearance}: the chart is drawn again from the same payload in that
 //     appearance, on the view shown; one outside its rules is answered with `appearance_invalid`
 //     and the chart stays as it was.

@@ -1,8 +1,8 @@
 // The 0.2.0 chart's three linked views of one household: Family (the genogram), Structure (who owns
 // and runs what) and Estate (the totals by look-through), switched by a tab list, with one selection
 // shared by all of them: selecting in one view marks the same id in the others (class hv-selected on
-// every node that carries its data-id) and the summary panel says what it is. Not yet the released
-// chart's entry point (main.ts draws 0.1.x); the SDK will forward onSelect and onViewChange as events.
+// every node that carries its data-id) and the summary bar says what it is. main.ts draws it in the
+// embed iframe and forwards onSelect and onViewChange to the host as `select` and `viewchange`.
 // The head also offers Download PNG / SVG (download-control.ts: the view shown, made in the
 // browser), Print (print-layout.ts: title block and all views) and Present (present-mode.ts: full
 // screen, larger type, the views as slides). Under the views, the household in words (text-version.ts).
