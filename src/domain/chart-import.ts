@@ -10,15 +10,26 @@
 // existing members and non-party entities the payload does not name are deleted, with their
 // kinships and links. A fact the payload states is stored as stated: 0.2.0's parentKind, since and
 // until, shortName and valueAsOf, parties and their links, every link type, beneficiaryType. A fact
-// it leaves out is kept where its subject stays, because a 0.1.x payload cannot say it (so a payload
-// of either release read with GET …/chart and sent back changes nothing): a member's email; a
-// kinship's parentKind, since and until; an entity's shortName and notes, its valueAsOf while its
-// value is unchanged, and its kind when the payload says `other` for a kind 0.1.x does not know;
-// parties the payload does not name, and their links; successorTrustee and insured links; a
-// partner's link (generalPartner, limitedPartner), which 0.1.x draws as owner; a beneficiary's
-// beneficiaryType. An estate equal to the kind's default on an entity that had none set stays "not set".
-import type { Payload } from '../../chart/payload.ts'
-import { PAYLOAD_0_1_ENTITY_KINDS } from '../../chart/payload.ts'
+// it leaves out that a 0.1.x payload cannot say is kept where its subject stays (so a payload of
+// either release read with GET …/chart and sent back changes nothing): a member's email; a
+// kinship's parentKind, since and until; an entity's shortName and notes, and its valueAsOf while
+// its value is unchanged. An estate equal to the kind's default on an entity that had none set
+// stays "not set".
+//
+// Which vocabulary a payload speaks decides the rest. A payload speaks 0.2.0 when it uses anything
+// only 0.2.0 has (speaksPayload020): household currency or asOf; a relationship's parentKind, since
+// or until; an entity's shortName or valueAsOf, or a kind 0.1.x does not know (a party among them);
+// a link's beneficiaryType, or a link type 0.1.x does not know (successorTrustee, insured,
+// generalPartner, limitedPartner). Its links, parties, kinds and beneficiary types are then exactly
+// what it states: an owner is an owner, a beneficiary without beneficiaryType is primary (the
+// schema's "absent means primary"), `other` is other, and parties and links it leaves out are
+// deleted. A payload that uses none of them is read in 0.1.x's vocabulary, which cannot say those
+// facts, so the household's are kept: parties the payload does not name, and their links;
+// successorTrustee and insured links; a partner's link (generalPartner, limitedPartner), which 0.1.x
+// draws as owner (one owner per pair, the shares added); a beneficiary's beneficiaryType; an
+// entity's kind when the payload says `other` for a kind 0.1.x does not know.
+import type { Link, Payload } from '../../chart/payload.ts'
+import { PAYLOAD_0_1_ENTITY_KINDS, PAYLOAD_0_1_LINK_TYPES } from '../../chart/payload.ts'
 import { checkPayloadRules } from '../../chart/src/payload-rules.ts'
 import type { RuleCode } from '../households/rule-violation.ts'
 import { cleanName, hasAtMostTwoDecimals, isPastCalendarDate } from './household-input.ts'
@@ -153,9 +164,11 @@ export interface ImportPlan {
 }
 
 const PAYLOAD_0_1_KINDS: ReadonlySet<string> = new Set(PAYLOAD_0_1_ENTITY_KINDS)
+const PAYLOAD_0_1_LINKS: ReadonlySet<string> = new Set(PAYLOAD_0_1_LINK_TYPES)
 /**
- * The link types payload 0.1.x speaks of (a partner's link is drawn as owner): an import replaces
- * these; the household's others are kept unless the payload states them again (see planChartImport).
+ * The link types payload 0.1.x speaks of (a partner's link is drawn as owner): an import of a
+ * payload in 0.1.x's vocabulary replaces these; the household's others are kept unless the payload
+ * states them again (see planChartImport).
  */
 const REPLACED_LINK_TYPES: ReadonlySet<LinkType> = new Set<LinkType>([
   'grantor',
@@ -166,6 +179,34 @@ const REPLACED_LINK_TYPES: ReadonlySet<LinkType> = new Set<LinkType>([
   'limitedPartner',
 ])
 const PARTNER_LINK_TYPES: ReadonlySet<LinkType> = new Set<LinkType>(['generalPartner', 'limitedPartner'])
+
+/**
+ * Whether the payload uses anything only payload 0.2.0 has (see the header): then it can state
+ * every fact the import would otherwise keep, and what it leaves out is not there.
+ */
+export function speaksPayload020(payload: Payload): boolean {
+  const { household } = payload
+  return (
+    household.currency !== undefined ||
+    household.asOf !== undefined ||
+    (payload.relationships ?? []).some(
+      (r) => r.parentKind !== undefined || r.since !== undefined || r.until !== undefined,
+    ) ||
+    (payload.entities ?? []).some(
+      (e) => e.shortName !== undefined || e.valueAsOf !== undefined || !PAYLOAD_0_1_KINDS.has(e.kind),
+    ) ||
+    (payload.links ?? []).some((l) => l.beneficiaryType !== undefined || !PAYLOAD_0_1_LINKS.has(l.type))
+  )
+}
+
+/**
+ * The share GET (0.1.x) draws for the owner and partner links of one pair, folded into one owner:
+ * the shares added, or none when none of them has one (src/domain/chart-payload.ts, links01).
+ */
+function foldedShare(held: readonly { share: number | null }[]): number | undefined {
+  const shares = held.flatMap((k) => (k.share === null ? [] : [k.share]))
+  return shares.length === 0 ? undefined : shares.reduce((sum, share) => sum + share, 0)
+}
 
 /** The chart's own rules (ids, names, ancestry, and 0.2.0's field and link rules), with the API's code for each. */
 function checkChartRules(payload: Payload): void {
@@ -370,11 +411,14 @@ export function planChartImport(payload: Payload, existing: ExistingRecord, newI
     existing.entities,
     '/entities',
   )
+  const speaks020 = speaksPayload020(payload)
   const entities: EntityWrite[] = payloadEntities.map((e, i) => {
     const row = entityMatches[i]
-    // `other` is what GET draws for a kind 0.1.x does not know: keep that kind.
+    // In 0.1.x's vocabulary, `other` is what GET draws for a kind 0.1.x does not know: keep that kind.
     const kind: EntityKind =
-      e.kind === 'other' && row && !PAYLOAD_0_1_KINDS.has(row.kind) && !isParty(row.kind) ? row.kind : e.kind
+      !speaks020 && e.kind === 'other' && row && !PAYLOAD_0_1_KINDS.has(row.kind) && !isParty(row.kind)
+        ? row.kind
+        : e.kind
     const estate =
       e.estate === undefined || (e.estate === defaultEstateSide(kind) && (row?.estate ?? null) === null)
         ? null
@@ -401,8 +445,9 @@ export function planChartImport(payload: Payload, existing: ExistingRecord, newI
 
   const keptMembers = new Set(members.map((m) => m.id))
   const finalKinds = new Map<string, EntityKind>(entities.map((e) => [e.id, e.kind]))
-  // Parties the payload does not name stay: 0.1.x cannot name them.
-  for (const e of existing.entities) if (isParty(e.kind) && !finalKinds.has(e.id)) finalKinds.set(e.id, e.kind)
+  // Parties a payload in 0.1.x's vocabulary does not name stay: it cannot name them.
+  if (!speaks020)
+    for (const e of existing.entities) if (isParty(e.kind) && !finalKinds.has(e.id)) finalKinds.set(e.id, e.kind)
   if (finalKinds.size > ESTATE_LIMITS.entities)
     refuse(
       'household_entities_limit',
@@ -416,17 +461,63 @@ export function planChartImport(payload: Payload, existing: ExistingRecord, newI
   const resolve = (payloadId: string): string => idOf.get(payloadId) ?? ''
 
   const kinships = kinshipsOf(payload, resolve, existing.kinships)
+  const links = speaks020
+    ? (payload.links ?? []).map((l, i) => statedLink(l, i, resolve))
+    : linksIn01Vocabulary(
+        payload,
+        existing.links,
+        resolve,
+        (id) => keptMembers.has(id) || finalKinds.has(id),
+        finalKinds,
+      )
+
+  const deleteMemberIds = existing.members.filter((m) => !keptMembers.has(m.id)).map((m) => m.id)
+  const deleteEntityIds = existing.entities.filter((e) => !finalKinds.has(e.id)).map((e) => e.id)
+  const changed: ImportPlan['changed'] = []
+  if (members.length > 0 || deleteMemberIds.length > 0) changed.push('members')
+  if (kinships.length > 0 || existing.kinships.length > 0) changed.push('relationships')
+  if (entities.length > 0 || deleteEntityIds.length > 0) changed.push('entities')
+  if (links.length > 0 || existing.links.length > 0) changed.push('links')
+  return { members, entities, deleteMemberIds, deleteEntityIds, kinships, links, changed }
+}
+
+/** A payload link as it states itself (absent beneficiaryType = primary, stored as not set). */
+function statedLink(l: Link, i: number, resolve: (payloadId: string) => string): LinkWrite {
+  return {
+    at: `/links/${i}`,
+    from: resolve(l.from),
+    to: resolve(l.to),
+    type: l.type,
+    ...(l.share === undefined ? {} : { share: l.share }),
+    ...(l.beneficiaryType === undefined ? {} : { beneficiaryType: l.beneficiaryType }),
+  }
+}
+
+/**
+ * The links of a payload in 0.1.x's vocabulary, then the household's links it cannot say (see the
+ * header): a partner's link drawn as owner stays a partner, a beneficiary keeps its beneficiaryType,
+ * and the links to parties, successorTrustee and insured links stay between rows that `stays`.
+ */
+function linksIn01Vocabulary(
+  payload: Payload,
+  existing: ExistingRecord['links'],
+  resolve: (payloadId: string) => string,
+  stays: (id: string) => boolean,
+  finalKinds: ReadonlyMap<string, EntityKind>,
+): LinkWrite[] {
   const links: LinkWrite[] = (payload.links ?? []).flatMap((l, i): LinkWrite[] => {
-    const from = resolve(l.from)
-    const to = resolve(l.to)
-    const before = existing.links.filter((k) => k.from === from && k.to === to)
-    // GET draws an owner and a partner link of one pair as one owner with the shares added
-    // (chart-payload.ts): sent back with that sum, both links stay as they were.
+    const stated = statedLink(l, i, resolve)
+    const { from, to } = stated
+    const before = existing.filter((k) => k.from === from && k.to === to)
+    // GET draws an owner and partner links of one pair as one owner with the shares added
+    // (chart-payload.ts): sent back with that sum (or with no share when none had one), all stay as they were.
     const held = before.filter((k) => k.type === 'owner' || PARTNER_LINK_TYPES.has(k.type))
-    const heldShare = held.reduce((sum, k) => sum + (k.share ?? 0), 0)
-    if (l.type === 'owner' && held.length > 1 && l.share !== undefined && Math.abs(heldShare - l.share) < 1e-6)
+    const heldShare = foldedShare(held)
+    const sameShare =
+      l.share === undefined || heldShare === undefined ? l.share === heldShare : Math.abs(heldShare - l.share) < 1e-6
+    if (l.type === 'owner' && held.length > 1 && sameShare)
       return held.map((k) => ({
-        at: `/links/${i}`,
+        at: stated.at,
         from,
         to,
         type: k.type,
@@ -437,24 +528,11 @@ export function planChartImport(payload: Payload, existing: ExistingRecord, newI
         ? (before.find((k) => PARTNER_LINK_TYPES.has(k.type))?.type ?? 'owner')
         : l.type
     const beneficiaryType =
-      l.type === 'beneficiary'
-        ? (l.beneficiaryType ?? before.find((k) => k.type === 'beneficiary')?.beneficiaryType)
-        : undefined
-    return [
-      {
-        at: `/links/${i}`,
-        from,
-        to,
-        type,
-        ...(l.share === undefined ? {} : { share: l.share }),
-        ...(beneficiaryType == null ? {} : { beneficiaryType }),
-      },
-    ]
+      l.type === 'beneficiary' ? before.find((k) => k.type === 'beneficiary')?.beneficiaryType : undefined
+    return [{ ...stated, type, ...(beneficiaryType == null ? {} : { beneficiaryType }) }]
   })
-  // The household's links that 0.1.x cannot say, between rows that stay, unless the payload states them.
   const stated = new Set(links.map((l) => `${l.from} ${l.to} ${l.type}`))
-  const stays = (id: string) => keptMembers.has(id) || finalKinds.has(id)
-  for (const l of existing.links) {
+  for (const l of existing) {
     const party = isParty(finalKinds.get(l.to) ?? 'other') || isParty(finalKinds.get(l.from) ?? 'other')
     if ((REPLACED_LINK_TYPES.has(l.type) && !party) || !stays(l.from) || !stays(l.to)) continue
     if (stated.has(`${l.from} ${l.to} ${l.type}`)) continue
@@ -467,15 +545,7 @@ export function planChartImport(payload: Payload, existing: ExistingRecord, newI
       ...(l.beneficiaryType === null ? {} : { beneficiaryType: l.beneficiaryType }),
     })
   }
-
-  const deleteMemberIds = existing.members.filter((m) => !keptMembers.has(m.id)).map((m) => m.id)
-  const deleteEntityIds = existing.entities.filter((e) => !finalKinds.has(e.id)).map((e) => e.id)
-  const changed: ImportPlan['changed'] = []
-  if (members.length > 0 || deleteMemberIds.length > 0) changed.push('members')
-  if (kinships.length > 0 || existing.kinships.length > 0) changed.push('relationships')
-  if (entities.length > 0 || deleteEntityIds.length > 0) changed.push('entities')
-  if (links.length > 0 || existing.links.length > 0) changed.push('links')
-  return { members, entities, deleteMemberIds, deleteEntityIds, kinships, links, changed }
+  return links
 }
 
 function checkExternalIds(

@@ -56,7 +56,7 @@ export async function importChart(
         inserted++
         continue
       }
-      // A link the payload cannot say, kept from the household: dropped when the payload's records no longer fit it.
+      // A link a payload read as 0.1.x cannot say, kept from the household: dropped when the payload's records no longer fit it.
       try {
         await insertLink(trx, householdId, await checkLink(trx, householdId, body, '', inserted))
         inserted++

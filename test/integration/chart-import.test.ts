@@ -430,6 +430,66 @@ describe.each(storeKinds())('importing a chart payload on %s', (kind) => {
     expect(JSON.stringify(valuations.body)).toContain('2025-06-30')
   })
 
+  it('takes back a 0.2.0 payload with an owner and a partner on one pair, and stores partner links as stated', async () => {
+    const h = await household(alice.key, 'Partner Import')
+    const payload = (links: NonNullable<Payload['links']>, currency?: string): Payload => ({
+      household: { name: 'ignored', ...(currency === undefined ? {} : { currency }) },
+      people: [{ id: 'ann', name: 'Ann Partner', role: 'primaryClient' }],
+      entities: [{ id: 'flp', name: 'Partner FLP', kind: 'flp' }],
+      links,
+    })
+    const linksOf = (body: unknown) => linksInOrder(body as Payload)
+    // An owner with a share and a general partner without one, from Ann to the FLP.
+    const first = await put(
+      h.id,
+      payload([
+        { from: 'ann', to: 'flp', type: 'owner', share: 50 },
+        { from: 'ann', to: 'flp', type: 'generalPartner' },
+      ]),
+      h.etag,
+    )
+    expect(first.status, JSON.stringify(first.body)).toBe(200)
+    const read = await chart(h.id)
+    expect(linksOf(read.body)).toEqual(['Ann Partner owner Partner FLP', 'Ann Partner generalPartner Partner FLP'])
+    // Sent back unchanged: the owner is not unfolded into owner + partner beside the stated partner (link_duplicate).
+    const back = await put(h.id, read.body, read.headers.get('etag') ?? '')
+    expect(back.status, JSON.stringify(back.body)).toBe(200)
+    expect(back.body).toEqual(read.body)
+
+    // The partner alone, then an owner added beside it: the owner is stored as an owner.
+    const [ann, flp] = [(read.body as Payload).people[0]?.id ?? '', (read.body as Payload).entities?.[0]?.id ?? '']
+    const partnerOnly = await put(
+      h.id,
+      payload([{ from: 'ann', to: 'flp', type: 'generalPartner', share: 50 }]),
+      back.headers.get('etag') ?? '',
+    )
+    expect(partnerOnly.status, JSON.stringify(partnerOnly.body)).toBe(200)
+    const withOwner = await put(
+      h.id,
+      {
+        ...(partnerOnly.body as Payload),
+        links: [
+          { from: ann, to: flp, type: 'generalPartner', share: 50 },
+          { from: ann, to: flp, type: 'owner', share: 20 },
+        ],
+      },
+      partnerOnly.headers.get('etag') ?? '',
+    )
+    expect(withOwner.status, JSON.stringify(withOwner.body)).toBe(200)
+    expect((withOwner.body as Payload).links).toEqual([
+      { from: ann, to: flp, type: 'generalPartner', share: 50 },
+      { from: ann, to: flp, type: 'owner', share: 20 },
+    ])
+    // A payload that speaks 0.2.0 (here by its currency) and says owner means owner: the partner goes.
+    const toOwner = await put(
+      h.id,
+      payload([{ from: 'ann', to: 'flp', type: 'owner', share: 50 }], 'USD'),
+      withOwner.headers.get('etag') ?? '',
+    )
+    expect(toOwner.status, JSON.stringify(toOwner.body)).toBe(200)
+    expect(linksOf((await chart(h.id)).body)).toEqual(['Ann Partner owner Partner FLP'])
+  })
+
   it("takes back GET's payload of a household with a deceased spouse: she becomes a member, drawn once", async () => {
     const created = await call(`${api.url}${REL}`, alice.key, {
       body: { name: 'Widow Import', deceasedSpouseName: 'Harold Widow', dsueDateOfDeath: '2019-06-30' },

@@ -6,7 +6,13 @@ import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { Entity, Link, Payload, Relationship } from '../../chart/payload.ts'
-import { ImportRefused, planChartImport, type ExistingRecord, type ImportPlan } from '../../src/domain/chart-import.ts'
+import {
+  ImportRefused,
+  planChartImport,
+  speaksPayload020,
+  type ExistingRecord,
+  type ImportPlan,
+} from '../../src/domain/chart-import.ts'
 import { toChartPayload, toChartPayload01, type ChartRecord } from '../../src/domain/chart-payload.ts'
 import {
   ENTITY_KINDS,
@@ -295,7 +301,7 @@ describe('a chart payload as an import plan', () => {
     })
   })
 
-  it("stores 0.2.0's facts as stated, and keeps what a payload leaves out", () => {
+  it("stores 0.2.0's facts as stated; of what it leaves out, keeps only a kinship's details", () => {
     const [ann, kid, trust, bank] = [uuid(1), uuid(2), uuid(100), uuid(101)]
     const existing: ExistingRecord = {
       members: [
@@ -343,14 +349,14 @@ describe('a chart payload as an import plan', () => {
       ['SLAT-A', '2024-12-31', false],
       [null, null, true],
     ])
-    // The party the payload does not name stays, with its link.
-    expect(plan.deleteEntityIds).toEqual([])
+    // The payload speaks 0.2.0 (currency, parentKind…): it could name the party, so the party it
+    // leaves out is deleted with its link, and a beneficiary without beneficiaryType is primary.
+    expect(plan.deleteEntityIds).toEqual([bank])
     expect(plan.links.map(({ at, ...l }) => [at, l])).toEqual([
-      ['/links/0', { from: kid, to: trust, type: 'beneficiary', share: 50, beneficiaryType: 'remainder' }],
+      ['/links/0', { from: kid, to: trust, type: 'beneficiary', share: 50 }],
       ['/links/1', { from: ann, to: policy, type: 'insured' }],
       ['/links/2', { from: trust, to: policy, type: 'owner', share: 100 }],
       ['/links/3', { from: created, to: trust, type: 'beneficiary', share: 50, beneficiaryType: 'income' }],
-      [null, { from: bank, to: trust, type: 'trustee' }],
     ])
   })
 
@@ -398,6 +404,162 @@ describe('a chart payload as an import plan', () => {
     expect(changed.links).toEqual([{ at: '/links/0', from: ann, to: flp, type: 'owner', share: 45 }])
   })
 
+  describe('a payload that speaks 0.2.0 states its partner links, parties, kinds and beneficiary types', () => {
+    const [ann, flp, trust, bank, policy] = [uuid(1), uuid(100), uuid(101), uuid(102), uuid(103)]
+    const household = (links: ExistingRecord['links']): ExistingRecord => ({
+      members: [{ id: ann, externalId: null }],
+      entities: [
+        { id: flp, externalId: null, kind: 'flp', value: null, estate: null },
+        { id: trust, externalId: null, kind: 'slat', value: null, estate: null },
+        { id: bank, externalId: null, kind: 'corporateTrustee', value: null, estate: null },
+        { id: policy, externalId: null, kind: 'lifeInsurance', value: null, estate: null },
+      ],
+      kinships: [],
+      links,
+    })
+    const link = (type: LinkType, to: string, share: number | null = null, from = ann) => ({
+      from,
+      to,
+      type,
+      share,
+      beneficiaryType: null,
+    })
+    const payload = (links: Link[], entities: Entity[] = []): Payload => ({
+      household: { name: 'Partners' },
+      people: [person(ann, 'primaryClient')],
+      entities: [{ id: flp, name: 'FLP', kind: 'flp' }, ...entities],
+      links,
+    })
+    const planned = (p: Payload, existing: ExistingRecord) =>
+      planChartImport(p, existing, newIds()).links.map(({ at, ...l }) => [at, l])
+
+    it('(a) an owner and a partner without a share on one pair, sent back as GET gives them, stay two links', () => {
+      const existing = household([link('owner', flp, 50), link('generalPartner', flp)])
+      const sent = toChartPayload({
+        name: 'Partners',
+        deceasedSpouseName: null,
+        dsueDateOfDeath: null,
+        settings: null,
+        members: [{ id: ann, name: 'Ann', role: 'primaryClient', birthDate: null, deathDate: null, externalId: null }],
+        relationships: [],
+        entities: [
+          {
+            id: flp,
+            name: 'FLP',
+            shortName: null,
+            kind: 'flp',
+            value: null,
+            valueAsOf: null,
+            estate: null,
+            externalId: null,
+          },
+        ],
+        links: existing.links,
+      })
+      if (!sent) throw new Error('a record with members has a payload')
+      expect(sent.links).toEqual([
+        { from: ann, to: flp, type: 'owner', share: 50 },
+        { from: ann, to: flp, type: 'generalPartner' },
+      ])
+      // Not folded into owner + generalPartner, then the payload's generalPartner again (link_duplicate).
+      expect(planned(sent, existing)).toEqual([
+        ['/links/0', { from: ann, to: flp, type: 'owner', share: 50 }],
+        ['/links/1', { from: ann, to: flp, type: 'generalPartner' }],
+      ])
+    })
+
+    it('(b) an owner added beside a partner stays an owner, and a partner changed to owner is an owner', () => {
+      const existing = household([link('generalPartner', flp, 50)])
+      expect(
+        planned(
+          payload([
+            { from: ann, to: flp, type: 'generalPartner', share: 50 },
+            { from: ann, to: flp, type: 'owner', share: 20 },
+          ]),
+          existing,
+        ),
+      ).toEqual([
+        ['/links/0', { from: ann, to: flp, type: 'generalPartner', share: 50 }],
+        ['/links/1', { from: ann, to: flp, type: 'owner', share: 20 }],
+      ])
+      // With a 0.2.0 field elsewhere, owner is what the payload means, not a partner drawn as owner.
+      const changed = payload([{ from: ann, to: flp, type: 'owner', share: 50 }])
+      expect(planned({ ...changed, household: { name: 'Partners', currency: 'USD' } }, existing)).toEqual([
+        ['/links/0', { from: ann, to: flp, type: 'owner', share: 50 }],
+      ])
+      // The same payload without it speaks 0.1.x, which draws a partner as owner: the partner stays.
+      expect(planned(changed, existing)).toEqual([
+        ['/links/0', { from: ann, to: flp, type: 'generalPartner', share: 50 }],
+      ])
+    })
+
+    it('(c) parties and links it leaves out go, absent beneficiaryType is primary, and `other` is other', () => {
+      const existing: ExistingRecord = {
+        ...household([
+          link('trustee', trust, null, bank),
+          { from: ann, to: trust, type: 'beneficiary', share: 100, beneficiaryType: 'contingent' },
+          link('insured', policy),
+        ]),
+      }
+      const sent = payload(
+        [{ from: ann, to: trust, type: 'beneficiary', share: 100 }],
+        [
+          { id: trust, name: 'SLAT', kind: 'slat', shortName: 'SLAT' },
+          { id: policy, name: 'Policy', kind: 'other' },
+        ],
+      )
+      const plan = planChartImport(sent, existing, newIds())
+      expect(plan.deleteEntityIds).toEqual([bank])
+      expect(plan.entities.map((e) => [e.id, e.kind])).toEqual([
+        [flp, 'flp'],
+        [trust, 'slat'],
+        [policy, 'other'],
+      ])
+      expect(plan.links).toEqual([{ at: '/links/0', from: ann, to: trust, type: 'beneficiary', share: 100 }])
+      // Without the shortName the payload speaks 0.1.x, which can say none of these: all are kept.
+      const in01 = planChartImport(
+        { ...sent, entities: (sent.entities ?? []).map((e) => ({ id: e.id, name: e.name, kind: e.kind })) },
+        existing,
+        newIds(),
+      )
+      expect(in01.deleteEntityIds).toEqual([])
+      expect(in01.entities.map((e) => e.kind)).toEqual(['flp', 'slat', 'lifeInsurance'])
+      expect(in01.links.map(({ at, ...l }) => [at, l])).toEqual([
+        ['/links/0', { from: ann, to: trust, type: 'beneficiary', share: 100, beneficiaryType: 'contingent' }],
+        [null, { from: bank, to: trust, type: 'trustee' }],
+        [null, { from: ann, to: policy, type: 'insured' }],
+      ])
+    })
+  })
+
+  it('tells a payload that speaks 0.2.0 by any field, kind or link type only 0.2.0 has', () => {
+    const base: Payload = {
+      household: { name: 'x' },
+      people: [person('a', 'primaryClient'), person('b')],
+      relationships: [{ from: 'a', to: 'b', type: 'parent' }],
+      entities: [{ id: 't', name: 'T', kind: 'revocableTrust', value: 1, estate: 'in' }],
+      links: [
+        { from: 'a', to: 't', type: 'grantor' },
+        { from: 'b', to: 't', type: 'beneficiary', share: 100 },
+      ],
+    }
+    expect(speaksPayload020(base)).toBe(false)
+    const entity = base.entities?.[0] ?? { id: 't', name: 'T', kind: 'other' }
+    const variants: Payload[] = [
+      { ...base, household: { name: 'x', currency: 'USD' } },
+      { ...base, household: { name: 'x', asOf: '2024-01-01' } },
+      { ...base, relationships: [{ from: 'a', to: 'b', type: 'parent', parentKind: 'step' }] },
+      { ...base, relationships: [{ from: 'a', to: 'b', type: 'spouse', since: '2000-01-01' }] },
+      { ...base, relationships: [{ from: 'a', to: 'b', type: 'spouse', until: '2000-01-01' }] },
+      { ...base, entities: [{ ...entity, shortName: 'T' }] },
+      { ...base, entities: [{ ...entity, valueAsOf: '2024-01-01' }] },
+      { ...base, entities: [{ ...entity, kind: 'qtip' }] },
+      { ...base, links: [{ from: 'b', to: 't', type: 'beneficiary', beneficiaryType: 'primary' }] },
+      { ...base, links: [{ from: 'a', to: 't', type: 'successorTrustee' }] },
+    ]
+    for (const variant of variants) expect(speaksPayload020(variant)).toBe(true)
+  })
+
   it('drops exact repeats of a relationship', () => {
     const plan = planChartImport(
       {
@@ -422,14 +584,21 @@ describe('a chart payload as an import plan', () => {
     const kinds = ENTITY_KINDS.filter((k) => k !== 'other')
     const generated = fc.record({
       memberCount: fc.integer({ min: 1, max: 6 }),
-      entityKinds: fc.array(fc.constantFrom(...kinds), { maxLength: 6 }),
+      // Half of them kinds that take partners, so that owners and partners of one pair are common.
+      entityKinds: fc.array(
+        fc.oneof(fc.constantFrom<EntityKind>('flp', 'llc', 'corporation'), fc.constantFrom(...kinds)),
+        {
+          maxLength: 6,
+        },
+      ),
       estates: fc.array(fc.constantFrom('in' as const, 'out' as const, null), { minLength: 6, maxLength: 6 }),
       values: fc.array(fc.option(fc.integer({ min: 0, max: 1e9 }), { nil: null }), { minLength: 6, maxLength: 6 }),
       parents: fc.array(fc.tuple(fc.nat(5), fc.nat(5)), { maxLength: 6 }),
       links: fc.array(
         fc.record({
           from: fc.nat(11),
-          to: fc.nat(5),
+          // Mostly the first two entities, so that one pair often has several links.
+          to: fc.oneof(fc.nat(1), fc.nat(5)),
           type: fc.constantFrom<LinkType>(
             'grantor',
             'trustee',
@@ -442,8 +611,10 @@ describe('a chart payload as an import plan', () => {
           ),
           // At most 30 each, so an owner and two partner links of one pair, drawn as one owner, stay within 100.
           share: fc.integer({ min: 1, max: 30 }),
+          // A partner's link may have no share (an owner's always has one here).
+          partnerWithoutShare: fc.boolean(),
         }),
-        { maxLength: 8 },
+        { maxLength: 12 },
       ),
     })
     fc.assert(
@@ -482,6 +653,10 @@ describe('a chart payload as an import plan', () => {
             until: null,
           }))
         const kindOf = new Map(entities.map((e) => [e.id, e.kind]))
+        const shareOf = (type: LinkType): number | null => {
+          const drawn = g.links.find((x) => x.type === type)
+          return type !== 'owner' && drawn?.partnerWithoutShare ? null : (drawn?.share ?? 10)
+        }
         const linkSeen = new Set<string>()
         const ends = [...members.map((m) => m.id), ...entities.map((e) => e.id)]
         const links = g.links
@@ -504,7 +679,7 @@ describe('a chart payload as an import plan', () => {
           .filter((l) => !linkSeen.has(`${l.from} ${l.to} ${l.type}`) && linkSeen.add(`${l.from} ${l.to} ${l.type}`))
           .map((l) => ({
             ...l,
-            share: HOLDING_TYPES.has(l.type) ? (g.links.find((x) => x.type === l.type)?.share ?? 10) : null,
+            share: HOLDING_TYPES.has(l.type) ? shareOf(l.type) : null,
             beneficiaryType: l.type === 'beneficiary' ? ('income' as const) : null,
           }))
         const record: ChartRecord = {
