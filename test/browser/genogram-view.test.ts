@@ -451,28 +451,47 @@ describe.runIf(hasChromium())('the 0.2.0 Family view in Chromium', () => {
     for (const line of emily) expect(line.stroke).toBe(await legendStroke(line.type))
     expect(new Set(emily.map((l) => l.stroke)).size).toBe(2)
 
-    // From the bottom of Emily's card to the top of each entity's card.
+    // Never through the tree: each line starts at the genogram frame's bottom edge under Emily's
+    // column, runs only below it, at right angles, and ends on the top of its entity's card.
     const ends = await page.evaluate(() => {
       const frame = document.querySelector('.hv-genogram')!.getBoundingClientRect()
+      const scroller = document.querySelector('.hv-gn-scroll')!
+      const genogramBottom = scroller.getBoundingClientRect().top + scroller.clientTop + scroller.clientHeight
       const person = document.querySelector('.hv-gn-person[data-id="emily"] rect')!.getBoundingClientRect()
       return [...document.querySelectorAll<SVGPathElement>('.hv-gn-links path')].map((path) => {
         const numbers = (path.getAttribute('d') ?? '').match(/-?\d+(?:\.\d+)?/g)!.map(Number)
+        const points = numbers
+          .filter((_, k) => k % 2 === 0)
+          .map((x, k) => [x + frame.left, numbers[2 * k + 1]! + frame.top] as const)
         const entity = document
           .querySelector(`.hv-gn-entity[data-id="${CSS.escape(path.dataset.entity ?? '')}"] rect`)!
           .getBoundingClientRect()
+        const [first, last] = [points[0]!, points.at(-1)!]
         return {
-          startY: numbers[1]! + frame.top - person.bottom,
-          startInside: numbers[0]! + frame.left >= person.left && numbers[0]! + frame.left <= person.right,
-          endY: numbers.at(-1)! + frame.top - entity.top,
-          endInside: numbers.at(-2)! + frame.left >= entity.left && numbers.at(-2)! + frame.left <= entity.right,
+          startY: first[1] - genogramBottom,
+          startInside: first[0] >= person.left && first[0] <= person.right,
+          belowTheTree: points.every(([, y]) => y >= genogramBottom - 1),
+          rightAngles: points.slice(1).every(([x, y], k) => x === points[k]![0] || y === points[k]![1]),
+          endY: last[1] - entity.top,
+          endInside: last[0] >= entity.left && last[0] <= entity.right,
         }
       })
     })
     for (const end of ends) {
       expect(Math.abs(end.startY)).toBeLessThanOrEqual(1)
       expect(Math.abs(end.endY)).toBeLessThanOrEqual(1)
-      expect(end.startInside && end.endInside).toBe(true)
+      expect(end.startInside && end.endInside && end.belowTheTree && end.rightAngles).toBe(true)
     }
+    // The cards the lines reach are marked with their links' types, and only those.
+    const marked = () =>
+      page.$$eval('.hv-gn-entity', (groups) =>
+        groups.flatMap((group) =>
+          [...group.querySelector('rect')!.classList]
+            .filter((name) => name.startsWith('hv-gn-marked-'))
+            .map((name) => `${group.getAttribute('data-id')} ${name.slice('hv-gn-marked-'.length)}`),
+        ),
+      )
+    expect((await marked()).sort()).toEqual([...new Set(emily.map((l) => `${l.entity} ${l.type}`))].sort())
 
     await page.locator('.hv-gn-person[data-id="david"]').click()
     const david = await drawnLines(page)
@@ -492,9 +511,11 @@ describe.runIf(hasChromium())('the 0.2.0 Family view in Chromium', () => {
     // A party is a pill, selectable, with no line; no selection, no line.
     await page.locator('.hv-gn-party[data-id="trustco"]').click()
     expect(await page.locator('.hv-gn-links path').count()).toBe(0)
+    expect(await marked()).toEqual([])
     await page.locator('.hv-gn-person[data-id="emily"]').click()
     await page.evaluate(() => (window as unknown as GenogramTestWindow).view.selected(null))
     expect(await page.locator('.hv-gn-links path').count()).toBe(0)
+    expect(await marked()).toEqual([])
   })
 
   it('draws and measures in the host font family, with the host corner radius', async () => {

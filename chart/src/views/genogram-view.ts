@@ -165,18 +165,12 @@ export function drawGenogramView(
   /** The selection's lines, drawn again wherever the boxes now are. */
   function drawLines(): void {
     if (strip === undefined) return
-    drawLinkLines(
-      linkLayer,
-      frame,
-      familyLinksOf(household, selectedId, strip.drawn.cardIds),
-      {
-        person: (id) => groups.get(id)?.querySelector('.hv-gn-card') ?? undefined,
-        entity: (id) => strip.drawn.node(id)?.querySelector('.hv-gn-card') ?? undefined,
-        personFrame: scroller,
-        entityFrame: strip.scroller,
-      },
-      selectedId,
-    )
+    drawLinkLines(linkLayer, frame, familyLinksOf(household, selectedId, strip.drawn.cardIds), {
+      person: (id) => groups.get(id)?.querySelector('.hv-gn-card') ?? undefined,
+      entity: (id) => strip.drawn.node(id)?.querySelector('.hv-gn-card') ?? undefined,
+      personFrame: scroller,
+      entityFrame: strip.scroller,
+    })
   }
 
   function drawEdges(layer: SVGGElement, layout: ChartLayout): void {

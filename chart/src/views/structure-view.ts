@@ -184,7 +184,7 @@ export function drawStructureView(
       return true
     },
     selected(id) {
-      const focused = id === null || !boxes.has(id) ? null : drawFocusLines(focusLayer, household, boxes, id)
+      const focused = id === null || !boxes.has(id) ? null : drawFocusLines(focusLayer, household, layout, boxes, id)
       if (focused === null) focusLayer.replaceChildren()
       svg.classList.toggle('hv-st-dim', focused !== null)
       for (const [boxId, group] of groups) group.classList.toggle('hv-st-lit', focused?.highlighted.has(boxId) ?? false)
