@@ -56,12 +56,25 @@
  * - Saves and prints for the chart. The mounting rules sandbox the iframe with exactly
  *   "allow-scripts allow-same-origin" (no allow-downloads, no allow-modals), so the chart can
  *   neither start a download nor open a print dialog itself. It makes the file (a PNG or an SVG) or
- *   the print document in the browser and posts it to this page: a file is saved through an
- *   object URL and a download link; a print document is printed from a hidden frame the SDK adds to
- *   this page, sandboxed "allow-same-origin allow-modals" (no allow-scripts: nothing in it can
- *   run), built from the markup with script, frame, object, embed, link, meta and base elements,
- *   on* attributes and URLs other than #fragments and data: dropped, styled through a constructable stylesheet (which a strict style-src
- *   allows, unlike a <style> element), and removed after printing. Nothing goes to any server.
+ *   the print document in the browser and posts it to this page. Nothing goes to any server.
+ *   A file is saved through an object URL and a download link, and only as image/png or
+ *   image/svg+xml (anything else is ignored), in a new Blob of that type, under its name with path
+ *   separators, control and bidirectional characters replaced by "_", leading dots dropped, and the
+ *   type's extension (.png, .svg) added when the name lacks it.
+ *   A print document is printed from a hidden frame the SDK adds to this page, sandboxed
+ *   "allow-same-origin allow-modals" (no allow-scripts: nothing in it can run), and removed after
+ *   printing. Its markup is parsed inertly and cleaned first, as defence in depth (the chart sends
+ *   nothing of this): script, iframe, frame, frameset, object, embed, link, meta, base and style
+ *   elements and SVG animations (animate, set, animateMotion, animateTransform) are dropped; so are
+ *   on* and style attributes, URL attributes (src, srcset, href, xlink:href, data, poster,
+ *   background, action, formaction) other than #fragments and data:, and any attribute whose
+ *   value holds a url() other than url(#…) (SVG's fill, filter, mask, clip-path, marker-*). Its CSS
+ *   is parsed into a constructed stylesheet and cleaned before it applies: @import and @font-face
+ *   rules go, as does every declaration (at any depth of @media, @supports and other grouping
+ *   rules, custom properties included) whose value holds a url() other than url(#…) or image-set(),
+ *   image() or src(), and any other rule that names one (@property's initial-value). The sheet is adopted (a strict style-src allows that, unlike a <style>
+ *   element); a browser that cannot adopt it gets its cleaned rules in a <style> element, and one
+ *   that cannot construct it prints without the chart's CSS.
  * - Sizes the iframe's height from the chart's `rendered` and `resize` messages.
  * - Fetches a new token 60 s before the held one's expiresAt (halfway through a token shorter
  *   than two minutes) and keeps it, quietly: a refresh posts no render, so the chart keeps the
@@ -344,11 +357,34 @@ const HANDLES = ['download', 'print']
  * and nothing inside it may run: no allow-scripts.
  */
 const PRINT_SANDBOX = 'allow-same-origin allow-modals'
-/** Dropped from the print document before it is shown: whatever could run, embed or load something. */
-const PRINT_DROPPED_ELEMENTS = 'script, iframe, frame, frameset, object, embed, link, meta, base'
+/**
+ * Dropped from the print document before it is shown: whatever could run, embed or load something,
+ * style elements (their @import and url() would load; the document's CSS comes cleaned, below), and
+ * SVG animations, which could set an attribute (an href) to a URL after the cleaning.
+ */
+const PRINT_DROPPED_ELEMENTS = 'script, iframe, frame, frameset, object, embed, link, meta, base, style, animate, set, animateMotion, animateTransform'
 /** Attributes a browser fetches from: the print document keeps only in-document (#…) and data: values. */
 const PRINT_URL_ATTRIBUTES: ReadonlySet<string> = new Set(['src', 'srcset', 'href', 'xlink:href', 'data', 'poster', 'background', 'action', 'formaction'])
 const IN_MEMORY_URL = /^\s*(#|data:)/i
+/** A CSS escape (\72 or \r), as a browser decodes it before it reads a value: `u\72l(` is url(. */
+const CSS_ESCAPE = /\\(?:([0-9a-f]{1,6})[ \t\n\r\f]?|([^\n\r\f]))/gi
+/** A url() other than an in-document url(#…), in a value whose escapes are decoded and case lowered. */
+const REMOTE_CSS_URL = /url\((?!\s*['"]?\s*#)/
+/** CSS functions that take a URL as a plain string, which loads like a url(): image-set("…"), image("…"), src("…"). */
+const CSS_STRING_URL_FUNCTION = /(?:^|[^a-z0-9_-])(?:-webkit-image-set|image-set|image|src)\(/
+/** What a download may be saved as, and the extension its name must end in. */
+const SAVED_FILE_TYPES: ReadonlyMap<string, string> = new Map([
+  ['image/png', '.png'],
+  ['image/svg+xml', '.svg'],
+])
+/**
+ * Not in a saved file's name: path separators, what Windows refuses, control characters, and the
+ * bidirectional controls that can make "gnp.html" read as "lmth.png" (as the chart's own names avoid).
+ */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this removes
+const UNSAFE_FILE_NAME = /[<>:"/\\|?*\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+/gu
+/** A leading dot hides a file on Unix (and "." and ".." are no names). */
+const LEADING_DOTS = /^[\s.]+/u
 /** How long an object URL outlives the click on its download link: the download has resolved it by then. */
 const REVOKE_AFTER_MS = 60_000
 const DEFAULT_READY_TIMEOUT_MS = 15_000
@@ -586,9 +622,15 @@ export function mountHouseholdChart(options: MountHouseholdChartOptions): Househ
       case 'viewchange':
         if (typeof message.view === 'string' && VIEWS.has(message.view)) emit({ type: 'viewchange', view: message.view as ChartView })
         return
-      case 'download':
-        if (typeof message.fileName === 'string' && message.data instanceof Blob) saveFile(message.fileName, message.data)
+      case 'download': {
+        // Only the chart's two formats are saved, as their own type: no HTML (or anything else) is
+        // handed to the reader's browser under this page's origin.
+        const mediaType = message.mediaType
+        const extension = typeof mediaType === 'string' ? SAVED_FILE_TYPES.get(mediaType) : undefined
+        if (extension !== undefined && typeof message.fileName === 'string' && message.data instanceof Blob)
+          saveFile(savedFileName(message.fileName, extension), new Blob([message.data], { type: mediaType as string }))
         return
+      }
       case 'printdocument':
         if (typeof message.title === 'string' && typeof message.html === 'string' && typeof message.css === 'string') {
           printFrame?.remove()
@@ -695,7 +737,7 @@ export function mountHouseholdChart(options: MountHouseholdChartOptions): Househ
   return handle
 }
 
-/** Saves `data` as a file named `fileName` (the browser makes the name safe), through a download link. */
+/** Saves `data` as a file named `fileName` (made safe by savedFileName, and by the browser), through a download link. */
 function saveFile(fileName: string, data: Blob): void {
   const url = URL.createObjectURL(data)
   const link = document.createElement('a')
@@ -740,8 +782,12 @@ function printDocument(title: string, html: string, css: string): HTMLIFrameElem
   for (const element of parsed.querySelectorAll('*')) {
     for (const name of element.getAttributeNames()) {
       const lower = name.toLowerCase()
-      const fetches = PRINT_URL_ATTRIBUTES.has(lower) && !IN_MEMORY_URL.test(element.getAttribute(name) ?? '')
-      if (lower.startsWith('on') || fetches) element.removeAttribute(name)
+      const value = element.getAttribute(name) ?? ''
+      const fetches = PRINT_URL_ATTRIBUTES.has(lower) && !IN_MEMORY_URL.test(value)
+      // style: the chart's print block sets none, and one could load (url(), image-set()) or
+      // restyle past the cleaned CSS. Any other attribute with a url(): SVG's presentation
+      // attributes (fill, filter, mask, clip-path, marker-*) load it; url(#…) stays in the document.
+      if (lower.startsWith('on') || lower === 'style' || fetches || REMOTE_CSS_URL.test(decodedCss(value))) element.removeAttribute(name)
     }
   }
   target.title = title
@@ -753,21 +799,85 @@ function printDocument(title: string, html: string, css: string): HTMLIFrameElem
 }
 
 /**
- * The print document's CSS, through a constructable stylesheet: a strict host CSP (style-src
- * without 'unsafe-inline'), which the frame inherits, refuses a <style> element but not a sheet
- * made by script. Browsers without constructable stylesheets get the <style> element.
+ * The print document's CSS, cleaned (see cleanRules), through a constructable stylesheet: a strict
+ * host CSP (style-src without 'unsafe-inline'), which the frame inherits, refuses a <style> element
+ * but not a sheet made by script. A browser that cannot adopt the sheet gets its cleaned rules in a
+ * <style> element; one that cannot construct it either prints without the chart's CSS, as nothing
+ * else here parses CSS without applying it.
  */
 function applyPrintStyles(view: Window & typeof globalThis, target: Document, css: string): void {
-  if ('adoptedStyleSheets' in target && typeof view.CSSStyleSheet.prototype.replaceSync === 'function') {
-    // A sheet may only be adopted by a document of the window that made it: the frame's own.
-    const sheet = new view.CSSStyleSheet()
-    sheet.replaceSync(css)
+  if (typeof view.CSSStyleSheet !== 'function' || typeof view.CSSStyleSheet.prototype.replaceSync !== 'function') return
+  // A sheet may only be adopted by a document of the window that made it: the frame's own. It is
+  // cleaned before it is adopted, so nothing in it has been applied (or loaded) yet. replaceSync
+  // leaves out @import rules itself; cleanRules drops any that a browser keeps.
+  const sheet = new view.CSSStyleSheet()
+  sheet.replaceSync(css)
+  cleanRules(view, sheet)
+  // Undefined where the browser cannot adopt a sheet (the type says it always can).
+  if (target.adoptedStyleSheets !== undefined) {
     target.adoptedStyleSheets = [sheet]
     return
   }
   const style = target.createElement('style')
-  style.textContent = css
+  style.textContent = Array.from(sheet.cssRules, (rule) => rule.cssText).join('\n')
   target.head.appendChild(style)
+}
+
+/**
+ * Takes out of `parent` (a sheet, or a rule that holds rules: @media, @supports, @layer, @container,
+ * nested style rules) whatever would load from a server: @import and @font-face rules, other rules
+ * whose text names a URL (e.g. @property's initial-value), and declarations whose value does. Rules
+ * inside rules are cleaned the same way, @keyframes' frames included. The rules are the frame's
+ * (`view`'s), so they are told apart by its classes: this page's would never match them.
+ */
+function cleanRules(view: Window & typeof globalThis, parent: CSSStyleSheet | CSSGroupingRule | CSSKeyframesRule): void {
+  const rules = parent.cssRules
+  for (let index = rules.length - 1; index >= 0; index--) {
+    const rule = rules[index]!
+    const holdsRules = rule instanceof view.CSSGroupingRule || rule instanceof view.CSSKeyframesRule
+    const declarations = 'style' in rule && rule.style instanceof view.CSSStyleDeclaration ? rule.style : undefined
+    if (declarations) cleanDeclarations(declarations)
+    if (holdsRules) cleanRules(view, rule)
+    // @namespace names a URL but loads nothing (and may not be deleted while other rules follow it).
+    const namesUrl = !holdsRules && declarations === undefined && !(rule instanceof view.CSSNamespaceRule) && loadsInCss(rule.cssText)
+    const dropped = rule instanceof view.CSSImportRule || rule instanceof view.CSSFontFaceRule || namesUrl
+    // @keyframes holds only frames, which hold declarations (cleaned above): nothing there is dropped.
+    if (dropped && !(parent instanceof view.CSSKeyframesRule)) parent.deleteRule(index)
+  }
+}
+
+/** Removes every declaration whose value loads from a URL (custom properties included: var() would carry it). */
+function cleanDeclarations(style: CSSStyleDeclaration): void {
+  for (let index = style.length - 1; index >= 0; index--) {
+    const name = style.item(index)
+    if (loadsInCss(style.getPropertyValue(name))) style.removeProperty(name)
+  }
+}
+
+/** Whether CSS `text` loads from a server: a url() other than url(#…), or a function that takes a URL as a string. */
+function loadsInCss(text: string): boolean {
+  const decoded = decodedCss(text)
+  return REMOTE_CSS_URL.test(decoded) || CSS_STRING_URL_FUNCTION.test(decoded)
+}
+
+/** `text` with its CSS escapes decoded and in lower case, as a browser reads a function's name. */
+function decodedCss(text: string): string {
+  return text
+    .replace(CSS_ESCAPE, (_escape: string, hex: string | undefined, character: string | undefined) => {
+      if (hex === undefined) return character ?? ''
+      const codePoint = Number.parseInt(hex, 16)
+      return codePoint > 0 && codePoint <= 0x10ffff ? String.fromCodePoint(codePoint) : '\ufffd'
+    })
+    .toLowerCase()
+}
+
+/**
+ * `fileName` as it is saved: path separators, control characters and leading dots replaced or
+ * dropped, and ending in `extension` (the chart's names already do, and keep as they are).
+ */
+function savedFileName(fileName: string, extension: string): string {
+  const safe = fileName.replace(UNSAFE_FILE_NAME, '_').replace(LEADING_DOTS, '')
+  return safe.toLowerCase().endsWith(extension) ? safe : `${safe || 'chart'}${extension}`
 }
 
 function checkEmbedOrigin(input: unknown): string {

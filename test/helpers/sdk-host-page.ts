@@ -49,13 +49,22 @@ export interface SdkHostWindow {
   mountError(options: Record<string, unknown>): string
 }
 
-/** The partner's host page on `site`, which may frame the embed origin (and, on the partner's, the stranger's). */
-export function sdkHostPage(site: Site, stack: ChartStack): SiteFile {
+/**
+ * The partner's host page on `site`, which may frame the embed origin (and, on the partner's, the
+ * stranger's). With `csp: 'none'` the page sends no Content-Security-Policy, as many partners'
+ * pages do: there nothing but the SDK itself stops a print document from loading or styling.
+ */
+export function sdkHostPage(
+  site: Site,
+  stack: ChartStack,
+  { csp = 'strict' }: { csp?: 'strict' | 'none' } = {},
+): SiteFile {
   const frameSources = [stack.embedOrigin, ...(site === stack.partner ? [stack.stranger.origin] : [])].join(' ')
+  const policy = `default-src 'self'; script-src 'self' ${stack.embedOrigin}; connect-src 'self' ${stack.embedOrigin}; frame-src ${frameSources}; style-src 'self'`
   return {
     type: 'text/html; charset=utf-8',
     headers: {
-      'content-security-policy': `default-src 'self'; script-src 'self' ${stack.embedOrigin}; connect-src 'self' ${stack.embedOrigin}; frame-src ${frameSources}; style-src 'self'`,
+      ...(csp === 'strict' ? { 'content-security-policy': policy } : {}),
       'referrer-policy': 'no-referrer',
     },
     body: `<!doctype html><html data-embed-origin="${stack.embedOrigin}"><meta charset="utf-8"><title>Partner</title>
