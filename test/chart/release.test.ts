@@ -15,7 +15,8 @@ const TIMEOUT = 60_000
 
 /**
  * The SHA-256 of every file of each published release, as it was published. A partner pinned to one
- * of them must see no change, ever: a new chart is a new version beside them.
+ * of them must see no change, ever: a new chart is a new version beside them. 0.2.0 is held from the
+ * stop that publishes it.
  */
 const PUBLISHED: Record<string, Record<string, string>> = {
   '0.1.0': {
@@ -35,6 +36,15 @@ const PUBLISHED: Record<string, Record<string, string>> = {
     'payload.schema.json': '0ffbf853bbb94068d1b9cd02710751960fa6daeaeaddb90fe76cabeae27c6cba',
     'sdk.d.ts': '767eee0ca0b2b2fb942134a35547dabe6470fb287513850915bd3f54d2e81233',
     'sdk.js': '66fb61a22830f5e098e2ee000d0b760542aa792e3bcd234962ce059faadcef22',
+  },
+  '0.2.0': {
+    'chart-czAAn5nKKI.js': '7330009f99ca28865d13efc49b9fd43e6fb47a72f32b74111c53fb52f5387489',
+    'chart-xDZCzJnxTY.css': 'fc3642cc99ff4d83b8a473e5059b1c29f030a776ce0ec2d2a2fc5109ee25cbc5',
+    'example.json': 'fb585a1a70d1f398843f276a9dad5942e3249ca74cca2e1b93e92b87a36487b0',
+    'index.html': '5ff77c915b0dab74092acbde0f788947951dc222db241e39244235340f32dd8c',
+    'payload.schema.json': 'fc50a2bcce82404e9ed8422f9cf13681ec1fd6e4ee085f98d4c0c0755e07871d',
+    'sdk.d.ts': '2bdb5ae33522db8228f17865f208036461c563edd9ddd9535ee83b8cdf335bbe',
+    'sdk.js': 'aed8c2ec34048856674a911a18598bb3f92bcbbd5eddbab837045cd4eb65f3f5',
   },
 }
 

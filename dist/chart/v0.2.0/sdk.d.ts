@@ -56,12 +56,25 @@
  * - Saves and prints for the chart. The mounting rules sandbox the iframe with exactly
  *   "allow-scripts allow-same-origin" (no allow-downloads, no allow-modals), so the chart can
  *   neither start a download nor open a print dialog itself. It makes the file (a PNG or an SVG) or
- *   the print document in the browser and posts it to this page: a file is saved through an
- *   object URL and a download link; a print document is printed from a hidden frame the SDK adds to
- *   this page, sandboxed "allow-same-origin allow-modals" (no allow-scripts: nothing in it can
- *   run), built from the markup with script, frame, object, embed, link, meta and base elements,
- *   on* attributes and URLs other than #fragments and data: dropped, styled through a constructable stylesheet (which a strict style-src
- *   allows, unlike a <style> element), and removed after printing. Nothing goes to any server.
+ *   the print document in the browser and posts it to this page. Nothing goes to any server.
+ *   A file is saved through an object URL and a download link, and only as image/png or
+ *   image/svg+xml (anything else is ignored), in a new Blob of that type, under its name with path
+ *   separators, control and bidirectional characters replaced by "_", leading dots dropped, and the
+ *   type's extension (.png, .svg) added when the name lacks it.
+ *   A print document is printed from a hidden frame the SDK adds to this page, sandboxed
+ *   "allow-same-origin allow-modals" (no allow-scripts: nothing in it can run), and removed after
+ *   printing. Its markup is parsed inertly and cleaned first, as defence in depth (the chart sends
+ *   nothing of this): script, iframe, frame, frameset, object, embed, link, meta, base and style
+ *   elements and SVG animations (animate, set, animateMotion, animateTransform) are dropped; so are
+ *   on* and style attributes, URL attributes (src, srcset, href, xlink:href, data, poster,
+ *   background, action, formaction) other than #fragments and data:, and any attribute whose
+ *   value holds a url() other than url(#…) (SVG's fill, filter, mask, clip-path, marker-*). Its CSS
+ *   is parsed into a constructed stylesheet and cleaned before it applies: @import and @font-face
+ *   rules go, as does every declaration (at any depth of @media, @supports and other grouping
+ *   rules, custom properties included) whose value holds a url() other than url(#…) or image-set(),
+ *   image() or src(), and any other rule that names one (@property's initial-value). The sheet is adopted (a strict style-src allows that, unlike a <style>
+ *   element); a browser that cannot adopt it gets its cleaned rules in a <style> element, and one
+ *   that cannot construct it prints without the chart's CSS.
  * - Sizes the iframe's height from the chart's `rendered` and `resize` messages.
  * - Fetches a new token 60 s before the held one's expiresAt (halfway through a token shorter
  *   than two minutes) and keeps it, quietly: a refresh posts no render, so the chart keeps the

@@ -100,12 +100,25 @@ function readAppearance(value) {
  * - Saves and prints for the chart. The mounting rules sandbox the iframe with exactly
  *   "allow-scripts allow-same-origin" (no allow-downloads, no allow-modals), so the chart can
  *   neither start a download nor open a print dialog itself. It makes the file (a PNG or an SVG) or
- *   the print document in the browser and posts it to this page: a file is saved through an
- *   object URL and a download link; a print document is printed from a hidden frame the SDK adds to
- *   this page, sandboxed "allow-same-origin allow-modals" (no allow-scripts: nothing in it can
- *   run), built from the markup with script, frame, object, embed, link, meta and base elements,
- *   on* attributes and URLs other than #fragments and data: dropped, styled through a constructable stylesheet (which a strict style-src
- *   allows, unlike a <style> element), and removed after printing. Nothing goes to any server.
+ *   the print document in the browser and posts it to this page. Nothing goes to any server.
+ *   A file is saved through an object URL and a download link, and only as image/png or
+ *   image/svg+xml (anything else is ignored), in a new Blob of that type, under its name with path
+ *   separators, control and bidirectional characters replaced by "_", leading dots dropped, and the
+ *   type's extension (.png, .svg) added when the name lacks it.
+ *   A print document is printed from a hidden frame the SDK adds to this page, sandboxed
+ *   "allow-same-origin allow-modals" (no allow-scripts: nothing in it can run), and removed after
+ *   printing. Its markup is parsed inertly and cleaned first, as defence in depth (the chart sends
+ *   nothing of this): script, iframe, frame, frameset, object, embed, link, meta, base and style
+ *   elements and SVG animations (animate, set, animateMotion, animateTransform) are dropped; so are
+ *   on* and style attributes, URL attributes (src, srcset, href, xlink:href, data, poster,
+ *   background, action, formaction) other than #fragments and data:, and any attribute whose
+ *   value holds a url() other than url(#…) (SVG's fill, filter, mask, clip-path, marker-*). Its CSS
+ *   is parsed into a constructed stylesheet and cleaned before it applies: @import and @font-face
+ *   rules go, as does every declaration (at any depth of @media, @supports and other grouping
+ *   rules, custom properties included) whose value holds a url() other than url(#…) or image-set(),
+ *   image() or src(), and any other rule that names one (@property's initial-value). The sheet is adopted (a strict style-src allows that, unlike a <style>
+ *   element); a browser that cannot adopt it gets its cleaned rules in a <style> element, and one
+ *   that cannot construct it prints without the chart's CSS.
  * - Sizes the iframe's height from the chart's `rendered` and `resize` messages.
  * - Fetches a new token 60 s before the held one's expiresAt (halfway through a token shorter
  *   than two minutes) and keeps it, quietly: a refresh posts no render, so the chart keeps the
@@ -155,9 +168,18 @@ var SANDBOX = "allow-scripts allow-same-origin";
 var ALLOW = "fullscreen";
 var HANDLES = ["download", "print"];
 var PRINT_SANDBOX = "allow-same-origin allow-modals";
-var PRINT_DROPPED_ELEMENTS = "script, iframe, frame, frameset, object, embed, link, meta, base";
+var PRINT_DROPPED_ELEMENTS = "script, iframe, frame, frameset, object, embed, link, meta, base, style, animate, set, animateMotion, animateTransform";
 var PRINT_URL_ATTRIBUTES = /* @__PURE__ */ new Set(["src", "srcset", "href", "xlink:href", "data", "poster", "background", "action", "formaction"]);
 var IN_MEMORY_URL = /^\s*(#|data:)/i;
+var CSS_ESCAPE = /\\(?:([0-9a-f]{1,6})[ \t\n\r\f]?|([^\n\r\f]))/gi;
+var REMOTE_CSS_URL = /url\((?!\s*['"]?\s*#)/;
+var CSS_STRING_URL_FUNCTION = /(?:^|[^a-z0-9_-])(?:-webkit-image-set|image-set|image|src)\(/;
+var SAVED_FILE_TYPES = /* @__PURE__ */ new Map([
+  ["image/png", ".png"],
+  ["image/svg+xml", ".svg"]
+]);
+var UNSAFE_FILE_NAME = /[<>:"/\\|?*\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+/gu;
+var LEADING_DOTS = /^[\s.]+/u;
 var REVOKE_AFTER_MS = 6e4;
 var DEFAULT_READY_TIMEOUT_MS = 15e3;
 var REFRESH_LEAD_MS = 6e4;
@@ -327,9 +349,13 @@ function mountHouseholdChart(options) {
       case "viewchange":
         if (typeof message.view === "string" && VIEWS.has(message.view)) emit({ type: "viewchange", view: message.view });
         return;
-      case "download":
-        if (typeof message.fileName === "string" && message.data instanceof Blob) saveFile(message.fileName, message.data);
+      case "download": {
+        const mediaType = message.mediaType;
+        const extension = typeof mediaType === "string" ? SAVED_FILE_TYPES.get(mediaType) : void 0;
+        if (extension !== void 0 && typeof message.fileName === "string" && message.data instanceof Blob)
+          saveFile(savedFileName(message.fileName, extension), new Blob([message.data], { type: mediaType }));
         return;
+      }
       case "printdocument":
         if (typeof message.title === "string" && typeof message.html === "string" && typeof message.css === "string") {
           printFrame?.remove();
@@ -459,8 +485,9 @@ function printDocument(title, html, css) {
   for (const element of parsed.querySelectorAll("*")) {
     for (const name of element.getAttributeNames()) {
       const lower = name.toLowerCase();
-      const fetches = PRINT_URL_ATTRIBUTES.has(lower) && !IN_MEMORY_URL.test(element.getAttribute(name) ?? "");
-      if (lower.startsWith("on") || fetches) element.removeAttribute(name);
+      const value = element.getAttribute(name) ?? "";
+      const fetches = PRINT_URL_ATTRIBUTES.has(lower) && !IN_MEMORY_URL.test(value);
+      if (lower.startsWith("on") || lower === "style" || fetches || REMOTE_CSS_URL.test(decodedCss(value))) element.removeAttribute(name);
     }
   }
   target.title = title;
@@ -471,15 +498,51 @@ function printDocument(title, html, css) {
   return frame;
 }
 function applyPrintStyles(view, target, css) {
-  if ("adoptedStyleSheets" in target && typeof view.CSSStyleSheet.prototype.replaceSync === "function") {
-    const sheet = new view.CSSStyleSheet();
-    sheet.replaceSync(css);
+  if (typeof view.CSSStyleSheet !== "function" || typeof view.CSSStyleSheet.prototype.replaceSync !== "function") return;
+  const sheet = new view.CSSStyleSheet();
+  sheet.replaceSync(css);
+  cleanRules(view, sheet);
+  if (target.adoptedStyleSheets !== void 0) {
     target.adoptedStyleSheets = [sheet];
     return;
   }
   const style = target.createElement("style");
-  style.textContent = css;
+  style.textContent = Array.from(sheet.cssRules, (rule) => rule.cssText).join("\n");
   target.head.appendChild(style);
+}
+function cleanRules(view, parent) {
+  const rules = parent.cssRules;
+  for (let index = rules.length - 1; index >= 0; index--) {
+    const rule = rules[index];
+    const holdsRules = rule instanceof view.CSSGroupingRule || rule instanceof view.CSSKeyframesRule;
+    const declarations = "style" in rule && rule.style instanceof view.CSSStyleDeclaration ? rule.style : void 0;
+    if (declarations) cleanDeclarations(declarations);
+    if (holdsRules) cleanRules(view, rule);
+    const namesUrl = !holdsRules && declarations === void 0 && !(rule instanceof view.CSSNamespaceRule) && loadsInCss(rule.cssText);
+    const dropped = rule instanceof view.CSSImportRule || rule instanceof view.CSSFontFaceRule || namesUrl;
+    if (dropped && !(parent instanceof view.CSSKeyframesRule)) parent.deleteRule(index);
+  }
+}
+function cleanDeclarations(style) {
+  for (let index = style.length - 1; index >= 0; index--) {
+    const name = style.item(index);
+    if (loadsInCss(style.getPropertyValue(name))) style.removeProperty(name);
+  }
+}
+function loadsInCss(text) {
+  const decoded = decodedCss(text);
+  return REMOTE_CSS_URL.test(decoded) || CSS_STRING_URL_FUNCTION.test(decoded);
+}
+function decodedCss(text) {
+  return text.replace(CSS_ESCAPE, (_escape, hex, character) => {
+    if (hex === void 0) return character ?? "";
+    const codePoint = Number.parseInt(hex, 16);
+    return codePoint > 0 && codePoint <= 1114111 ? String.fromCodePoint(codePoint) : "\uFFFD";
+  }).toLowerCase();
+}
+function savedFileName(fileName, extension) {
+  const safe = fileName.replace(UNSAFE_FILE_NAME, "_").replace(LEADING_DOTS, "");
+  return safe.toLowerCase().endsWith(extension) ? safe : `${safe || "chart"}${extension}`;
 }
 function checkEmbedOrigin(input) {
   const rule = "embedOrigin must be a bare origin such as https://embed.hearth.example (scheme, host and port; no path or trailing slash)";
