@@ -103,11 +103,11 @@ export interface ChartLayout {
 }
 
 export const PERSON_W = 164
-export const PERSON_H = 54
-export const ENTITY_W = 240
+const PERSON_H = 54
+const ENTITY_W = 240
 export const NAME_SIZE = 13
-export const SUB_SIZE = 11
-export const LABEL_SIZE = 11
+const SUB_SIZE = 11
+const LABEL_SIZE = 11
 const PAD = 10 // inner horizontal padding of a box
 const PGAP = 32 // between partners
 const SGAP = 32 // between sibling blocks

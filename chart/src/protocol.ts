@@ -36,8 +36,8 @@
 import type { Theme } from '../payload.ts'
 import { VIEW_NAMES, type ViewName } from './views/view-types.ts'
 
-export const PROTOCOLS = [1] as const
-export const CAPABILITIES = [
+const PROTOCOLS = [1] as const
+const CAPABILITIES = [
   'rendered',
   'resize',
   'select',

@@ -5,7 +5,7 @@
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet } from 'jose'
 import { isRecord, type ErrorCode } from './protocol.ts'
 
-export const CLOCK_TOLERANCE_SECONDS = 30
+const CLOCK_TOLERANCE_SECONDS = 30
 /** Token ids whose key set is kept; a page sees one or a few tokens in its life. */
 const KEPT_TOKEN_IDS = 16
 /** Far above a real token (a few hundred characters); refuses junk before decoding it. */
