@@ -57,31 +57,6 @@ export default defineConfig(
     },
   },
   {
-    // Frozen with chart v0.1.1: these files build the released chart (dist/chart/v0.1.1, compared byte
-    // for byte by test/chart/release.test.ts) and fixing these findings changes the built bytes (even a
-    // type-only fix moves esbuild's minified names, and the SDK's sdk.d.ts keeps its comments and layout);
-    // lint-fixed with the next chart release.
-    files: [
-      'chart/src/draw.ts',
-      'chart/src/format.ts',
-      'chart/src/layout.ts',
-      'chart/src/main.ts',
-      'chart/src/payload-rules.ts',
-      'sdk/household-chart.ts',
-    ],
-    rules: {
-      '@typescript-eslint/no-confusing-void-expression': 'off',
-      '@typescript-eslint/no-unnecessary-condition': 'off',
-      '@typescript-eslint/no-unnecessary-type-assertion': 'off',
-      '@typescript-eslint/no-unnecessary-type-conversion': 'off',
-      '@typescript-eslint/non-nullable-type-assertion-style': 'off',
-      '@typescript-eslint/no-unused-vars': 'off',
-      '@typescript-eslint/prefer-for-of': 'off',
-      '@typescript-eslint/prefer-nullish-coalescing': 'off',
-      '@typescript-eslint/prefer-optional-chain': 'off',
-    },
-  },
-  {
     files: browserFiles,
     languageOptions: {
       parserOptions: { projectService: false, project: './tsconfig.browser.json' },

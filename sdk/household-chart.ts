@@ -415,10 +415,10 @@ export function mountHouseholdChart(options: MountHouseholdChartOptions): Househ
   const { container, title, fetchToken, onEvent } = options
   const embedOrigin = checkEmbedOrigin(options.embedOrigin)
   const version = checkVersion(options.version ?? SDK_CHART_VERSION)
-  if (!container || typeof container.appendChild !== 'function') throw new TypeError('mountHouseholdChart: container must be an HTMLElement')
+  if (!isElementLike(container)) throw new TypeError('mountHouseholdChart: container must be an HTMLElement')
   if (typeof title !== 'string' || title.trim() === '') throw new TypeError('mountHouseholdChart: title is required (the iframe\'s accessible name)')
   if (typeof fetchToken !== 'function') throw new TypeError('mountHouseholdChart: fetchToken must be a function returning a Promise of { token, expiresAt }')
-  if (options.theme !== undefined && !THEMES.has(options.theme)) throw new TypeError(`mountHouseholdChart: theme must be light, dark or system, got ${String(options.theme)}`)
+  if (options.theme !== undefined && !THEMES.has(options.theme)) throw new TypeError(`mountHouseholdChart: theme must be light, dark or system, got ${JSON.stringify(options.theme)}`)
   const readyTimeoutMs = options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS
   if (!Number.isFinite(readyTimeoutMs) || readyTimeoutMs <= 0) throw new TypeError('mountHouseholdChart: readyTimeoutMs must be a positive number of milliseconds')
 
@@ -687,14 +687,14 @@ export function mountHouseholdChart(options: MountHouseholdChartOptions): Househ
     },
     setTheme(next: ChartTheme): void {
       if (destroyed) return
-      if (!THEMES.has(next)) throw new TypeError(`setTheme: theme must be light, dark or system, got ${String(next)}`)
+      if (!THEMES.has(next)) throw new TypeError(`setTheme: theme must be light, dark or system, got ${JSON.stringify(next)}`)
       theme = next
       if (chartRendered) post({ type: 'theme', v: PROTOCOL_VERSION, theme: next })
       else render()
     },
     setView(view: ChartView): void {
       if (destroyed) return
-      if (!VIEWS.has(view)) throw new TypeError(`setView: view must be family, structure or estate, got ${String(view)}`)
+      if (!VIEWS.has(view)) throw new TypeError(`setView: view must be family, structure or estate, got ${JSON.stringify(view)}`)
       if (chartRendered) post({ type: 'setView', v: PROTOCOL_VERSION, view })
       else openingView = view
     },
@@ -813,8 +813,9 @@ function applyPrintStyles(view: Window & typeof globalThis, target: Document, cs
   const sheet = new view.CSSStyleSheet()
   sheet.replaceSync(css)
   cleanRules(view, sheet)
-  // Undefined where the browser cannot adopt a sheet (the type says it always can).
-  if (target.adoptedStyleSheets !== undefined) {
+  // Missing where the browser cannot adopt a sheet (the DOM's type says it always can).
+  const adoptable: Partial<Pick<Document, 'adoptedStyleSheets'>> = target
+  if (adoptable.adoptedStyleSheets !== undefined) {
     target.adoptedStyleSheets = [sheet]
     return
   }
@@ -878,6 +879,11 @@ function decodedCss(text: string): string {
 function savedFileName(fileName: string, extension: string): string {
   const safe = fileName.replace(UNSAFE_FILE_NAME, '_').replace(LEADING_DOTS, '')
   return safe.toLowerCase().endsWith(extension) ? safe : `${safe || 'chart'}${extension}`
+}
+
+/** A plain-JavaScript caller may pass anything as the container: it must at least take children. */
+function isElementLike(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && typeof (value as { appendChild?: unknown }).appendChild === 'function'
 }
 
 function checkEmbedOrigin(input: unknown): string {

@@ -297,7 +297,10 @@ export function drawChart(host: HTMLElement, payload: Payload, options: DrawOpti
     eh = Math.max(96, Math.ceil(windowed ? Math.min(MAX_VIEW_H, layout.height * k) : layout.height * k))
     setSize(ew, eh)
     minScale = Math.min(k, ew / layout.width, eh / layout.height) / 2
-    if (!windowed) return fit()
+    if (!windowed) {
+      fit()
+      return
+    }
     view(k, focusBox.x + focusBox.w / 2, focusBox.y + focusBox.h / 2)
     // Inside the chart where it is larger than the window, centred where it is not.
     vx = vw < layout.width ? Math.min(Math.max(vx, 0), layout.width - vw) : (layout.width - vw) / 2
@@ -455,8 +458,8 @@ function clientsBox(payload: Payload, boxes: NodeBox[]): { x: number; y: number;
   const ids = new Set(first ? [first.id] : [])
   for (const rel of payload.relationships ?? []) {
     if (rel.type !== 'spouse' && rel.type !== 'partner') continue
-    if (first && rel.from === first.id) ids.add(rel.to)
-    if (first && rel.to === first.id) ids.add(rel.from)
+    if (rel.from === first?.id) ids.add(rel.to)
+    if (rel.to === first?.id) ids.add(rel.from)
   }
   const own = boxes.find((b) => b.id === first?.id)
   let x0 = Infinity

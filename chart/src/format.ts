@@ -132,12 +132,12 @@ export function compactValue(v: number): string {
     [1e3, 'K'],
   ]
   for (let i = 0; i < units.length; i++) {
-    const [d, s] = units[i] as [number, string]
+    const [d, s] = units[i]!
     if (v >= d * 0.9995 || (i === units.length - 1 && v >= 999.5)) {
       const x = v / d
       const r = x >= 99.95 ? Math.round(x) : Math.round(x * 10) / 10
       if (r >= 1000 && i > 0) {
-        const [d2, s2] = units[i - 1] as [number, string]
+        const [d2, s2] = units[i - 1]!
         return trim(Math.round((v / d2) * 10) / 10) + s2
       }
       return trim(r) + s

@@ -163,7 +163,7 @@ interface Trunk {
 }
 
 export function layoutChart(payload: Payload): ChartLayout {
-  const people = payload.people ?? []
+  const people = payload.people
   const n = people.length
   const pIdx = new Map<string, number>()
   people.forEach((p, i) => {
@@ -176,7 +176,7 @@ export function layoutChart(payload: Payload): ChartLayout {
     eIdx.set(e.id, ents.length)
     ents.push(e)
   }
-  const P = (i: number) => people[i] as Person
+  const P = (i: number) => people[i]!
 
   // ---- relations ---------------------------------------------------------------------------
   const par: number[][] = people.map(() => [])
@@ -209,7 +209,6 @@ export function layoutChart(payload: Payload): ChartLayout {
     }
   }
   const isPartner = (a: number, b: number) => partners[a]!.some((q) => q.o === b)
-  const exPair = (a: number, b: number) => partners[a]!.some((q) => q.o === b && q.ex)
 
   // ---- units -------------------------------------------------------------------------------
   const unitOf = new Int32Array(n)
@@ -245,12 +244,13 @@ export function layoutChart(payload: Payload): ChartLayout {
     const right: number[] = []
     const side = new Map<number, number>([[anchor, 0]])
     const queue = [anchor]
-    for (let h = 0; h < queue.length; h++) {
-      const x = queue[h]!
+    // The queue grows while it is walked (for…of visits what is pushed during the walk).
+    for (const x of queue) {
       const ps = partners[x]!.filter((q) => !side.has(q.o)).sort((a, b) => former(a) - former(b) || a.o - b.o)
       for (const q of ps) {
         if (side.has(q.o)) continue
-        const s = side.get(x) || (former(q) ? -1 : 1)
+        // The anchor's side is 0: its partners take a side of their own; a partner's partners its side.
+        const s = side.get(x) === 0 ? (former(q) ? -1 : 1) : side.get(x)!
         side.set(q.o, s)
         ;(s < 0 ? left : right).push(q.o)
         queue.push(q.o)
@@ -516,7 +516,7 @@ export function layoutChart(payload: Payload): ChartLayout {
       absX[r] = 0
     } else {
       absX[r] = placeRight(all, cc, RGAP)
-      merge(all, cc, absX[r]!)
+      merge(all, cc, absX[r])
     }
   }
   for (let g = 0; g <= G; g++) for (const u of byGen[g]!) for (const c of tKids[u]!) absX[c] = absX[u]! + relX[c]!
@@ -671,7 +671,7 @@ export function layoutChart(payload: Payload): ChartLayout {
     if (t === undefined) continue
     const fp = pIdx.get(l.from)
     const fe = eIdx.get(l.from)
-    const src = fp !== undefined ? fp : fe
+    const src = fp ?? fe
     if (src === undefined || (fp === undefined && fe === t)) continue
     const map = fp !== undefined ? personLinks : entityLinks
     let m = map.get(src)
@@ -700,7 +700,7 @@ export function layoutChart(payload: Payload): ChartLayout {
 
   // ---- vertical positions --------------------------------------------------------------------
   const gapH = new Float64Array(G + 2)
-  gapH[0] = gS[0]! ? 10 + gS[0]! * STEP + 10 : 0
+  gapH[0] = gS[0]! ? 10 + gS[0] * STEP + 10 : 0
   for (let g = 1; g <= G + 1; g++) {
     const tracks = gU[g]! + gT[g]! + gS[g]!
     gapH[g] =
@@ -711,7 +711,7 @@ export function layoutChart(payload: Payload): ChartLayout {
         : Math.max(76, 14 + tracks * STEP + (tracks ? 14 : 0) + Math.max(1, gB[g]!) * BAR_STEP + 22)
   }
   const rowY = new Float64Array(G + 1)
-  let yAcc = TOP + gapH[0]!
+  let yAcc = TOP + gapH[0]
   for (let r = 0; r <= G; r++) {
     rowY[r] = yAcc
     yAcc += PERSON_H + gapH[r + 1]!
@@ -852,7 +852,8 @@ export function layoutChart(payload: Payload): ChartLayout {
     }
     boxes.push(pBox[i]!)
   }
-  for (const b of eBox) if (b) boxes.push(b)
+  // Every entity is in one of the two groups, so eBox has no hole once both are placed.
+  boxes.push(...eBox)
 
   // ---- edges -------------------------------------------------------------------------------
   const edges: Edge[] = []

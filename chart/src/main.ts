@@ -117,7 +117,10 @@ function act(drawn: DrawnHousehold, request: ChartRequest): void {
 function restyle(value: unknown): void {
   if (!drawing) return
   const appearance = readAppearance(value)
-  if (!appearance.ok) return refuse(errorMessage('appearance_invalid', appearance.message))
+  if (!appearance.ok) {
+    refuse(errorMessage('appearance_invalid', appearance.message))
+    return
+  }
   const restyled: Drawing = { ...drawing, appearance: appearance.appearance }
   try {
     // A new font changes the measured layout: a redraw, not a style change. Not a render: no
@@ -130,30 +133,43 @@ function restyle(value: unknown): void {
 }
 
 async function handleRender(request: RenderRequest, source: MessageEventSource | null, origin: string): Promise<void> {
-  if (source !== window.parent)
-    return refuse(errorMessage('origin_mismatch', 'Render messages are accepted from the parent window only.'))
+  if (source !== window.parent) {
+    refuse(errorMessage('origin_mismatch', 'Render messages are accepted from the parent window only.'))
+    return
+  }
   if (request.v !== PROTOCOL_VERSION) {
-    return refuse(
+    refuse(
       errorMessage(
         'version_unsupported',
         `This chart speaks protocol version ${PROTOCOL_VERSION}; send v: ${PROTOCOL_VERSION}.`,
       ),
     )
+    return
   }
   const token = await verifier.verify(request.token, origin)
-  if (!token.ok) return refuse(errorMessage(token.code, token.message))
+  if (!token.ok) {
+    refuse(errorMessage(token.code, token.message))
+    return
+  }
   const payload = validatePayload(request.payload)
   // From here the token has proved the sender's origin: refusals go to it alone.
-  if (!payload.ok) return refuse(errorMessage('payload_invalid', payload.message, payload.path), origin)
+  if (!payload.ok) {
+    refuse(errorMessage('payload_invalid', payload.message, payload.path), origin)
+    return
+  }
   const appearance = readAppearance(request.appearance)
-  if (!appearance.ok) return refuse(errorMessage('appearance_invalid', appearance.message), origin)
+  if (!appearance.ok) {
+    refuse(errorMessage('appearance_invalid', appearance.message), origin)
+    return
+  }
   shownTheme = payload.payload.options?.theme ?? 'system'
   try {
     draw({ payload: payload.payload, appearance: appearance.appearance, handled: readHandles(request.handles), origin })
   } catch {
     // A payload the schema and rules accept should always draw; if it does not, say so.
     forget()
-    return refuse(errorMessage('payload_invalid', 'payload: the chart could not draw this payload.', ''), origin)
+    refuse(errorMessage('payload_invalid', 'payload: the chart could not draw this payload.', ''), origin)
+    return
   }
   lastHeight = contentHeight()
   post({ type: 'rendered', height: lastHeight }, origin)

@@ -54,16 +54,16 @@ export function checkPayloadRules(payload: Payload): PayloadProblem | null {
   const personIndex = new Map<string, number>()
   const entityKinds = new Map<string, EntityKind>()
   for (let i = 0; i < people.length; i++) {
-    const id = (people[i] as Payload['people'][number]).id
+    const id = people[i]!.id
     if (personIndex.has(id)) return problem(`/people/${i}/id`, 'repeats the id of an earlier person')
     personIndex.set(id, i)
   }
   for (let i = 0; i < entities.length; i++) {
-    const id = (entities[i] as NonNullable<Payload['entities']>[number]).id
+    const id = entities[i]!.id
     if (personIndex.has(id))
       return problem(`/entities/${i}/id`, 'repeats the id of a person (people and entities share ids)')
     if (entityKinds.has(id)) return problem(`/entities/${i}/id`, 'repeats the id of an earlier entity')
-    const entity = entities[i] as NonNullable<Payload['entities']>[number]
+    const entity = entities[i]!
     if (isParty(entity.kind)) {
       const held = PARTY_HELD.find((field) => entity[field] !== undefined)
       if (held !== undefined)
@@ -79,7 +79,7 @@ export function checkPayloadRules(payload: Payload): PayloadProblem | null {
   const from = new Int32Array(relationships.length)
   const to = new Int32Array(relationships.length)
   for (let i = 0; i < relationships.length; i++) {
-    const relationship = relationships[i] as NonNullable<Payload['relationships']>[number]
+    const relationship = relationships[i]!
     const a = personIndex.get(relationship.from)
     if (a === undefined) return problem(`/relationships/${i}/from`, notAPerson(entityKinds.has(relationship.from)))
     const b = personIndex.get(relationship.to)
@@ -93,7 +93,7 @@ export function checkPayloadRules(payload: Payload): PayloadProblem | null {
 
   // Links go from a person or an entity to another entity.
   for (let i = 0; i < links.length; i++) {
-    const link = links[i] as NonNullable<Payload['links']>[number]
+    const link = links[i]!
     if (!personIndex.has(link.from) && !entityKinds.has(link.from))
       return problem(`/links/${i}/from`, 'names no person or entity of the payload')
     const toKind = entityKinds.get(link.to)
@@ -115,18 +115,18 @@ export function checkPayloadRules(payload: Payload): PayloadProblem | null {
   const start = new Int32Array(n + 1)
   let parentEdges = 0
   for (let i = 0; i < relationships.length; i++) {
-    if ((relationships[i] as NonNullable<Payload['relationships']>[number]).type !== 'parent') continue
-    ;(start[(from[i] as number) + 1] as number)++
+    if (relationships[i]!.type !== 'parent') continue
+    start[from[i]! + 1]!++
     parentEdges++
   }
-  for (let p = 0; p < n; p++) start[p + 1] = (start[p + 1] as number) + (start[p] as number)
+  for (let p = 0; p < n; p++) start[p + 1] = start[p + 1]! + start[p]!
   const edgeOf = new Int32Array(parentEdges)
   const fill = start.slice(0, n)
   for (let i = 0; i < relationships.length; i++) {
-    if ((relationships[i] as NonNullable<Payload['relationships']>[number]).type !== 'parent') continue
-    const p = from[i] as number
-    edgeOf[fill[p] as number] = i
-    fill[p] = (fill[p] as number) + 1
+    if (relationships[i]!.type !== 'parent') continue
+    const p = from[i]!
+    edgeOf[fill[p]!] = i
+    fill[p] = fill[p]! + 1
   }
 
   // Iterative depth-first search from each person in document order: an edge to a person still on
@@ -146,12 +146,12 @@ export function checkPayloadRules(payload: Payload): PayloadProblem | null {
     stack[depth++] = root
     state[root] = ON_PATH
     while (depth > 0) {
-      const p = stack[depth - 1] as number
-      const next = cursor[p] as number
-      if (next < (start[p + 1] as number)) {
+      const p = stack[depth - 1]!
+      const next = cursor[p]!
+      if (next < start[p + 1]!) {
         cursor[p] = next + 1
-        const edge = edgeOf[next] as number
-        const child = to[edge] as number
+        const edge = edgeOf[next]!
+        const child = to[edge]!
         if (state[child] === ON_PATH)
           return problem(
             `/relationships/${edge}`,
@@ -172,28 +172,26 @@ export function checkPayloadRules(payload: Payload): PayloadProblem | null {
   // Partners may not be each other's ancestor and descendant.
   const partnerEdges: number[] = []
   for (let i = 0; i < relationships.length; i++) {
-    if (PARTNER_TYPES.has((relationships[i] as NonNullable<Payload['relationships']>[number]).type))
-      partnerEdges.push(i)
+    if (PARTNER_TYPES.has(relationships[i]!.type)) partnerEdges.push(i)
   }
   if (partnerEdges.length === 0 || parentEdges === 0) return null
   const words = (n + 31) >>> 5
   const ancestors = new Uint32Array(n * words)
   for (let k = n - 1; k >= 0; k--) {
-    const p = finished[k] as number
-    for (let e = start[p] as number; e < (start[p + 1] as number); e++) {
-      const child = to[edgeOf[e] as number] as number
+    const p = finished[k]!
+    for (let e = start[p]!; e < start[p + 1]!; e++) {
+      const child = to[edgeOf[e]!]!
       const childRow = child * words
       const parentRow = p * words
-      for (let w = 0; w < words; w++)
-        ancestors[childRow + w] = (ancestors[childRow + w] as number) | (ancestors[parentRow + w] as number)
-      ancestors[childRow + (p >>> 5)] = (ancestors[childRow + (p >>> 5)] as number) | (1 << (p & 31))
+      for (let w = 0; w < words; w++) ancestors[childRow + w] = ancestors[childRow + w]! | ancestors[parentRow + w]!
+      ancestors[childRow + (p >>> 5)] = ancestors[childRow + (p >>> 5)]! | (1 << (p & 31))
     }
   }
   const isAncestor = (ancestor: number, of: number): boolean =>
-    (((ancestors[of * words + (ancestor >>> 5)] as number) >>> (ancestor & 31)) & 1) === 1
+    ((ancestors[of * words + (ancestor >>> 5)]! >>> (ancestor & 31)) & 1) === 1
   for (const i of partnerEdges) {
-    const a = from[i] as number
-    const b = to[i] as number
+    const a = from[i]!
+    const b = to[i]!
     if (isAncestor(a, b) || isAncestor(b, a))
       return problem(`/relationships/${i}`, 'joins as partners a person and their own ancestor or descendant')
   }

@@ -38,13 +38,13 @@ const PUBLISHED: Record<string, Record<string, string>> = {
     'sdk.js': '66fb61a22830f5e098e2ee000d0b760542aa792e3bcd234962ce059faadcef22',
   },
   '0.2.0': {
-    'chart-czAAn5nKKI.js': '7330009f99ca28865d13efc49b9fd43e6fb47a72f32b74111c53fb52f5387489',
+    'chart-sosoiL5Kex.js': 'b28b2888be4a7bfd10a6dbad346e44f28a9e0815e9c13e3fcff2559a60601750',
     'chart-xDZCzJnxTY.css': 'fc3642cc99ff4d83b8a473e5059b1c29f030a776ce0ec2d2a2fc5109ee25cbc5',
     'example.json': 'fb585a1a70d1f398843f276a9dad5942e3249ca74cca2e1b93e92b87a36487b0',
-    'index.html': '5ff77c915b0dab74092acbde0f788947951dc222db241e39244235340f32dd8c',
+    'index.html': '3ec9080657bfd4bf4e8d3faa79e9c81b093cca7b47de3e313efc4fc5daefcdb1',
     'payload.schema.json': 'fc50a2bcce82404e9ed8422f9cf13681ec1fd6e4ee085f98d4c0c0755e07871d',
     'sdk.d.ts': '2bdb5ae33522db8228f17865f208036461c563edd9ddd9535ee83b8cdf335bbe',
-    'sdk.js': 'aed8c2ec34048856674a911a18598bb3f92bcbbd5eddbab837045cd4eb65f3f5',
+    'sdk.js': '3d4f78d233668de6c7d0d3c90c4d21d248d736b3f1a3f8300a91fd39dc13fc40',
   },
 }
 

@@ -197,10 +197,10 @@ function mountHouseholdChart(options) {
   const { container, title, fetchToken, onEvent } = options;
   const embedOrigin = checkEmbedOrigin(options.embedOrigin);
   const version = checkVersion(options.version ?? SDK_CHART_VERSION);
-  if (!container || typeof container.appendChild !== "function") throw new TypeError("mountHouseholdChart: container must be an HTMLElement");
+  if (!isElementLike(container)) throw new TypeError("mountHouseholdChart: container must be an HTMLElement");
   if (typeof title !== "string" || title.trim() === "") throw new TypeError("mountHouseholdChart: title is required (the iframe's accessible name)");
   if (typeof fetchToken !== "function") throw new TypeError("mountHouseholdChart: fetchToken must be a function returning a Promise of { token, expiresAt }");
-  if (options.theme !== void 0 && !THEMES.has(options.theme)) throw new TypeError(`mountHouseholdChart: theme must be light, dark or system, got ${String(options.theme)}`);
+  if (options.theme !== void 0 && !THEMES.has(options.theme)) throw new TypeError(`mountHouseholdChart: theme must be light, dark or system, got ${JSON.stringify(options.theme)}`);
   const readyTimeoutMs = options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
   if (!Number.isFinite(readyTimeoutMs) || readyTimeoutMs <= 0) throw new TypeError("mountHouseholdChart: readyTimeoutMs must be a positive number of milliseconds");
   mounted.get(container)?.destroy();
@@ -405,14 +405,14 @@ function mountHouseholdChart(options) {
     },
     setTheme(next) {
       if (destroyed) return;
-      if (!THEMES.has(next)) throw new TypeError(`setTheme: theme must be light, dark or system, got ${String(next)}`);
+      if (!THEMES.has(next)) throw new TypeError(`setTheme: theme must be light, dark or system, got ${JSON.stringify(next)}`);
       theme = next;
       if (chartRendered) post({ type: "theme", v: PROTOCOL_VERSION, theme: next });
       else render();
     },
     setView(view) {
       if (destroyed) return;
-      if (!VIEWS.has(view)) throw new TypeError(`setView: view must be family, structure or estate, got ${String(view)}`);
+      if (!VIEWS.has(view)) throw new TypeError(`setView: view must be family, structure or estate, got ${JSON.stringify(view)}`);
       if (chartRendered) post({ type: "setView", v: PROTOCOL_VERSION, view });
       else openingView = view;
     },
@@ -502,7 +502,8 @@ function applyPrintStyles(view, target, css) {
   const sheet = new view.CSSStyleSheet();
   sheet.replaceSync(css);
   cleanRules(view, sheet);
-  if (target.adoptedStyleSheets !== void 0) {
+  const adoptable = target;
+  if (adoptable.adoptedStyleSheets !== void 0) {
     target.adoptedStyleSheets = [sheet];
     return;
   }
@@ -543,6 +544,9 @@ function decodedCss(text) {
 function savedFileName(fileName, extension) {
   const safe = fileName.replace(UNSAFE_FILE_NAME, "_").replace(LEADING_DOTS, "");
   return safe.toLowerCase().endsWith(extension) ? safe : `${safe || "chart"}${extension}`;
+}
+function isElementLike(value) {
+  return typeof value === "object" && value !== null && typeof value.appendChild === "function";
 }
 function checkEmbedOrigin(input) {
   const rule = "embedOrigin must be a bare origin such as https://embed.hearth.example (scheme, host and port; no path or trailing slash)";
