@@ -3,9 +3,8 @@
 // figures, printed): the views fixture (test/browser/fixtures/views-entry.ts) and the geometry reader
 // bundled for the browser, the chart's stylesheets in main.ts's order, under the chart's CSP, in a
 // page as wide as the web app's chart frame.
-import { readFileSync } from 'node:fs'
 import type { Browser, Page } from 'playwright-core'
-import { bundleFixture } from '../../test/helpers/chart-pages.ts'
+import { bundleFixture, serveViewsFixture } from '../../test/helpers/chart-pages.ts'
 import { startSite, type Site } from '../../test/helpers/sites.ts'
 import type { DrawnChart } from './drawn-geometry.ts'
 import type { GeometryCase } from './geometry-cases.ts'
@@ -17,16 +16,6 @@ const FRAME_HEIGHT = 800
 export type ViewName = 'family' | 'structure' | 'estate'
 export const VIEWS: readonly ViewName[] = ['family', 'structure', 'estate']
 
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'"
-const root = new URL('../../', import.meta.url)
-/** The chart's stylesheets, in the order chart/src/main.ts imports them. */
-const STYLESHEETS = [
-  'chart/src/styles.css',
-  'chart/src/views/views.css',
-  'chart/src/views/genogram.css',
-  'chart/src/views/print.css',
-]
-
 export interface ViewsPage {
   /** Opens `household` (a case's slug) on `view` in a new page of the frame's size, drawn. */
   open(browser: Browser, slug: string, view: ViewName): Promise<Page>
@@ -35,26 +24,10 @@ export interface ViewsPage {
 
 export async function startViewsPage(cases: readonly GeometryCase[]): Promise<ViewsPage> {
   const site: Site = await startSite()
-  const headers = { 'content-security-policy': CSP }
-  const links = STYLESHEETS.map((_, k) => `<link rel="stylesheet" href="/style-${k}.css">`).join('')
-  site.set('/', {
-    type: 'text/html; charset=utf-8',
-    headers,
-    body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Household</title>
-<link rel="icon" href="data:,">${links}
-<script type="module" src="/geometry-reader.js"></script><script type="module" src="/views-entry.js"></script>
-</head><body><main id="chart"></main></body></html>`,
-  })
-  for (const name of ['views-entry', 'geometry-reader']) {
-    const body = await bundleFixture(new URL(`../../test/browser/fixtures/${name}.ts`, import.meta.url))
-    site.set(`/${name}.js`, { type: 'text/javascript', headers, body })
-  }
-  STYLESHEETS.forEach((file, k) =>
-    site.set(`/style-${k}.css`, { type: 'text/css', headers, body: readFileSync(new URL(file, root)) }),
-  )
-  for (const { slug, household } of cases) {
-    site.set(`/${slug}.json`, { type: 'application/json', headers, body: JSON.stringify(household) })
-  }
+  const reader = await bundleFixture(new URL('../../test/browser/fixtures/geometry-reader.ts', import.meta.url))
+  await serveViewsFixture(site, Object.fromEntries(cases.map(({ slug, household }) => [slug, household])), [
+    { path: '/geometry-reader.js', body: reader },
+  ])
   return {
     async open(browser, slug, view) {
       const page = await browser.newPage({ viewport: { width: FRAME_WIDTH, height: FRAME_HEIGHT } })

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { hasChromium, launchChromium } from '../helpers/browser.ts'
-import { bundleFixture, watchProblems } from '../helpers/chart-pages.ts'
+import { bundleFixture, serveViewsFixture, watchProblems } from '../helpers/chart-pages.ts'
 import { startSite, type Site } from '../helpers/sites.ts'
 import { layoutChart, type Pt } from '../../chart/src/layout.ts'
 import type { Payload } from '../../chart/payload.ts'
@@ -369,7 +369,6 @@ src="${site.origin}/?payload=example&theme=light"></iframe>`,
 // the page saves the file itself; with a download handler the handler is given the file (a Blob);
 // with handlers that handle neither downloads nor printing, neither control is offered.
 describe.runIf(hasChromium())("the view shell's downloads in Chromium", () => {
-  const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'"
   /** The pages' clock: the file names carry this day. */
   const TODAY = new Date('2026-03-05T12:00:00Z')
   const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
@@ -379,27 +378,8 @@ describe.runIf(hasChromium())("the view shell's downloads in Chromium", () => {
   const pages: { page: Page; problems: string[]; requests: string[] }[] = []
 
   beforeAll(async () => {
-    const bundle = await bundleFixture(new URL('fixtures/views-entry.ts', import.meta.url))
     site = await startSite()
-    const headers = { 'content-security-policy': CSP }
-    site.set('/', {
-      type: 'text/html; charset=utf-8',
-      headers,
-      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Household</title>
-<link rel="icon" href="data:,"><link rel="stylesheet" href="/styles.css"><link rel="stylesheet" href="/views.css">
-<link rel="stylesheet" href="/genogram.css"><link rel="stylesheet" href="/print.css">
-<script type="module" src="/views-entry.js"></script></head><body><main id="chart"></main></body></html>`,
-    })
-    site.set('/views-entry.js', { type: 'text/javascript', headers, body: bundle })
-    for (const [path, file] of [
-      ['/styles.css', 'chart/src/styles.css'],
-      ['/views.css', 'chart/src/views/views.css'],
-      ['/genogram.css', 'chart/src/views/genogram.css'],
-      ['/print.css', 'chart/src/views/print.css'],
-    ] as const) {
-      site.set(path, { type: 'text/css', headers, body: readFileSync(new URL(file, root)) })
-    }
-    site.set('/example.json', { type: 'application/json', headers, body: JSON.stringify(shippedExample) })
+    await serveViewsFixture(site, { example: shippedExample })
     browser = await launchChromium()
   })
   afterEach(async () => {

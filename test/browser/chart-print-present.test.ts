@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import type { Browser, Frame, Page } from 'playwright-core'
 import { hasChromium, launchChromium } from '../helpers/browser.ts'
-import { bundleFixture, seriousViolations, watchProblems } from '../helpers/chart-pages.ts'
+import { seriousViolations, serveViewsFixture, watchProblems } from '../helpers/chart-pages.ts'
 import { startSite, type Site } from '../helpers/sites.ts'
 import { lookThroughEstate } from '../../chart/src/estate/estate-lookthrough.ts'
 import { estateTable } from '../../chart/src/estate/estate-table.ts'
@@ -18,7 +18,6 @@ import { MIN_PRINT_TEXT_PX, TILE_BOX, tileDrawing, type Rect } from '../../chart
 import type { ViewHousehold } from '../../chart/src/views/view-types.ts'
 import type { ViewsTestWindow } from './fixtures/views-entry.ts'
 
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'"
 const root = new URL('../../', import.meta.url)
 const read = (path: string) => JSON.parse(readFileSync(new URL(path, root), 'utf8')) as ViewHousehold
 const households = {
@@ -138,17 +137,7 @@ describe.runIf(hasChromium())('the 0.2.0 view shell prints and presents in Chrom
   const opened: { page: Page; problems: string[]; requests: string[] }[] = []
 
   beforeAll(async () => {
-    const bundle = await bundleFixture(new URL('fixtures/views-entry.ts', import.meta.url))
     site = await startSite()
-    const headers = { 'content-security-policy': CSP }
-    site.set('/', {
-      type: 'text/html; charset=utf-8',
-      headers,
-      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Household</title>
-<link rel="icon" href="data:,"><link rel="stylesheet" href="/styles.css"><link rel="stylesheet" href="/views.css">
-<link rel="stylesheet" href="/genogram.css"><link rel="stylesheet" href="/print.css">
-<script type="module" src="/views-entry.js"></script></head><body><main id="chart"></main></body></html>`,
-    })
     // A partner's page framing the chart from another origin, without allow="fullscreen".
     partner = await startSite()
     partner.set('/framed', {
@@ -157,18 +146,7 @@ describe.runIf(hasChromium())('the 0.2.0 view shell prints and presents in Chrom
       body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Partner</title>
 <link rel="icon" href="data:,"></head><body><iframe title="Household chart" src="${site.origin}/?payload=example" width="900" height="600"></iframe></body></html>`,
     })
-    site.set('/views-entry.js', { type: 'text/javascript', headers, body: bundle })
-    for (const [path, file] of [
-      ['/styles.css', 'chart/src/styles.css'],
-      ['/views.css', 'chart/src/views/views.css'],
-      ['/genogram.css', 'chart/src/views/genogram.css'],
-      ['/print.css', 'chart/src/views/print.css'],
-    ] as const) {
-      site.set(path, { type: 'text/css', headers, body: readFileSync(new URL(file, root)) })
-    }
-    for (const [name, household] of Object.entries({ ...households, undated })) {
-      site.set(`/${name}.json`, { type: 'application/json', headers, body: JSON.stringify(household) })
-    }
+    await serveViewsFixture(site, { ...households, undated })
     browser = await launchChromium()
   })
   afterEach(async () => {

@@ -3,14 +3,14 @@
 // pattern), the Structure view against layoutStructure with its chips and focus lines, the Estate
 // table against the look-through, the selection shared by the views and the summary panel, and
 // axe-core on every view in both themes. The page is served with the chart's real CSP and its
-// stylesheets (styles.css, views.css, genogram.css); every test ends by asserting there was no CSP violation, console error, page error or
+// stylesheets (serveViewsFixture); every test ends by asserting there was no CSP violation, console error, page error or
 // dialog, and no network request after the first draw.
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { hasChromium, launchChromium } from '../helpers/browser.ts'
-import { bundleFixture, seriousViolations, watchProblems } from '../helpers/chart-pages.ts'
+import { seriousViolations, serveViewsFixture, watchProblems } from '../helpers/chart-pages.ts'
 import { startSite, type Site } from '../helpers/sites.ts'
 import { lookThroughEstate } from '../../chart/src/estate/estate-lookthrough.ts'
 import { estateTable } from '../../chart/src/estate/estate-table.ts'
@@ -24,7 +24,6 @@ import { BAR_WIDTH } from '../../chart/src/views/estate-view.ts'
 import type { ViewHousehold } from '../../chart/src/views/view-types.ts'
 import type { ViewsTestWindow } from './fixtures/views-entry.ts'
 
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'"
 const root = new URL('../../', import.meta.url)
 const read = (path: string) => JSON.parse(readFileSync(new URL(path, root), 'utf8')) as ViewHousehold
 const households = {
@@ -73,28 +72,8 @@ describe.runIf(hasChromium())('the 0.2.0 view shell in Chromium', () => {
   const opened: { page: Page; problems: string[]; requests: string[] }[] = []
 
   beforeAll(async () => {
-    const bundle = await bundleFixture(new URL('fixtures/views-entry.ts', import.meta.url))
     site = await startSite()
-    const headers = { 'content-security-policy': CSP }
-    site.set('/', {
-      type: 'text/html; charset=utf-8',
-      headers,
-      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Household</title>
-<link rel="icon" href="data:,"><link rel="stylesheet" href="/styles.css"><link rel="stylesheet" href="/views.css">
-<link rel="stylesheet" href="/genogram.css">
-<script type="module" src="/views-entry.js"></script></head><body><main id="chart"></main></body></html>`,
-    })
-    site.set('/views-entry.js', { type: 'text/javascript', headers, body: bundle })
-    for (const [path, file] of [
-      ['/styles.css', 'chart/src/styles.css'],
-      ['/views.css', 'chart/src/views/views.css'],
-      ['/genogram.css', 'chart/src/views/genogram.css'],
-    ] as const) {
-      site.set(path, { type: 'text/css', headers, body: readFileSync(new URL(file, root)) })
-    }
-    for (const [name, household] of Object.entries({ ...households, longNames, fiveGenerations })) {
-      site.set(`/${name}.json`, { type: 'application/json', headers, body: JSON.stringify(household) })
-    }
+    await serveViewsFixture(site, { ...households, longNames, fiveGenerations })
     browser = await launchChromium()
   })
   afterEach(async () => {

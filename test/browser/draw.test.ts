@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { hasChromium, launchChromium } from '../helpers/browser.ts'
-import { bundleFixture, watchProblems } from '../helpers/chart-pages.ts'
+import { CHART_CSP, bundleFixture, watchProblems } from '../helpers/chart-pages.ts'
 import { startSite, type Site } from '../helpers/sites.ts'
 import { generateHousehold } from '../../bench/chart/generate.ts'
 import { layoutChart, NAME_SIZE, type ChartLayout } from '../../chart/src/layout.ts'
@@ -15,7 +15,6 @@ import { MAX_VIEW_H, READABLE } from '../../chart/src/draw.ts'
 import type { Payload } from '../../chart/payload.ts'
 import type { DrawTestWindow } from './fixtures/draw-entry.ts'
 
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'"
 const root = new URL('../../', import.meta.url)
 // draw.ts is the 0.1.x drawing: measured on the 0.1.x example as released (chart/example.json
 // shows 0.2.0's fields).
@@ -53,7 +52,7 @@ describe.runIf(hasChromium())('drawing the chart in Chromium', () => {
   beforeAll(async () => {
     const bundle = await bundleFixture(new URL('fixtures/draw-entry.ts', import.meta.url))
     site = await startSite()
-    const headers = { 'content-security-policy': CSP }
+    const headers = { 'content-security-policy': CHART_CSP }
     site.set('/', {
       type: 'text/html; charset=utf-8',
       headers,

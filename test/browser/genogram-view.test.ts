@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { hasChromium, launchChromium } from '../helpers/browser.ts'
-import { bundleFixture, seriousViolations, watchProblems } from '../helpers/chart-pages.ts'
+import { CHART_CSP, bundleFixture, seriousViolations, watchProblems } from '../helpers/chart-pages.ts'
 import { startSite, type Site } from '../helpers/sites.ts'
 import { entityChipGroups } from '../../chart/src/estate/chips.ts'
 import { isPartyKind } from '../../chart/src/estate/entity-kinds.ts'
@@ -21,7 +21,6 @@ import { firstViewBudget } from '../../chart/src/family/genogram-model.ts'
 import type { ViewHousehold } from '../../chart/src/views/view-types.ts'
 import type { GenogramTestWindow } from './fixtures/genogram-entry.ts'
 
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'"
 const root = new URL('../../', import.meta.url)
 const read = (path: string) => JSON.parse(readFileSync(new URL(path, root), 'utf8')) as ViewHousehold
 const households = {
@@ -63,7 +62,7 @@ describe.runIf(hasChromium())('the 0.2.0 Family view in Chromium', () => {
   beforeAll(async () => {
     const bundle = await bundleFixture(new URL('fixtures/genogram-entry.ts', import.meta.url))
     site = await startSite()
-    const headers = { 'content-security-policy': CSP }
+    const headers = { 'content-security-policy': CHART_CSP }
     const links = STYLESHEETS.map((path) => `<link rel="stylesheet" href="/${path.split('/').pop()!}">`).join('')
     site.set('/', {
       type: 'text/html; charset=utf-8',
