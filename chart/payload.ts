@@ -4,7 +4,9 @@
 // fields (household currency and asOf; parentKind, since and until; shortName and valueAsOf; the
 // records' kinds, parties and link types; beneficiaryType), so every 0.1.x payload stays valid. The
 // kinds, link types, beneficiary types, parent kinds and estate defaults are the records API's
-// (src/domain/estate-vocabulary.ts): one declaration for both.
+// (src/domain/estate-vocabulary.ts): one declaration for both. Release 0.3.0 adds, again only as
+// optional fields, the facts the estate projection (the Flow view) reads: a person's citizenship and
+// DSUE received, lifetime gifts, dispositions at each death and the projection's assumptions.
 import { Type, type Static } from 'typebox'
 import { PAYLOAD_0_1_ENTITY_KINDS, PAYLOAD_0_1_LINK_TYPES } from './payload-0-1.ts'
 import {
@@ -26,6 +28,11 @@ export const PAYLOAD_LIMITS = {
   links: 2000,
   nameLength: 200,
   value: 1e13,
+  gifts: 1000,
+  dispositions: 500,
+  /** The years a projected death may fall in: the first year of the exclusion table to a far horizon. */
+  firstDeathYear: 2025,
+  lastDeathYear: 2200,
 } as const
 
 function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) {
@@ -43,6 +50,8 @@ const Name = Type.String({
   pattern: '\\S',
   description: 'Shown as plain text, never as markup.',
 })
+const Amount = (description: string) =>
+  Type.Number({ minimum: 0, maximum: PAYLOAD_LIMITS.value, description: `${description} In the household's currency.` })
 const CalendarDate = Type.String({
   pattern: '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$',
   description: 'YYYY-MM-DD',
@@ -84,6 +93,35 @@ export const Person = Type.Object(
         ...CalendarDate,
         description: 'Set for a deceased person, who is drawn muted and marked †.',
       }),
+    ),
+    usCitizen: Type.Optional(
+      Type.Boolean({
+        description:
+          'Whether the person is a US citizen. The estate projection needs it for a surviving spouse: what passes to a spouse who is not a citizen gets no marital deduction (a QDOT, which would defer the tax, is not modelled). Absent: assumed a citizen, and the Flow view says so.',
+      }),
+    ),
+    dsueReceived: Type.Optional(
+      Type.Object(
+        {
+          amount: Amount(
+            'The deceased spousal unused exclusion (DSUE) the person received from a spouse who died before.',
+          ),
+          from: Type.Optional(
+            Type.Unsafe<string>({ ...Id, description: 'The deceased spouse it came from, a person of the payload.' }),
+          ),
+          portabilityElected: Type.Optional(
+            Type.Boolean({
+              description:
+                "Whether portability was elected on that spouse's estate: false means no DSUE passed and the amount is not counted. Absent: assumed elected, and the Flow view says so.",
+            }),
+          ),
+        },
+        {
+          additionalProperties: false,
+          description:
+            "0.3.0: a DSUE already received. It adds to the person's applicable exclusion until a later spouse dies (only the last deceased spouse's DSUE counts).",
+        },
+      ),
     ),
   },
   { additionalProperties: false },
@@ -193,6 +231,105 @@ export const Link = Type.Object(
   { additionalProperties: false },
 )
 
+export const Gift = Type.Object(
+  {
+    donor: Type.Unsafe<string>({ ...Id, description: 'The person who made the gifts.' }),
+    taxableGifts: Type.Optional(
+      Amount(
+        'Lifetime taxable gifts made after 1976 and not included in the gross estate (the adjusted taxable gifts added to the estate tax base). Absent: the person has made gifts whose amount is not known; counted as 0, and the Flow view says so.',
+      ),
+    ),
+    exclusionUsed: Type.Optional(
+      Amount(
+        'How much of the basic exclusion those gifts used; gift tax was paid on the rest. Absent: all of taxableGifts (no gift tax paid). At most taxableGifts.',
+      ),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export const DISPOSITION_FORMULAS = ['unusedExclusion'] as const
+
+export const Disposition = Type.Object(
+  {
+    at: Type.Unsafe<string>({
+      ...Id,
+      description: 'The client (primaryClient or coClient) at whose death it takes effect.',
+    }),
+    from: Type.Optional(
+      Type.Unsafe<string>({
+        ...Id,
+        description:
+          "An entity whose part of the decedent's gross estate it disposes of (a revocable trust, an account). Absent: the rest of the estate (the residue).",
+      }),
+    ),
+    to: Type.Unsafe<string>({
+      ...Id,
+      description:
+        'Who receives it: a person, a trust (a qtip trust qualifies for the marital deduction) or a charity (foundation, daf, publicCharity: the charitable deduction).',
+    }),
+    share: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 100,
+        description: 'A percentage of what is left after the amounts and the formula: 50 means 50 %.',
+      }),
+    ),
+    amount: Type.Optional(Amount('A fixed amount, paid before any formula or share.')),
+    formula: Type.Optional(
+      StringEnum(DISPOSITION_FORMULAS, {
+        description:
+          'unusedExclusion: as much as passes free of estate tax (the exclusion not used by gifts or other taxable dispositions): a credit-shelter gift. Paid after the amounts, before the shares.',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "0.3.0: where part of a client's estate goes at their death. Exactly one of share, amount and formula. Without any for a death, the common default applies: everything to the surviving spouse at the first death, and at the second equally to the children (a child who died before them: that child's share to their children).",
+  },
+)
+
+export const Assumptions = Type.Object(
+  {
+    firstDeath: Type.Optional(
+      Type.Unsafe<string>({
+        ...Id,
+        description: 'The client who dies first (primaryClient or coClient). Absent: the primary client.',
+      }),
+    ),
+    firstDeathYear: Type.Optional(
+      Type.Integer({
+        minimum: PAYLOAD_LIMITS.firstDeathYear,
+        maximum: PAYLOAD_LIMITS.lastDeathYear,
+        description: 'The year of the first death. Absent: the year of household.asOf, else this year.',
+      }),
+    ),
+    secondDeathYear: Type.Optional(
+      Type.Integer({
+        minimum: PAYLOAD_LIMITS.firstDeathYear,
+        maximum: PAYLOAD_LIMITS.lastDeathYear,
+        description: 'The year of the second death, not before the first. Absent: the year of the first death.',
+      }),
+    ),
+    basicExclusion: Type.Optional(
+      Amount(
+        'The basic exclusion amount to assume for a year after the last one the chart knows (2026: $15,000,000). Absent: the last known amount.',
+      ),
+    ),
+    portabilityElected: Type.Optional(
+      Type.Boolean({
+        description:
+          "Whether the first decedent's executor elects portability, passing the unused exclusion (DSUE) to the survivor. Absent: elected.",
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: "0.3.0: the estate projection's assumptions (the Flow view's controls start from them).",
+  },
+)
+
 export const Payload = Type.Object(
   {
     household: Type.Object(
@@ -218,6 +355,14 @@ export const Payload = Type.Object(
     relationships: Type.Optional(Type.Array(Relationship, { maxItems: PAYLOAD_LIMITS.relationships })),
     entities: Type.Optional(Type.Array(Entity, { maxItems: PAYLOAD_LIMITS.entities })),
     links: Type.Optional(Type.Array(Link, { maxItems: PAYLOAD_LIMITS.links })),
+    gifts: Type.Optional(
+      Type.Array(Gift, {
+        maxItems: PAYLOAD_LIMITS.gifts,
+        description: "0.3.0: each person's lifetime taxable gifts, at most one entry per donor.",
+      }),
+    ),
+    dispositions: Type.Optional(Type.Array(Disposition, { maxItems: PAYLOAD_LIMITS.dispositions })),
+    assumptions: Type.Optional(Assumptions),
     options: Type.Optional(Type.Object({ theme: Type.Optional(StringEnum(THEMES)) }, { additionalProperties: false })),
   },
   {
@@ -233,6 +378,9 @@ export type Person = Static<typeof Person>
 export type Relationship = Static<typeof Relationship>
 export type Entity = Static<typeof Entity>
 export type Link = Static<typeof Link>
+export type Gift = Static<typeof Gift>
+export type Disposition = Static<typeof Disposition>
+export type Assumptions = Static<typeof Assumptions>
 export type Theme = (typeof THEMES)[number]
 export type EntityKind = (typeof ENTITY_KINDS)[number]
 export type LinkType = (typeof LINK_TYPES)[number]

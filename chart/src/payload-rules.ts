@@ -18,6 +18,7 @@ import {
   PARTY_REFUSED_LINK_TYPES,
   SHARED_LINK_TYPES,
 } from '../../src/domain/estate-vocabulary.ts'
+import { checkEstateFacts } from './estate-fact-rules.ts'
 
 export interface PayloadProblem {
   /** JSON Pointer of the first problem, e.g. `/relationships/2/to`. */
@@ -37,7 +38,7 @@ const PARTY_HELD = ['value', 'valueAsOf', 'estate'] as const
  * ids (people, then entities, with a party's value, valueAsOf and estate); relationships (from, to,
  * from ≠ to, parentKind, since and until); links (from, to, from ≠ to, a party at either end, the
  * kinds the type goes to, share, beneficiaryType); parent cycles; partner edges between a person and
- * their own ancestor or descendant.
+ * their own ancestor or descendant; then 0.3.0's estate facts (estate-fact-rules.ts).
  *
  * Cost: one pass per array, an iterative depth-first search over the parent edges (no recursion,
  * so no stack limit), and for the partner rule ancestor sets as bit sets filled in topological
@@ -45,6 +46,10 @@ const PARTY_HELD = ['value', 'valueAsOf', 'estate'] as const
  * 5000 relationships.
  */
 export function checkPayloadRules(payload: Payload): PayloadProblem | null {
+  return checkPeopleAndLinks(payload) ?? checkEstateFacts(payload)
+}
+
+function checkPeopleAndLinks(payload: Payload): PayloadProblem | null {
   const people = payload.people
   const entities = payload.entities ?? []
   const relationships = payload.relationships ?? []

@@ -40,6 +40,11 @@ export interface EntityLookThrough {
   readonly ownFraction: number
   /** The carried value split among the buckets; the buckets add up to carriedValue. */
   readonly buckets: Readonly<BucketAmounts>
+  /**
+   * The direct value alone split among the buckets (they add up to directValue): what each client's
+   * estate holds of this entity's own value, so summing it over all entities counts every value once.
+   */
+  readonly directBuckets: Readonly<BucketAmounts>
 }
 
 export interface MemberHolding {
@@ -165,7 +170,9 @@ function computeLookThrough(input: EstateInput): EstateLookThrough {
     const carriedValue = carried.get(id)!
     const buckets = noBuckets()
     addScaled(buckets, fractions, carriedValue)
-    entities.set(id, { id, directValue, carriedValue, holders, ownFraction, buckets })
+    const directBuckets = noBuckets()
+    addScaled(directBuckets, fractions, directValue)
+    entities.set(id, { id, directValue, carriedValue, holders, ownFraction, buckets, directBuckets })
   }
 
   const members = new Map<string, MemberLookThrough>()

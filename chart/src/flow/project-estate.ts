@@ -1,0 +1,394 @@
+// The estate projection (issue 16, DESIGN §5): from a chart payload alone, what happens at the first
+// and the second death of the clients, with the federal estate tax, DSUE and portability, and who
+// ends with what. Pure and synchronous: the Flow view draws it, the chart posts it to the host as
+// the `estate` message, and the SDK exports it as projectEstate(payload), so the figures are the same
+// everywhere and never leave the browser. Amounts are computed in whole cents (money.ts) and given in
+// the currency unit with cents.
+//
+// Who dies: the living clients (role primaryClient, coClient; the first of each, without deathDate),
+// the first one named by the choices or assumptions.firstDeath, else the primary client. They are
+// spouses when a spouse relationship joins them with no until date: then the marital deduction and
+// portability apply. The survivor's gross estate at the second death is their own today plus what
+// they received outright at the first and any QTIP trust funded for them (IRC §2044).
+import type { Payload, Person } from '../../payload.ts'
+import { entityGroupOf, isParty, type EntityKind } from '../../../src/domain/estate-vocabulary.ts'
+import { descendantsByBranch } from './descendants.ts'
+import { basicExclusionFor, FEDERAL_ESTATE_TAX } from './federal-estate-tax.ts'
+import { cents, units } from './money.ts'
+import type {
+  EstateProjection,
+  ProjectionDeath,
+  ProjectionLine,
+  ProjectionRecipient,
+  ProjectionWarning,
+} from './projection-types.ts'
+import { settleDeath, type CentsTransfer, type Recipient, type SettledDeath } from './settle-death.ts'
+import { todayEstates, type CentsLine } from './today-estates.ts'
+
+/** What the Flow view's controls change; each overrides the payload's assumptions. */
+export interface ProjectionChoices {
+  /** The client who dies first. */
+  readonly firstDeath?: string
+  readonly firstDeathYear?: number
+  readonly secondDeathYear?: number
+  /** "This year" when the payload says no year and no household.asOf; default: the clock's. */
+  readonly today?: Date
+}
+
+export const PROJECTION_DISCLAIMER =
+  'An estimate of the federal estate tax from the figures in this chart, not tax or legal advice. It leaves out state taxes, debts, expenses and the generation-skipping transfer tax.'
+
+const FIRST_YEAR = FEDERAL_ESTATE_TAX.exclusions[0]!.year
+const LAST_YEAR = 2200
+
+const clampYear = (year: number) => Math.min(LAST_YEAR, Math.max(FIRST_YEAR, Math.trunc(year)))
+
+export function projectEstate(payload: Payload, choices: ProjectionChoices = {}): EstateProjection {
+  const warnings: ProjectionWarning[] = []
+  const people = new Map(payload.people.map((person) => [person.id, person]))
+  const entityKinds = new Map<string, EntityKind>((payload.entities ?? []).map((entity) => [entity.id, entity.kind]))
+  const entityNames = new Map((payload.entities ?? []).map((entity) => [entity.id, entity.shortName ?? entity.name]))
+  const assumptions = payload.assumptions ?? {}
+  const today = todayEstates(payload)
+
+  const primary = payload.people.find((person) => person.role === 'primaryClient' && person.deathDate === undefined)
+  const co = payload.people.find((person) => person.role === 'coClient' && person.deathDate === undefined)
+  for (const role of ['primaryClient', 'coClient'] as const) {
+    const held = role === 'primaryClient' ? today.primaryLines : today.coLines
+    if ((role === 'primaryClient' ? primary : co) === undefined && held.length > 0)
+      warnings.push({
+        code: 'deceasedClientHolds',
+        message: `The ${role === 'primaryClient' ? 'primary client' : 'co-client'} is not living but still holds ${held.length} item(s) in the chart: left out of the projection.`,
+      })
+  }
+  if (today.totals.unassigned > 0)
+    warnings.push({
+      code: 'unassignedValue',
+      message: `${formatUnits(today.totals.unassigned)} is in the estate but owned by no client (no owner or grantor link): left out of both deaths.`,
+    })
+
+  const clients = [primary, co].filter((person): person is Person => person !== undefined)
+  const linesOf = (client: Person): readonly CentsLine[] => (client === primary ? today.primaryLines : today.coLines)
+  const wantedFirst = choices.firstDeath ?? assumptions.firstDeath
+  let first = clients[0]
+  if (wantedFirst !== undefined) {
+    const named = clients.find((client) => client.id === wantedFirst)
+    if (named === undefined)
+      warnings.push({
+        code: 'firstDeathNotLiving',
+        message: 'The client named to die first is not a living client of the chart: the primary client dies first.',
+      })
+    else first = named
+  }
+  const second = clients.find((client) => client !== first)
+  const married =
+    first !== undefined &&
+    second !== undefined &&
+    (payload.relationships ?? []).some(
+      (relationship) =>
+        relationship.type === 'spouse' &&
+        relationship.until === undefined &&
+        ((relationship.from === first.id && relationship.to === second.id) ||
+          (relationship.from === second.id && relationship.to === first.id)),
+    )
+  if (first !== undefined && second !== undefined && !married)
+    warnings.push({
+      code: 'notMarried',
+      message: `${first.name} and ${second.name} are not joined as spouses: no marital deduction and no portability between them.`,
+    })
+
+  const thisYear = (choices.today ?? new Date()).getUTCFullYear()
+  const asOfYear = payload.household.asOf === undefined ? undefined : Number(payload.household.asOf.slice(0, 4))
+  const firstYear = clampYear(choices.firstDeathYear ?? assumptions.firstDeathYear ?? asOfYear ?? thisYear)
+  const secondYear = Math.max(firstYear, clampYear(choices.secondDeathYear ?? assumptions.secondDeathYear ?? firstYear))
+  const portabilityElected = assumptions.portabilityElected ?? true
+
+  const recipient = (id: string): Recipient => {
+    const person = people.get(id)
+    if (person !== undefined) return { name: person.name, kind: 'person', qtip: false }
+    const kind = entityKinds.get(id)
+    const name = entityNames.get(id) ?? id
+    if (kind === undefined || isParty(kind)) return { name, kind: 'person', qtip: false }
+    const group = entityGroupOf(kind)
+    return { name, kind: group === 'charity' ? 'charity' : 'trust', qtip: kind === 'qtip' }
+  }
+  const giftsOf = (client: Person) => {
+    const gift = (payload.gifts ?? []).find((each) => each.donor === client.id)
+    if (gift !== undefined && gift.taxableGifts === undefined)
+      warnings.push({
+        code: 'giftsAmountUnknown',
+        message: `${client.name} has made lifetime gifts whose amount is not in the chart: counted as none.`,
+      })
+    const adjustedTaxableGifts = cents(gift?.taxableGifts ?? 0)
+    return { adjustedTaxableGifts, exclusionUsedByGifts: cents(gift?.exclusionUsed ?? gift?.taxableGifts ?? 0) }
+  }
+  const receivedDsue = (client: Person) => {
+    const received = client.dsueReceived
+    if (received === undefined) return { amount: 0 }
+    const fromName = received.from === undefined ? undefined : people.get(received.from)?.name
+    if (received.portabilityElected === false) {
+      warnings.push({
+        code: 'dsueNotElected',
+        message: `Portability was not elected on the estate of ${fromName ?? `${client.name}'s late spouse`}: the DSUE recorded is not counted.`,
+      })
+      return { amount: 0 }
+    }
+    if (received.portabilityElected === undefined)
+      warnings.push({
+        code: 'portabilityAssumed',
+        message: `The DSUE ${client.name} received is counted, assuming portability was elected on ${fromName ?? 'the late spouse'}'s estate.`,
+      })
+    return {
+      amount: cents(received.amount),
+      ...(received.from === undefined ? {} : { fromId: received.from }),
+      ...(fromName === undefined ? {} : { fromName }),
+    }
+  }
+  const dispositionsOf = (client: Person) =>
+    (payload.dispositions ?? []).flatMap((disposition, index) =>
+      disposition.at === client.id ? [{ index, disposition }] : [],
+    )
+
+  const deaths: ProjectionDeath[] = []
+  const settled: SettledDeath[] = []
+  if (first === undefined)
+    warnings.push({ code: 'noLivingClient', message: 'No living client in the chart: there is no death to project.' })
+  else {
+    if (second !== undefined && married && second.usCitizen === false)
+      warnings.push({
+        code: 'nonCitizenSpouse',
+        message: `${second.name} is not a US citizen: what passes to them at ${first.name}'s death gets no marital deduction. A QDOT could defer the tax; it is not modelled here.`,
+      })
+    else if (second !== undefined && married && second.usCitizen === undefined)
+      warnings.push({
+        code: 'citizenshipAssumed',
+        message: `${second.name}'s citizenship is not in the chart: assumed a US citizen (the marital deduction applies).`,
+      })
+    const firstDsue = receivedDsue(first)
+    const firstFacts = {
+      table: FEDERAL_ESTATE_TAX,
+      decedentId: first.id,
+      year: firstYear,
+      lines: linesOf(first),
+      ...(second === undefined
+        ? {}
+        : { survivor: { id: second.id, spouse: married, citizen: second.usCitizen !== false } }),
+      dispositions: dispositionsOf(first),
+      basicExclusion: basicExclusionFor(FEDERAL_ESTATE_TAX, firstYear, optionalCents(assumptions.basicExclusion)),
+      dsue: firstDsue.amount,
+      ...giftsOf(first),
+      portabilityElected,
+      recipient,
+      heirs: descendantsByBranch(payload, first.id),
+    }
+    const firstSettled = settleDeath(firstFacts)
+    settled.push(firstSettled)
+    deaths.push(
+      deathOf(
+        first,
+        firstFacts.year,
+        firstFacts.basicExclusion,
+        firstDsue,
+        firstSettled,
+        second,
+        married,
+        linesOf(first),
+      ),
+    )
+
+    if (second !== undefined) {
+      const received: CentsLine[] = firstSettled.transfers.flatMap((transfer) =>
+        transfer.inSurvivorsEstate && transfer.amount - transfer.taxBorne > 0
+          ? [
+              {
+                label:
+                  transfer.toId === second.id
+                    ? `From ${first.name}${transfer.how === 'survivorship' ? ' by survivorship' : ''}${transfer.fromEntityId === undefined ? '' : `: ${entityNames.get(transfer.fromEntityId) ?? transfer.fromEntityId}`}`
+                    : `${transfer.toName} (QTIP, funded at ${first.name}'s death)`,
+                cents: transfer.amount - transfer.taxBorne,
+                fromDeath: 0,
+              },
+            ]
+          : [],
+      )
+      // Only the last deceased spouse's DSUE counts: married, the first decedent's replaces any earlier one.
+      const secondDsue = married
+        ? firstSettled.dsuePassed > 0
+          ? { amount: firstSettled.dsuePassed, fromId: first.id, fromName: first.name }
+          : { amount: 0 }
+        : receivedDsue(second)
+      const secondFacts = {
+        table: FEDERAL_ESTATE_TAX,
+        decedentId: second.id,
+        year: secondYear,
+        lines: [...linesOf(second), ...received],
+        dispositions: dispositionsOf(second),
+        basicExclusion: basicExclusionFor(FEDERAL_ESTATE_TAX, secondYear, optionalCents(assumptions.basicExclusion)),
+        dsue: secondDsue.amount,
+        ...giftsOf(second),
+        portabilityElected,
+        recipient,
+        heirs: descendantsByBranch(payload, second.id),
+      }
+      const secondSettled = settleDeath(secondFacts)
+      settled.push(secondSettled)
+      deaths.push(
+        deathOf(
+          second,
+          secondYear,
+          secondFacts.basicExclusion,
+          secondDsue,
+          secondSettled,
+          undefined,
+          false,
+          secondFacts.lines,
+        ),
+      )
+    }
+  }
+  for (const [i, each] of settled.entries())
+    for (const index of each.unpaidDispositions)
+      warnings.push({
+        code: 'dispositionNotApplied',
+        message: `Disposition ${index + 1} receives nothing at ${deaths[i]!.decedentName}'s death: nothing was left for it (or its entity is not in the estate).`,
+      })
+
+  return {
+    version: 1,
+    ...(payload.household.currency === undefined ? {} : { currency: payload.household.currency }),
+    assumptions: {
+      order: deaths.map((death) => death.decedentId),
+      years: deaths.map((death) => death.year),
+      portabilityElected,
+      portabilityStated: assumptions.portabilityElected !== undefined,
+      married,
+    },
+    today: {
+      primaryClient: units(today.totals.primaryClient),
+      coClient: units(today.totals.coClient),
+      joint: units(today.totals.joint),
+      unassigned: units(today.totals.unassigned),
+      outside: units(today.totals.outside),
+      charity: units(today.totals.charity),
+    },
+    deaths,
+    recipients: recipientsOf(deaths, settled),
+    outsideEstate: today.outsideLines.map(lineOf),
+    warnings,
+    disclaimer: PROJECTION_DISCLAIMER,
+  }
+}
+
+function optionalCents(amount: number | undefined): number | undefined {
+  return amount === undefined ? undefined : cents(amount)
+}
+
+function formatUnits(amountInCents: number): string {
+  return units(amountInCents).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+}
+
+function lineOf(line: CentsLine): ProjectionLine {
+  return {
+    label: line.label,
+    amount: units(line.cents),
+    ...(line.entityId === undefined ? {} : { entityId: line.entityId }),
+    ...(line.fraction === undefined ? {} : { fraction: line.fraction }),
+    ...(line.fromDeath === undefined ? {} : { fromDeath: line.fromDeath }),
+    ...(line.joint === undefined ? {} : { joint: line.joint }),
+  }
+}
+
+function transferLine(transfer: CentsTransfer): ProjectionLine {
+  return { label: transfer.toName, amount: units(transfer.amount - transfer.taxBorne) }
+}
+
+function deathOf(
+  decedent: Person,
+  year: number,
+  exclusion: ReturnType<typeof basicExclusionFor>,
+  dsue: { amount: number; fromId?: string; fromName?: string },
+  death: SettledDeath,
+  survivor: Person | undefined,
+  married: boolean,
+  lines: readonly CentsLine[],
+): ProjectionDeath {
+  const deductionLines = (kind: 'marital' | 'charitable') =>
+    death.transfers.filter((transfer) => transfer.deduction === kind).map(transferLine)
+  return {
+    decedentId: decedent.id,
+    decedentName: decedent.name,
+    year,
+    ...(survivor !== undefined && married ? { survivingSpouseId: survivor.id } : {}),
+    grossEstate: { total: units(death.grossEstate), lines: lines.map(lineOf) },
+    maritalDeduction: { total: units(death.maritalDeduction), lines: deductionLines('marital') },
+    charitableDeduction: { total: units(death.charitableDeduction), lines: deductionLines('charitable') },
+    taxableEstate: units(death.taxableEstate),
+    adjustedTaxableGifts: units(death.taxBase - death.taxableEstate),
+    taxBase: units(death.taxBase),
+    tentativeTax: units(death.tentativeTax),
+    giftTaxPayable: units(death.giftTaxPayable),
+    basicExclusion: { ...exclusion, amount: units(exclusion.amount) },
+    dsue: {
+      amount: units(dsue.amount),
+      ...(dsue.fromId === undefined ? {} : { fromId: dsue.fromId }),
+      ...(dsue.fromName === undefined ? {} : { fromName: dsue.fromName }),
+    },
+    applicableExclusion: units(death.applicableExclusion),
+    applicableCredit: units(death.applicableCredit),
+    estateTax: units(death.estateTax),
+    dsuePassed: units(death.dsuePassed),
+    transfers: death.transfers.map((transfer) => ({
+      ...(transfer.toId === undefined ? {} : { toId: transfer.toId }),
+      toName: transfer.toName,
+      toKind: transfer.toKind,
+      how: transfer.how,
+      ...(transfer.dispositionIndex === undefined ? {} : { dispositionIndex: transfer.dispositionIndex }),
+      ...(transfer.fromEntityId === undefined ? {} : { fromEntityId: transfer.fromEntityId }),
+      amount: units(transfer.amount),
+      taxBorne: units(transfer.taxBorne),
+      net: units(transfer.amount - transfer.taxBorne),
+      deduction: transfer.deduction,
+      inSurvivorsEstate: transfer.inSurvivorsEstate,
+    })),
+  }
+}
+
+/** Who ends with what: every transfer that does not come back in a later death, and each death's tax. */
+function recipientsOf(deaths: readonly ProjectionDeath[], settled: readonly SettledDeath[]): ProjectionRecipient[] {
+  const byKey = new Map<
+    string,
+    { id?: string; name: string; kind: ProjectionRecipient['kind']; cents: number; lines: ProjectionLine[] }
+  >()
+  const add = (
+    key: string,
+    entry: { id?: string; name: string; kind: ProjectionRecipient['kind'] },
+    amount: number,
+    label: string,
+  ) => {
+    if (amount <= 0) return
+    const known = byKey.get(key) ?? { ...entry, cents: 0, lines: [] }
+    known.cents += amount
+    known.lines.push({ label, amount: units(amount) })
+    byKey.set(key, known)
+  }
+  settled.forEach((death, i) => {
+    const decedent = deaths[i]!.decedentName
+    const comesBack = i < settled.length - 1
+    for (const transfer of death.transfers) {
+      if (comesBack && transfer.inSurvivorsEstate) continue
+      const key = transfer.toId ?? `heirs`
+      add(
+        key,
+        {
+          ...(transfer.toId === undefined ? {} : { id: transfer.toId }),
+          name: transfer.toName,
+          kind: transfer.toKind,
+        },
+        transfer.amount - transfer.taxBorne,
+        `At ${decedent}'s death`,
+      )
+    }
+    add('tax', { name: 'Federal estate tax', kind: 'tax' }, death.estateTax, `At ${decedent}'s death`)
+  })
+  return [...byKey.values()].map(({ cents: amount, ...rest }) => ({ ...rest, amount: units(amount) }))
+}
