@@ -13,8 +13,8 @@ import type { GeometryCase } from './geometry-cases.ts'
 export const FRAME_WIDTH = 1100
 const FRAME_HEIGHT = 800
 
-export type ViewName = 'family' | 'structure' | 'estate'
-export const VIEWS: readonly ViewName[] = ['family', 'structure', 'estate']
+export type ViewName = 'family' | 'structure' | 'estate' | 'flow'
+export const VIEWS: readonly ViewName[] = ['family', 'structure', 'estate', 'flow']
 
 export interface ViewsPage {
   /** Opens `household` (a case's slug) on `view` in a new page of the frame's size, drawn. */

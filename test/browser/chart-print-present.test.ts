@@ -1,7 +1,7 @@
 // The 0.2.0 view shell's print/PDF layout and Present mode in real Chromium, on the shipped example
 // and the issue's $120M household, bundled through the views fixture and served with the chart's
 // real CSP and its stylesheets (styles.css, views.css, genogram.css, print.css). Print: the title block, the
-// three views with legible tiles, the totals table, link colours kept, the toolbar gone, a PDF of
+// four views with legible tiles, the totals table, the Flow view's columns, link colours kept, the toolbar gone, a PDF of
 // several pages; with a host print handler, the print document handed to it instead. Present: the button, full screen or the viewport (inside an iframe that does not
 // allow full screen), larger type, the steps and Escape, axe. Every test ends by asserting there was
 // no CSP violation, console error, page error or dialog, and no network request after the first draw.
@@ -197,7 +197,7 @@ describe.runIf(hasChromium())('the 0.2.0 view shell prints and presents in Chrom
   }
 
   it.each(Object.keys(households) as HouseholdName[])(
-    'prints %s: a title block, the three views from new pages, the totals table, the toolbar hidden',
+    'prints %s: a title block, the four views from new pages, the totals table, the toolbar hidden',
     async (name) => {
       const household = households[name]
       const page = await open(name)
@@ -212,7 +212,12 @@ describe.runIf(hasChromium())('the 0.2.0 view shell prints and presents in Chrom
       for (const selector of ['.hv-print-name', '.hv-print-as-of', '.hv-print-disclaimer']) {
         expect(await page.locator(selector).isVisible()).toBe(true)
       }
-      expect(await page.locator('.hv-print-view-title').allTextContents()).toEqual(['Family', 'Structure', 'Estate'])
+      expect(await page.locator('.hv-print-view-title').allTextContents()).toEqual([
+        'Family',
+        'Structure',
+        'Estate',
+        'Flow',
+      ])
       const layout = await page.evaluate(() => {
         const views = [...document.querySelectorAll('.hv-print-view')]
         return {
@@ -229,10 +234,11 @@ describe.runIf(hasChromium())('the 0.2.0 view shell prints and presents in Chrom
         }
       })
       // The first view follows the title block; the others start a page.
-      expect(layout.breaks).toEqual(['auto', 'page', 'page'])
+      expect(layout.breaks).toEqual(['auto', 'page', 'page', 'page'])
       expect(layout.drawings[0]).toBeGreaterThan(0)
       expect(layout.drawings[1]).toBeGreaterThan(0)
       expect(layout.drawings[2]).toBe(0)
+      expect(layout.drawings[3]).toBe(0)
       // The Family view's legends (line styles, and the links' colours) are copied as they are.
       expect(layout.liveLegends).toBeGreaterThan(0)
       expect(layout.legends).toBe(layout.liveLegends)
@@ -394,9 +400,9 @@ describe.runIf(hasChromium())('the 0.2.0 view shell prints and presents in Chrom
       await printed(page)
       const pdf = await page.pdf({ landscape: true, printBackground: true })
       expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-')
-      // Page objects ("/Type /Page", not "/Type /Pages"): each view starts a page, so three at least.
+      // Page objects ("/Type /Page", not "/Type /Pages"): each view starts a page, so four at least.
       const pages = pdf.toString('latin1').match(/\/Type\s*\/Page(?!s)/g) ?? []
-      expect(pages.length).toBeGreaterThanOrEqual(3)
+      expect(pages.length).toBeGreaterThanOrEqual(4)
     },
   )
 
@@ -404,7 +410,7 @@ describe.runIf(hasChromium())('the 0.2.0 view shell prints and presents in Chrom
     const page = await open('example')
     expect(await page.locator('.hv-print').count()).toBe(0)
     await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')))
-    expect(await page.locator('.hv-print .hv-print-view').count()).toBe(3)
+    expect(await page.locator('.hv-print .hv-print-view').count()).toBe(4)
     await page.evaluate(() => window.dispatchEvent(new Event('afterprint')))
     expect(await page.locator('.hv-print').count()).toBe(0)
     // print() builds it afresh each time: one block, not two.
@@ -455,7 +461,7 @@ describe.runIf(hasChromium())('the 0.2.0 view shell prints and presents in Chrom
         name: household.household.name,
         asOf: EXPECTED_AS_OF[name],
         disclaimer: 'For discussion only; not legal or tax advice.',
-        views: ['Family', 'Structure', 'Estate'],
+        views: ['Family', 'Structure', 'Estate', 'Flow'],
         familyTiles: expect.any(Number) as number,
         structureTiles: expect.any(Number) as number,
         totals: 1,
@@ -500,7 +506,7 @@ describe.runIf(hasChromium())('the 0.2.0 view shell prints and presents in Chrom
       return host.classList.contains('hv-presenting') || document.fullscreenElement === host
     })
 
-  it('presents: full frame, larger type, steps through Family → Structure → Estate, Escape leaves', async () => {
+  it('presents: full frame, larger type, steps through Family → Structure → Estate → Flow, Escape leaves', async () => {
     const page = await open('estate120m')
     const present = page.getByRole('button', { name: 'Present' })
     expect(await present.getAttribute('aria-pressed')).toBe('false')
@@ -512,7 +518,7 @@ describe.runIf(hasChromium())('the 0.2.0 view shell prints and presents in Chrom
     await present.click()
     expect(await presenting(page)).toBe(true)
     expect(await present.getAttribute('aria-pressed')).toBe('true')
-    expect(await indicator(page).textContent()).toBe('1 of 3 · Family')
+    expect(await indicator(page).textContent()).toBe('1 of 4 · Family')
     expect(await indicator(page).getAttribute('role')).toBe('status')
     // Type a third larger: the tab's box grows with it.
     expect((await tabHeight()) / before).toBeCloseTo(1.35, 1)
@@ -523,14 +529,16 @@ describe.runIf(hasChromium())('the 0.2.0 view shell prints and presents in Chrom
     )
 
     const steps: [string, string, string][] = [
-      ['ArrowRight', '2 of 3 · Structure', 'structure'],
-      ['ArrowRight', '3 of 3 · Estate', 'estate'],
-      ['ArrowRight', '3 of 3 · Estate', 'estate'], // the last step stays
-      ['ArrowLeft', '2 of 3 · Structure', 'structure'],
-      ['PageDown', '3 of 3 · Estate', 'estate'],
-      ['PageUp', '2 of 3 · Structure', 'structure'],
-      ['ArrowUp', '1 of 3 · Family', 'family'],
-      ['ArrowDown', '2 of 3 · Structure', 'structure'],
+      ['ArrowRight', '2 of 4 · Structure', 'structure'],
+      ['ArrowRight', '3 of 4 · Estate', 'estate'],
+      ['ArrowRight', '4 of 4 · Flow', 'flow'],
+      ['ArrowRight', '4 of 4 · Flow', 'flow'], // the last step stays
+      ['ArrowLeft', '3 of 4 · Estate', 'estate'],
+      ['PageDown', '4 of 4 · Flow', 'flow'],
+      ['PageUp', '3 of 4 · Estate', 'estate'],
+      ['ArrowUp', '2 of 4 · Structure', 'structure'],
+      ['ArrowUp', '1 of 4 · Family', 'family'],
+      ['ArrowDown', '2 of 4 · Structure', 'structure'],
     ]
     for (const [key, text, view] of steps) {
       await page.keyboard.press(key)
@@ -543,13 +551,15 @@ describe.runIf(hasChromium())('the 0.2.0 view shell prints and presents in Chrom
     // Space steps too when no control has focus (on a button it presses the button).
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
     await page.keyboard.press('Space')
-    expect(await indicator(page).textContent()).toBe('3 of 3 · Estate')
+    expect(await indicator(page).textContent()).toBe('3 of 4 · Estate')
     await page.keyboard.press('Shift+Space')
-    expect(await indicator(page).textContent()).toBe('2 of 3 · Structure')
+    expect(await indicator(page).textContent()).toBe('2 of 4 · Structure')
     expect(await page.evaluate(() => (window as unknown as ViewsTestWindow).viewChanges)).toEqual([
       'structure',
       'estate',
-      'structure',
+      'flow',
+      'estate',
+      'flow',
       'estate',
       'structure',
       'family',
@@ -602,7 +612,7 @@ describe.runIf(hasChromium())('the 0.2.0 view shell prints and presents in Chrom
     })
     expect(state).toEqual({ classes: ['hv-presenting', 'hv-present-fill'], position: 'fixed', fullscreen: null })
     await page.keyboard.press('ArrowRight')
-    expect(await indicator(frame).textContent()).toBe('2 of 3 · Structure')
+    expect(await indicator(frame).textContent()).toBe('2 of 4 · Structure')
     await page.keyboard.press('Escape')
     expect(await presenting(frame)).toBe(false)
     expect(await frame.evaluate(() => (window as unknown as PrintTestWindow).violations)).toEqual([])
@@ -611,7 +621,7 @@ describe.runIf(hasChromium())('the 0.2.0 view shell prints and presents in Chrom
   it.each(Object.keys(households) as HouseholdName[])('passes axe-core in Present mode on %s', async (name) => {
     const page = await open(name)
     await page.getByRole('button', { name: 'Present' }).click()
-    for (const view of ['family', 'structure', 'estate'] as const) {
+    for (const view of ['family', 'structure', 'estate', 'flow'] as const) {
       if (view !== 'family') await page.keyboard.press('ArrowRight')
       expect(await shownPanel(page)).toBe(`hv-panel hv-panel-${view}`)
       expect({ view, violations: await seriousViolations(page) }).toEqual({ view, violations: [] })

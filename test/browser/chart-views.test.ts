@@ -160,7 +160,7 @@ describe.runIf(hasChromium())('the 0.2.0 view shell in Chromium', () => {
   it('shows each view in its tab; arrows, Home and End move between tabs; setView switches; onViewChange fires', async () => {
     const page = await open('example')
     expect(await page.getByRole('tablist').getAttribute('aria-label')).toBe('Views of the household')
-    expect(await page.getByRole('tab').allTextContents()).toEqual(['Family', 'Structure', 'Estate'])
+    expect(await page.getByRole('tab').allTextContents()).toEqual(['Family', 'Structure', 'Estate', 'Flow'])
     expect(await shownPanels(page)).toEqual(['hv-panel hv-panel-family'])
     expect(await page.locator('.hv-panel-family svg.hv-gn-svg').isVisible()).toBe(true)
     expect(await page.locator('.hv-st-svg').isVisible()).toBe(false)
@@ -168,6 +168,7 @@ describe.runIf(hasChromium())('the 0.2.0 view shell in Chromium', () => {
     expect(await tab(page, 'Family').getAttribute('tabindex')).toBe('0')
     expect(await tab(page, 'Structure').getAttribute('tabindex')).toBe('-1')
     expect(await tab(page, 'Estate').getAttribute('tabindex')).toBe('-1')
+    expect(await tab(page, 'Flow').getAttribute('tabindex')).toBe('-1')
 
     await tab(page, 'Family').focus()
     await page.keyboard.press('ArrowRight')
@@ -180,24 +181,29 @@ describe.runIf(hasChromium())('the 0.2.0 view shell in Chromium', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Estate')
     expect(await shownPanels(page)).toEqual(['hv-panel hv-panel-estate'])
     expect(await page.locator('.hv-estate').isVisible()).toBe(true)
+    await page.keyboard.press('ArrowRight')
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Flow')
+    expect(await shownPanels(page)).toEqual(['hv-panel hv-panel-flow'])
+    expect(await page.locator('.hv-flow').isVisible()).toBe(true)
     await page.keyboard.press('ArrowRight') // wraps to the first
     expect(await shownPanels(page)).toEqual(['hv-panel hv-panel-family'])
     await page.keyboard.press('ArrowLeft') // wraps to the last
-    expect(await shownPanels(page)).toEqual(['hv-panel hv-panel-estate'])
+    expect(await shownPanels(page)).toEqual(['hv-panel hv-panel-flow'])
     await page.keyboard.press('Home')
     expect(await shownPanels(page)).toEqual(['hv-panel hv-panel-family'])
     await page.keyboard.press('End')
-    expect(await shownPanels(page)).toEqual(['hv-panel hv-panel-estate'])
+    expect(await shownPanels(page)).toEqual(['hv-panel hv-panel-flow'])
     await page.keyboard.press('ArrowLeft')
-    expect(await shownPanels(page)).toEqual(['hv-panel hv-panel-structure'])
+    expect(await shownPanels(page)).toEqual(['hv-panel hv-panel-estate'])
     expect(await viewChanges(page)).toEqual([
       'structure',
       'estate',
+      'flow',
       'family',
-      'estate',
+      'flow',
       'family',
+      'flow',
       'estate',
-      'structure',
     ])
 
     await page.evaluate(() => (window as unknown as ViewsTestWindow).chart.setView('family'))
@@ -205,7 +211,7 @@ describe.runIf(hasChromium())('the 0.2.0 view shell in Chromium', () => {
     await page.evaluate(() => (window as unknown as ViewsTestWindow).chart.setView('family')) // no change, no event
     await tab(page, 'Estate').click()
     expect(await shownPanels(page)).toEqual(['hv-panel hv-panel-estate'])
-    expect((await viewChanges(page)).slice(7)).toEqual(['family', 'estate'])
+    expect((await viewChanges(page)).slice(8)).toEqual(['family', 'estate'])
 
     const second = await open('example', { view: 'estate' })
     expect(await shownPanels(second)).toEqual(['hv-panel hv-panel-estate'])
@@ -418,7 +424,7 @@ describe.runIf(hasChromium())('the 0.2.0 view shell in Chromium', () => {
     await page.locator('.hv-panel-family .hv-gn-person').first().click()
     // The text version open, so its text is checked too (contrast included).
     await page.locator('details.hv-text > summary').click()
-    for (const view of ['family', 'structure', 'estate'] as const) {
+    for (const view of ['family', 'structure', 'estate', 'flow'] as const) {
       await page.evaluate((v) => (window as unknown as ViewsTestWindow).chart.setView(v), view)
       // Every rule on every view: the genogram names each box by the text it shows.
       expect({ view, violations: await seriousViolations(page) }).toEqual({ view, violations: [] })

@@ -12,7 +12,7 @@ import { stackSvgDocuments } from './stack-svg.ts'
 import { standaloneSvg } from './standalone-svg.ts'
 
 /** The drawings each view shows in its panel, top to bottom; the Estate view has none (it is drawn for the export). */
-const DRAWINGS: Record<Exclude<ViewName, 'estate'>, string> = {
+const DRAWINGS: Record<Exclude<ViewName, 'estate' | 'flow'>, string> = {
   family: 'svg.hv-gn-svg, svg.hv-gn-strip',
   structure: 'svg.hv-st-svg',
 }
@@ -34,6 +34,7 @@ function viewSvgDocument(view: ViewName, panel: HTMLElement, household: ViewHous
       svg.remove()
     }
   }
+  if (view === 'flow') throw new Error('export: the Flow view cannot be exported yet')
   const documents = [...panel.querySelectorAll<SVGSVGElement>(DRAWINGS[view])].map((svg) => svgDocumentOf(svg, title))
   if (documents.length === 0) throw new Error(`export: the ${view} view has no drawing to export`)
   return documents.length === 1 ? documents[0]! : stackSvgDocuments(documents, title)

@@ -12,7 +12,7 @@
 // The date is the reader's calendar day (local time): the day they made the file.
 import { graphemes } from '../text/graphemes.ts'
 
-export type ExportView = 'family' | 'structure' | 'estate'
+export type ExportView = 'family' | 'structure' | 'estate' | 'flow'
 export type ExportFormat = 'png' | 'svg'
 
 /** UTF-8 bytes the household part may take: 255 minus the longest tail, "-structure-YYYY-MM-DD.png" (25). */

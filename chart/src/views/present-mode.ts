@@ -1,10 +1,11 @@
 // The view shell's Present mode: the household on the whole screen in larger type, stepped through
-// Family → Structure → Estate like slides. Full screen is the Fullscreen API on the shell's host; a
+// Family → Structure → Estate → Flow like slides. Full screen is the Fullscreen API on the shell's host; a
 // browser refuses it inside an iframe without allow="fullscreen" (document.fullscreenEnabled is
 // false, or the request is rejected), and then the host fills the viewport instead (a class). The
 // Right and Down arrows, PageDown and Space go to the next view, Left, Up, PageUp and Shift+Space to
 // the previous one; the step indicator says where ("2 of 3 · Structure"); Escape leaves. Keys the
-// shell's own controls take (the tab list's arrows, Space on a button) are left to them.
+// shell's own controls take (the tab list's arrows, Space on a button, the Flow view's fields) are
+// left to them.
 import { htmlElement } from './dom.ts'
 import type { ViewName } from './view-types.ts'
 
@@ -30,8 +31,12 @@ const PREVIOUS_KEYS = new Set(['ArrowLeft', 'ArrowUp', 'PageUp'])
 /** Elements on which Space already means something (press, type, open). */
 const TAKES_SPACE = 'button, input, select, textarea, summary, a[href], [role="button"], [role="tab"]'
 
+/** Fields whose arrows and Space are their own (the Flow view's years, its who-dies-first radios). */
+const TAKES_KEYS = 'input, select, textarea'
+
 /** +1, −1 or 0 for a key in Present mode. */
 function stepOf(event: KeyboardEvent): number {
+  if (event.target instanceof Element && event.target.closest(TAKES_KEYS) !== null) return 0
   if (NEXT_KEYS.has(event.key)) return 1
   if (PREVIOUS_KEYS.has(event.key)) return -1
   if (event.key !== ' ') return 0

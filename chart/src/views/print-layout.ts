@@ -1,9 +1,10 @@
 // The view shell's print/PDF layout. A host cannot print an iframe well, so the chart prints itself:
 // a print-only block (hidden on screen, print.css) with a title block (the household, "As of" its
 // date, a disclaimer), then every view one after another, each from a new page: the drawings cut
-// into page-sized tiles, the legend and the Estate view's totals table copied as they are. The
-// block is built from the drawn views when printing starts (the Print button, or the browser's own
-// menu: beforeprint) and removed after, so the page carries no second copy of the chart meanwhile.
+// into page-sized tiles, the legend, the Estate view's totals table and the Flow view's columns (with
+// its assumptions line and disclaimer) copied as they are. The block is built from the drawn views
+// when printing starts (the Print button, or the browser's own menu: beforeprint) and removed after,
+// so the page carries no second copy of the chart meanwhile.
 //
 // Wide drawings are shrunk a little, then tiled: the drawings' smallest text (the secondary lines:
 // role, years) is 11 px and 7 pt is 9.33 px, so a drawing may shrink to 85 % before that text drops
@@ -34,10 +35,12 @@ const MARGIN = 8
 
 /**
  * The drawings a view shows (the Family view's genogram and its estate strip, the Structure view) and
- * what is copied whole (the Family view's legends, the Estate table).
+ * what is copied whole (the Family view's legends, the Estate table, the Flow view's columns and words).
  */
 const DRAWINGS = 'svg.hv-gn-svg, svg.hv-gn-strip, svg.hv-st-svg'
-const PRINTED = `${DRAWINGS}, .hv-gn-legend, table.hv-estate`
+/** The Flow view's columns (wrapped to the page's width on paper, print.css), warnings, assumptions line and disclaimer. */
+const FLOW = '.hv-flow-columns, .hv-flow-warnings, .hv-flow-assumptions, .hv-flow-disclaimer'
+const PRINTED = `${DRAWINGS}, .hv-gn-legend, table.hv-estate, ${FLOW}`
 /** Attributes a printed copy drops: ids (they would be duplicated), focus and the shell's selection hooks. */
 const DROPPED = ['id', 'tabindex', 'role', 'aria-labelledby', 'aria-describedby', 'aria-controls', 'data-id']
 

@@ -1,22 +1,27 @@
-// The 0.2.0 chart's three linked views of one household: Family (the genogram), Structure (who owns
-// and runs what) and Estate (the totals by look-through), switched by a tab list, with one selection
+// The chart's linked views of one household: Family (the genogram), Structure (who owns and runs
+// what), Estate (the totals by look-through) and, from 0.3.0, Flow (the estate at the first and the
+// second death with the federal estate tax, flow-view.ts), switched by a tab list, with one selection
 // shared by all of them: selecting in one view marks the same id in the others (class hv-selected on
 // every node that carries its data-id) and the summary bar says what it is. main.ts draws it in the
 // embed iframe and forwards onSelect and onViewChange to the host as `select` and `viewchange`.
 // The head also offers Download PNG / SVG (download-control.ts: the view shown, made in the
 // browser), Print (print-layout.ts: title block and all views) and Present (present-mode.ts: full
 // screen, larger type, the views as slides). Under the views, the household in words (text-version.ts).
+// The Flow view's projection goes to onEstate once the shell is drawn and again whenever the reader
+// changes who dies first or a year (main.ts posts it to the host as `estate`).
 //
 // Where files and printing go (host-handlers.ts): with no `handlers` (a page drawing the chart
 // itself) the chart saves and prints in its own page; with `handlers` (the embed iframe, whose
 // sandbox may neither download nor open a print dialog) the files and the print document are handed
 // to them, and a control whose handler is missing is not offered at all.
-import type { Theme } from '../../payload.ts'
+import type { Payload, Theme } from '../../payload.ts'
 import { saveFile } from '../export/download.ts'
+import type { EstateProjection } from '../flow/projection-types.ts'
 import type { Appearance } from './appearance.ts'
 import { createDownloadControl } from './download-control.ts'
 import { drawEstateView } from './estate-view.ts'
 import { htmlElement } from './dom.ts'
+import { drawFlowView } from './flow-view.ts'
 import { drawGenogramView } from './genogram-view.ts'
 import { applyAppearance, fontFamilyOf } from './host-appearance.ts'
 import type { ExportedFile, HostHandlers } from './host-handlers.ts'
@@ -28,7 +33,7 @@ import { drawStructureView } from './structure-view.ts'
 import { createSummaryPanel } from './summary-panel.ts'
 import { drawTextVersion } from './text-version.ts'
 import { createViewTabs, type ViewTab } from './view-tabs.ts'
-import type { DrawnView, ViewHousehold, ViewName } from './view-types.ts'
+import type { DrawnView, ViewName } from './view-types.ts'
 
 export interface HouseholdOptions {
   theme: Theme
@@ -38,6 +43,11 @@ export interface HouseholdOptions {
   onSelect?(id: string, kind: SelectedKind): void
   /** The view shown changed, by the reader or by setView. */
   onViewChange?(view: ViewName): void
+  /**
+   * The Flow view's estate projection: once the shell is drawn, and again whenever the reader changes
+   * who dies first or a year of death (not called when the projection could not be made).
+   */
+  onEstate?(projection: EstateProjection): void
   /** The host's font family, accent colour and corner radius (read and checked by appearance.ts). */
   appearance?: Appearance
   /** Where downloads and printing go; absent: this page saves and prints itself. */
@@ -63,12 +73,13 @@ const TABS: readonly ViewTab[] = [
   { view: 'family', label: 'Family' },
   { view: 'structure', label: 'Structure' },
   { view: 'estate', label: 'Estate' },
+  { view: 'flow', label: 'Flow' },
 ]
 const SELECTED_CLASS = 'hv-selected'
 const live = new WeakMap<HTMLElement, DrawnHousehold>()
 let serial = 0
 
-export function drawHousehold(host: HTMLElement, household: ViewHousehold, options: HouseholdOptions): DrawnHousehold {
+export function drawHousehold(host: HTMLElement, household: Payload, options: HouseholdOptions): DrawnHousehold {
   live.get(host)?.destroy()
   host.replaceChildren()
   const controller = new AbortController()
@@ -147,6 +158,10 @@ export function drawHousehold(host: HTMLElement, household: ViewHousehold, optio
     ['structure', drawStructureView(tabs.panels.get('structure')!, household, select, appearance)],
     ['estate', drawEstateView(tabs.panels.get('estate')!, household, select)],
   ])
+  const flow = drawFlowView(tabs.panels.get('flow')!, household, idPrefix, (projection) =>
+    options.onEstate?.(projection),
+  )
+  views.set('flow', flow)
   drawTextVersion(host, household)
 
   const mark = (selected: Selected | null) => {
@@ -194,5 +209,7 @@ export function drawHousehold(host: HTMLElement, household: ViewHousehold, optio
     },
   }
   live.set(host, drawn)
+  const projection = flow.projection()
+  if (projection !== null) options.onEstate?.(projection)
   return drawn
 }

@@ -3,10 +3,12 @@
 // payload 0.2.0's additions (currency and asOf, shortName and valueAsOf, the records API's kinds and
 // link types, beneficiary types, parent kinds and marriage dates) are optional. It is the estate
 // look-through's input and the summaries' at once, so every view reads the same household.
+// Chart 0.3.0's Flow view reads more of the payload (assumptions, gifts, dispositions, citizenship
+// and DSUE received): the shell takes the chart's Payload (a ViewHousehold too) and hands it on.
 import type { ParentKind } from '../../../src/domain/chart-payload.ts'
 import type { SummaryEntity, SummaryLink } from '../estate/summary-input.ts'
 
-export const VIEW_NAMES = ['family', 'structure', 'estate'] as const
+export const VIEW_NAMES = ['family', 'structure', 'estate', 'flow'] as const
 export type ViewName = (typeof VIEW_NAMES)[number]
 
 export interface ViewPerson {

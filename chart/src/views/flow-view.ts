@@ -1,0 +1,139 @@
+// The Flow view (chart 0.3.0): what happens to the estate at the first and the second death with the
+// federal estate tax, from projectEstate (chart/src/flow/project-estate.ts). Columns, left to right:
+// Today (each client's estate, joint, outside, charity), each death as a statement (flow-statement.ts:
+// gross estate and its lines, deductions, taxable estate, gifts, the exclusion and its basis, the tax,
+// the DSUE passed on, where it passes), and who ends with what, with what is outside both estates.
+// They keep their width and the row scrolls sideways in a narrow frame rather than squeezing them.
+// Under them: the projection's warnings, the assumptions line (flow-assumptions.ts) and the
+// disclaimer. The controls (flow-controls.ts) change who dies first and the years: the projection is
+// made again and only this view is drawn again; onChange hands the new projection to the shell.
+import type { Payload, Person } from '../../payload.ts'
+import { projectEstate, type ProjectionChoices } from '../flow/project-estate.ts'
+import type { EstateProjection } from '../flow/projection-types.ts'
+import { amountFormatter } from './amount-format.ts'
+import { htmlElement } from './dom.ts'
+import { assumptionsLine } from './flow-assumptions.ts'
+import { createFlowControls, type FlowClient } from './flow-controls.ts'
+import { flowColumns, type ClientNames, type FlowColumn, type FlowRow } from './flow-statement.ts'
+import type { DrawnView } from './view-types.ts'
+
+export interface DrawnFlowView extends DrawnView {
+  /** The projection drawn now; null when it could not be made. */
+  projection(): EstateProjection | null
+}
+
+/** The living clients, primary first: the people whose deaths the projection makes. */
+export function livingClients(payload: Payload): Person[] {
+  return (['primaryClient', 'coClient'] as const).flatMap((role) => {
+    const client = payload.people.find((person) => person.role === role && person.deathDate === undefined)
+    return client === undefined ? [] : [client]
+  })
+}
+
+function drawRows(parent: Element, rows: readonly FlowRow[], format: (amount: number) => string): void {
+  const table = htmlElement('table', 'hv-flow-table', parent)
+  const body = htmlElement('tbody', '', table)
+  for (const row of rows) {
+    const tr = htmlElement('tr', `hv-flow-row hv-flow-${row.kind}`, body)
+    tr.dataset.figure = row.key
+    const label = htmlElement('th', 'hv-flow-label-cell', tr)
+    label.scope = 'row'
+    htmlElement('span', 'hv-flow-row-label', label, row.label)
+    if (row.note !== undefined) htmlElement('span', 'hv-flow-note', label, row.note)
+    const cell = htmlElement('td', 'hv-flow-amount', tr)
+    if (row.sign !== undefined) htmlElement('span', 'hv-flow-sign', cell, row.sign)
+    htmlElement('span', 'hv-flow-figure', cell, format(row.amount))
+  }
+}
+
+function drawColumn(parent: Element, column: FlowColumn, idPrefix: string, format: (amount: number) => string): void {
+  const section = htmlElement('section', `hv-flow-col hv-flow-col-${column.key.replace(/-\d+$/, '')}`, parent)
+  section.dataset.column = column.key
+  const heading = htmlElement('h3', 'hv-flow-col-title', section, column.title)
+  heading.id = `${idPrefix}-flow-${column.key}`
+  section.setAttribute('aria-labelledby', heading.id)
+  if (column.subtitle !== undefined) htmlElement('p', 'hv-flow-col-subtitle', section, column.subtitle)
+  drawRows(section, column.rows, format)
+  if (column.more !== undefined && column.more.rows.length > 0) {
+    const block = htmlElement('div', 'hv-flow-more', section)
+    block.dataset.block = column.key === 'recipients' ? 'outside' : 'passes'
+    htmlElement('h4', 'hv-flow-more-title', block, column.more.title)
+    drawRows(block, column.more.rows, format)
+  }
+}
+
+export function drawFlowView(
+  panel: HTMLElement,
+  payload: Payload,
+  idPrefix: string,
+  onChange: (projection: EstateProjection) => void,
+): DrawnFlowView {
+  const controller = new AbortController()
+  const format = amountFormatter(payload.household.currency)
+  const clients = livingClients(payload)
+  const names: ClientNames = Object.fromEntries(clients.map((client) => [client.role, client.name]))
+
+  const element = htmlElement('div', 'hv-flow', panel)
+  htmlElement('h3', 'hv-flow-caption', element, `${payload.household.name}: the estate at each death`)
+  let projection: EstateProjection | null = null
+  const controls = createFlowControls(
+    element,
+    clients.map((client): FlowClient => ({ id: client.id, name: client.name })),
+    idPrefix,
+    (choices) => {
+      if (draw(choices) && projection !== null) onChange(projection)
+    },
+    controller.signal,
+  )
+  const body = htmlElement('div', 'hv-flow-body', element)
+
+  /** Makes the projection for `choices` and draws it; false when it could not be made. */
+  function draw(choices: ProjectionChoices): boolean {
+    body.replaceChildren()
+    try {
+      projection = projectEstate(payload, choices)
+    } catch (error) {
+      projection = null
+      htmlElement(
+        'p',
+        'hv-flow-error',
+        body,
+        `The projection could not be made: ${error instanceof Error ? error.message : String(error)}`,
+      )
+      return false
+    }
+    controls.show(projection)
+    // A region of its own, focusable: a keyboard can scroll it when the frame is narrower than the columns.
+    const row = htmlElement('div', 'hv-flow-columns', body)
+    row.tabIndex = 0
+    row.setAttribute('role', 'region')
+    row.setAttribute('aria-label', 'The estate today, at each death, and who receives it')
+    flowColumns(projection, names).forEach((column, k) => {
+      if (k > 0) htmlElement('span', 'hv-flow-arrow', row, '→').setAttribute('aria-hidden', 'true')
+      drawColumn(row, column, idPrefix, format)
+    })
+    if (projection.warnings.length > 0) {
+      const warnings = htmlElement('div', 'hv-flow-warnings', body)
+      htmlElement('h4', 'hv-flow-more-title', warnings, 'Warnings')
+      const list = htmlElement('ul', 'hv-flow-warning-list', warnings)
+      for (const warning of projection.warnings) {
+        const item = htmlElement('li', '', list, warning.message)
+        item.dataset.code = warning.code
+      }
+    }
+    htmlElement('p', 'hv-flow-assumptions', body, assumptionsLine(projection, format))
+    htmlElement('p', 'hv-flow-disclaimer', body, projection.disclaimer)
+    return true
+  }
+  draw({})
+
+  return {
+    projection: () => projection,
+    reveal: () => false,
+    selected: () => undefined,
+    destroy() {
+      controller.abort()
+      element.remove()
+    },
+  }
+}

@@ -1,0 +1,297 @@
+// The Flow view (chart/src/views/flow-view.ts) in real Chromium, drawn by the view shell on a couple
+// with a credit-shelter trust: the figures shown are projectEstate's, the controls (who dies first,
+// the years) draw the view again and tell the host through onEstate, a later year says its exclusion
+// is the last known year's, text keeps to 11 px and the columns scroll rather than squeeze, and
+// axe-core finds nothing serious in either theme. The page is served with the chart's real CSP and
+// stylesheets (serveViewsFixture); every test ends by asserting there was no CSP violation, console
+// error, page error or dialog.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
+import { hasChromium, launchChromium } from '../helpers/browser.ts'
+import { seriousViolations, serveViewsFixture, watchProblems } from '../helpers/chart-pages.ts'
+import { startSite, type Site } from '../helpers/sites.ts'
+import type { Payload } from '../../chart/payload.ts'
+import { projectEstate } from '../../chart/src/flow/project-estate.ts'
+import type { EstateProjection, ProjectionDeath } from '../../chart/src/flow/projection-types.ts'
+import type { ViewsTestWindow } from './fixtures/views-entry.ts'
+
+const M = 1_000_000
+/**
+ * Robert and Linda, married, two children. Robert holds 20,000,000, Linda 10,000,000, the home
+ * (2,000,000) is joint; Robert leaves the exclusion he has not used to a credit-shelter trust,
+ * portability is not elected. The asOf year (2026) is the deaths' year, whatever today's date.
+ */
+const couple: Payload = {
+  household: { name: 'Case Family', currency: 'USD', asOf: '2026-11-01' },
+  people: [
+    { id: 'robert', name: 'Robert Case', role: 'primaryClient' },
+    { id: 'linda', name: 'Linda Case', role: 'coClient', usCitizen: true },
+    { id: 'chris', name: 'Chris Case', role: 'child' },
+    { id: 'dana', name: 'Dana Case', role: 'child' },
+  ],
+  relationships: [
+    { from: 'robert', to: 'linda', type: 'spouse' },
+    { from: 'robert', to: 'chris', type: 'parent' },
+    { from: 'linda', to: 'chris', type: 'parent' },
+    { from: 'robert', to: 'dana', type: 'parent' },
+    { from: 'linda', to: 'dana', type: 'parent' },
+  ],
+  entities: [
+    { id: 'r-account', name: 'Robert brokerage', kind: 'taxableAccount', value: 20 * M },
+    { id: 'l-account', name: 'Linda brokerage', kind: 'taxableAccount', value: 10 * M },
+    { id: 'home', name: 'Home', kind: 'realEstate', value: 2 * M },
+    { id: 'bypass', name: 'Case Bypass Trust', kind: 'creditShelterTrust' },
+    { id: 'ilit', name: 'Case ILIT', kind: 'ilit', value: 5 * M },
+  ],
+  links: [
+    { from: 'robert', to: 'r-account', type: 'owner' },
+    { from: 'linda', to: 'l-account', type: 'owner' },
+    { from: 'robert', to: 'home', type: 'owner' },
+    { from: 'linda', to: 'home', type: 'owner' },
+    { from: 'robert', to: 'ilit', type: 'grantor' },
+  ],
+  dispositions: [{ at: 'robert', to: 'bypass', formula: 'unusedExclusion' }],
+  assumptions: { portabilityElected: false },
+}
+const single: Payload = {
+  household: { name: 'Solo', currency: 'USD', asOf: '2026-01-15' },
+  people: [
+    { id: 'ana', name: 'Ana Solo', role: 'primaryClient', dsueReceived: { amount: 2 * M } },
+    { id: 'ben', name: 'Ben Solo', role: 'child' },
+  ],
+  relationships: [{ from: 'ana', to: 'ben', type: 'parent' }],
+  entities: [{ id: 'account', name: 'Account', kind: 'taxableAccount', value: 20 * M }],
+  links: [{ from: 'ana', to: 'account', type: 'owner' }],
+}
+
+const dollars = (amount: number) => `$${Math.round(amount).toLocaleString('en-US')}`
+
+/** A death's statement as the view shows it: figure key → the amount's text, in order. */
+const statementOf = (death: ProjectionDeath) => [
+  ['gross', dollars(death.grossEstate.total)],
+  ...death.grossEstate.lines.map((line) => ['gross-part', dollars(line.amount)]),
+  ['marital', dollars(death.maritalDeduction.total)],
+  ['charitable', dollars(death.charitableDeduction.total)],
+  ['taxable', dollars(death.taxableEstate)],
+  ['gifts', dollars(death.adjustedTaxableGifts)],
+  ['basicExclusion', dollars(death.basicExclusion.amount)],
+  ['dsue', dollars(death.dsue.amount)],
+  ['applicableExclusion', dollars(death.applicableExclusion)],
+  ['estateTax', dollars(death.estateTax)],
+  ...(death.survivingSpouseId === undefined ? [] : [['dsuePassed', dollars(death.dsuePassed)]]),
+  ...death.transfers.map((transfer) => ['transfer', dollars(transfer.net)]),
+]
+
+interface ShownColumn {
+  column: string
+  title: string
+  subtitle: string
+  rows: [string, string][]
+  labels: string[]
+  notes: string[]
+}
+
+describe.runIf(hasChromium())('the Flow view in Chromium', () => {
+  let site: Site
+  let browser: Browser
+  const opened: { page: Page; problems: string[] }[] = []
+
+  beforeAll(async () => {
+    site = await startSite()
+    await serveViewsFixture(site, { couple, single })
+    browser = await launchChromium()
+  })
+  afterEach(async () => {
+    for (const { page, problems } of opened.splice(0)) {
+      const violations = await page.evaluate(() => (window as unknown as { violations: string[] }).violations)
+      await page.close()
+      expect([...problems, ...violations]).toEqual([])
+    }
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await site?.close()
+  })
+
+  async function open(
+    household: 'couple' | 'single',
+    { theme = 'light', width = 1100 }: { theme?: 'light' | 'dark'; width?: number } = {},
+  ): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width, height: 900 } })
+    const watched = { page, problems: [] as string[] }
+    opened.push(watched)
+    await watchProblems(page, watched.problems)
+    await page.goto(`${site.origin}/?${new URLSearchParams({ payload: household, theme, view: 'flow' }).toString()}`)
+    await page.waitForFunction(() => (window as unknown as ViewsTestWindow).drawn)
+    return page
+  }
+
+  const columns = (page: Page): Promise<ShownColumn[]> =>
+    page.$$eval('.hv-panel-flow .hv-flow-col', (sections) =>
+      sections.map((section) => ({
+        column: (section as HTMLElement).dataset.column ?? '',
+        title: section.querySelector('.hv-flow-col-title')?.textContent ?? '',
+        subtitle: section.querySelector('.hv-flow-col-subtitle')?.textContent ?? '',
+        rows: [...section.querySelectorAll<HTMLElement>('.hv-flow-row')].map((row): [string, string] => [
+          row.dataset.figure ?? '',
+          row.querySelector('.hv-flow-figure')?.textContent ?? '',
+        ]),
+        labels: [...section.querySelectorAll('.hv-flow-row-label')].map((label) => label.textContent ?? ''),
+        notes: [...section.querySelectorAll('.hv-flow-note')].map((note) => note.textContent ?? ''),
+      })),
+    )
+  const estates = (page: Page): Promise<EstateProjection[]> =>
+    page.evaluate(() => (window as unknown as ViewsTestWindow).estates)
+  const assumptions = (page: Page) => page.locator('.hv-panel-flow .hv-flow-assumptions').textContent()
+
+  it('is the fourth tab; its columns show projectEstate’s figures, Today to who receives what', async () => {
+    const page = await open('couple')
+    expect(await page.getByRole('tab').allTextContents()).toEqual(['Family', 'Structure', 'Estate', 'Flow'])
+    expect(await page.getByRole('tab', { name: 'Flow' }).getAttribute('aria-selected')).toBe('true')
+    const projection = projectEstate(couple)
+    const [first, second] = projection.deaths as [ProjectionDeath, ProjectionDeath]
+    // By hand (DESIGN §5, 2026's exclusion 15,000,000): Robert's gross = 20,000,000 + half the home
+    // 1,000,000 = 21,000,000; the trust takes the unused exclusion, 15,000,000, the rest (the home's half
+    // by survivorship, 5,000,000 outright) is Linda's, marital 6,000,000; taxable 15,000,000, tax 0.
+    // Linda: 10,000,000 + 1,000,000 + 1,000,000 + 5,000,000 = 17,000,000, no DSUE (not elected), tax 40 %
+    // of the 2,000,000 over = 800,000; the children take 8,100,000 each.
+    expect(first.grossEstate.total).toBe(21 * M)
+    expect(first.taxableEstate).toBe(15 * M)
+    expect(second.grossEstate.total).toBe(17 * M)
+    expect(second.estateTax).toBe(800_000)
+
+    const shown = await columns(page)
+    expect(shown.map((column) => column.column)).toEqual(['today', 'death-0', 'death-1', 'recipients'])
+    const [today, firstShown, secondShown, recipients] = shown as [ShownColumn, ShownColumn, ShownColumn, ShownColumn]
+    expect(today.rows).toEqual([
+      ['today-primaryClient', dollars(projection.today.primaryClient)],
+      ['today-coClient', dollars(projection.today.coClient)],
+      ['today-joint', dollars(projection.today.joint)],
+      ['today-outside', dollars(projection.today.outside)],
+    ])
+    expect(today.labels.slice(0, 2)).toEqual(["Robert Case's estate", "Linda Case's estate"])
+    expect(firstShown).toMatchObject({ title: 'First death: Robert Case', subtitle: '2026' })
+    expect(firstShown.rows).toEqual(statementOf(first))
+    expect(firstShown.labels).toContain('Case Bypass Trust, in trust')
+    expect(firstShown.labels).toContain('Linda Case, by survivorship')
+    expect(firstShown.labels).toContain('DSUE passed to Linda Case')
+    expect(secondShown).toMatchObject({ title: 'Second death: Linda Case', subtitle: '2026' })
+    expect(secondShown.rows).toEqual(statementOf(second))
+    expect(secondShown.notes).toEqual(["2026's amount"])
+    expect(recipients.rows).toEqual([
+      ...projection.recipients.map((recipient) => [
+        recipient.kind === 'tax' ? 'recipient-tax' : 'recipient',
+        dollars(recipient.amount),
+      ]),
+      ...projection.outsideEstate.map((line) => ['outside-part', dollars(line.amount)]),
+    ])
+    expect(recipients.labels).toContain('Federal estate tax')
+    expect(recipients.labels).toContain('Case ILIT')
+
+    expect(await assumptions(page)).toBe(
+      "Robert Case dies first, in 2026, then Linda Case, in 2026. Basic exclusion: $15,000,000 in 2026 (2026's amount); $15,000,000 in 2026 (2026's amount). Portability: not elected.",
+    )
+    expect(await page.locator('.hv-panel-flow .hv-flow-disclaimer').textContent()).toBe(projection.disclaimer)
+    // The host heard the same projection once, when the shell was drawn.
+    expect(await estates(page)).toEqual([JSON.parse(JSON.stringify(projection))])
+  })
+
+  it('toggles who dies first: the first column’s decedent and gross estate change, and the host hears it', async () => {
+    const page = await open('couple')
+    const order = page.getByRole('group', { name: 'Who dies first' })
+    expect(await order.getByRole('radio').count()).toBe(2)
+    expect(await order.getByRole('radio', { name: 'Robert Case' }).isChecked()).toBe(true)
+    // Keyboard: focus the checked radio and move with the arrow, as a radio group does.
+    await order.getByRole('radio', { name: 'Robert Case' }).focus()
+    await page.keyboard.press('ArrowRight')
+    expect(await order.getByRole('radio', { name: 'Linda Case' }).isChecked()).toBe(true)
+
+    const expected = projectEstate(couple, { firstDeath: 'linda', firstDeathYear: 2026, secondDeathYear: 2026 })
+    // Linda first: 10,000,000 + half the home 1,000,000 = 11,000,000.
+    expect(expected.deaths[0]!.grossEstate.total).toBe(11 * M)
+    const [, firstShown] = await columns(page)
+    expect(firstShown!.title).toBe('First death: Linda Case')
+    expect(firstShown!.rows[0]).toEqual(['gross', '$11,000,000'])
+    expect(firstShown!.rows).toEqual(statementOf(expected.deaths[0]!))
+    const heard = await estates(page)
+    expect(heard).toHaveLength(2)
+    expect(heard[1]!.assumptions.order).toEqual(['linda', 'robert'])
+    expect(heard[1]).toEqual(JSON.parse(JSON.stringify(expected)))
+    // Only the Flow view was drawn again: focus stays on the radio the reader moved to.
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.value)).toBe('linda')
+  })
+
+  it('a first death in 2030 uses the last known exclusion (2026’s); the second year follows; out of range is clamped', async () => {
+    const page = await open('couple')
+    const firstYear = page.getByLabel('First death in')
+    const secondYear = page.getByLabel('Second death in')
+    expect(await firstYear.inputValue()).toBe('2026')
+    expect(await firstYear.getAttribute('min')).toBe('2025')
+    expect(await firstYear.getAttribute('max')).toBe('2200')
+    await firstYear.fill('2030')
+    await firstYear.press('Enter')
+    await expect.poll(() => secondYear.inputValue()).toBe('2030') // never before the first
+    expect(await secondYear.getAttribute('min')).toBe('2030')
+    const [, firstShown] = await columns(page)
+    expect(firstShown!.subtitle).toBe('2030')
+    expect(firstShown!.notes).toEqual(["the last known amount, 2026's"])
+    expect(firstShown!.labels).toContain('Basic exclusion, 2030')
+    expect(await assumptions(page)).toContain("$15,000,000 in 2030 (the last known amount, 2026's)")
+    const heard = await estates(page)
+    expect(heard).toHaveLength(2)
+    expect(heard[1]!.assumptions.years).toEqual([2030, 2030])
+    expect(heard[1]!.deaths[0]!.basicExclusion).toMatchObject({ year: 2030, basis: 'lastKnown', sourceYear: 2026 })
+
+    await secondYear.fill('2040')
+    await secondYear.press('Tab')
+    await expect.poll(async () => (await estates(page)).length).toBe(3)
+    expect((await estates(page))[2]!.assumptions.years).toEqual([2030, 2040])
+    await firstYear.fill('1999')
+    await firstYear.press('Enter')
+    await expect.poll(() => firstYear.inputValue()).toBe('2025')
+    expect((await estates(page))[3]!.assumptions.years).toEqual([2025, 2040])
+  })
+
+  it('for a single client: no order toggle, one year, no second death; warnings are listed', async () => {
+    const page = await open('single')
+    expect(await page.getByRole('group', { name: 'Who dies first' }).count()).toBe(0)
+    expect(await page.getByLabel('Second death in').count()).toBe(0)
+    expect(await page.getByLabel('First death in').inputValue()).toBe('2026')
+    expect((await columns(page)).map((column) => column.column)).toEqual(['today', 'death-0', 'recipients'])
+    const projection = projectEstate(single)
+    expect(projection.warnings.length).toBeGreaterThan(0)
+    expect(await page.locator('.hv-panel-flow .hv-flow-warning-list li').allTextContents()).toEqual(
+      projection.warnings.map((warning) => warning.message),
+    )
+    expect(await assumptions(page)).toBe("Ana Solo dies in 2026. Basic exclusion: $15,000,000 in 2026 (2026's amount).")
+  })
+
+  it('setView("flow") shows it; no text under 11 px at 1,100 px; a narrow frame scrolls the columns', async () => {
+    const page = await open('couple')
+    await page.evaluate(() => (window as unknown as ViewsTestWindow).chart.setView('family'))
+    expect(await page.locator('.hv-panel-flow').isVisible()).toBe(false)
+    await page.evaluate(() => (window as unknown as ViewsTestWindow).chart.setView('flow'))
+    expect(await page.locator('.hv-panel-flow').isVisible()).toBe(true)
+    const small = await page.$$eval('.hv-panel-flow *', (elements) =>
+      elements
+        .filter((element) => [...element.childNodes].some((n) => n.nodeType === 3 && n.textContent!.trim() !== ''))
+        .filter((element) => element.checkVisibility())
+        .map((element) => [element.textContent, parseFloat(getComputedStyle(element).fontSize)] as const)
+        .filter(([, px]) => px < 11),
+    )
+    expect(small).toEqual([])
+
+    await page.setViewportSize({ width: 600, height: 900 })
+    const scroll = await page.$eval('.hv-panel-flow .hv-flow-columns', (row) => ({
+      scrolls: row.scrollWidth > row.clientWidth,
+      overflow: getComputedStyle(row).overflowX,
+      deathWidth: row.querySelector('.hv-flow-col-death')!.getBoundingClientRect().width,
+    }))
+    expect(scroll).toEqual({ scrolls: true, overflow: 'auto', deathWidth: 290 })
+  })
+
+  it.each(['light', 'dark'] as const)('passes axe-core on the Flow view in the %s theme', async (theme) => {
+    const page = await open('couple', { theme })
+    expect(await seriousViolations(page)).toEqual([])
+  })
+})
