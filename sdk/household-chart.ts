@@ -7,7 +7,7 @@
  *
  * Usage (a page on an origin registered for your organization with `hearth origins add`):
  *
- *   import { mountHouseholdChart, HouseholdChartError } from 'https://embed.hearth.example/chart/v0.2.0/sdk.js'
+ *   import { mountHouseholdChart, HouseholdChartError } from 'https://embed.hearth.example/chart/v0.3.0/sdk.js'
  *
  *   const chart = mountHouseholdChart({
  *     container: document.getElementById('household-chart')!,
@@ -36,7 +36,7 @@
  *   }
  *   chart.update(nextPayload) // re-renders, with the token the SDK holds (or a new one)
  *   chart.setTheme('dark')
- *   chart.setView('structure') // 'family' | 'structure' | 'estate'
+ *   chart.setView('flow') // 'family' | 'structure' | 'estate' | 'flow'
  *   chart.focus('robert') // selects a person or an entity and brings it into view
  *   chart.print() // the chart's print layout, through the browser's print dialog
  *   chart.setAppearance({ accentColor: '#7a3e9d' })
@@ -109,6 +109,7 @@
  */
 
 import { readAppearance } from '../chart/src/views/appearance.ts'
+import { projectEstate as projectWithChart } from '../chart/src/flow/project-estate.ts'
 
 declare const __CHART_VERSION__: string
 
@@ -180,6 +181,16 @@ export interface HouseholdChartPerson {
   birthDate?: string
   /** YYYY-MM-DD; set for a deceased person, who is drawn muted and marked †. */
   deathDate?: string
+  /** 0.3.0: whether a US citizen; a surviving spouse who is not gets no marital deduction. Absent: assumed a citizen. */
+  usCitizen?: boolean
+  /** 0.3.0: a DSUE already received from a spouse who died before; adds to the exclusion until a later spouse dies. */
+  dsueReceived?: {
+    amount: number
+    /** The deceased spouse, a person of the payload. */
+    from?: string
+    /** false: portability was not elected, the amount is not counted. Absent: assumed elected. */
+    portabilityElected?: boolean
+  }
 }
 
 export interface HouseholdChartRelationship {
@@ -221,6 +232,48 @@ export interface HouseholdChartLink {
   beneficiaryType?: BeneficiaryType
 }
 
+/** 0.3.0: a person's lifetime taxable gifts (after 1976, not in the gross estate), one entry per donor. */
+export interface HouseholdChartGift {
+  donor: string
+  /** Absent: gifts were made whose amount is not known (counted as none, and the Flow view says so). */
+  taxableGifts?: number
+  /** The part of the basic exclusion the gifts used; gift tax was paid on the rest. Absent: all of taxableGifts. */
+  exclusionUsed?: number
+}
+
+/**
+ * 0.3.0: where part of a client's estate goes at their death. Exactly one of share, amount and
+ * formula. Amounts first, then the formula, then shares of what is left; the rest by the default
+ * (all to the surviving spouse, else to the descendants by branch).
+ */
+export interface HouseholdChartDisposition {
+  /** The client (primaryClient or coClient) at whose death it takes effect. */
+  at: string
+  /** An entity whose part of the estate it disposes of; absent: the rest of the estate. */
+  from?: string
+  /** A person, a trust (kind qtip: the marital deduction) or a charity (the charitable deduction). */
+  to: string
+  /** A percentage of what is left after amounts and the formula. */
+  share?: number
+  amount?: number
+  /** unusedExclusion: as much as passes free of estate tax (a credit-shelter gift). */
+  formula?: 'unusedExclusion'
+}
+
+/** 0.3.0: the estate projection's assumptions; the Flow view's controls start from them. */
+export interface HouseholdChartAssumptions {
+  /** The client who dies first; absent: the primary client. */
+  firstDeath?: string
+  /** 2025–2200; absent: the year of household.asOf, else this year. */
+  firstDeathYear?: number
+  /** Not before the first; absent: the first death's year. */
+  secondDeathYear?: number
+  /** The basic exclusion for a year after the last one the chart knows (2026: $15,000,000). */
+  basicExclusion?: number
+  /** Whether the first decedent's executor elects portability; absent: elected. */
+  portabilityElected?: boolean
+}
+
 export interface HouseholdChartPayload {
   household: {
     name: string
@@ -233,14 +286,176 @@ export interface HouseholdChartPayload {
   relationships?: HouseholdChartRelationship[]
   entities?: HouseholdChartEntity[]
   links?: HouseholdChartLink[]
+  gifts?: HouseholdChartGift[]
+  dispositions?: HouseholdChartDisposition[]
+  assumptions?: HouseholdChartAssumptions
   options?: { theme?: ChartTheme }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 0.3.0: the estate projection, as the `estate` event carries it and projectEstate returns it
+// (amounts in the household's currency, with cents). Spelled out here so that sdk.d.ts stands
+// alone; test/browser/sdk-types.test.ts holds it equal to the chart's own declaration.
+
+/** One part of a figure, traceable to where it comes from. */
+export interface ProjectionLine {
+  /** What it is, in words: "Smith Family Revocable Trust", "2 % of Smith FLP", "From Robert’s estate (outright)". */
+  readonly label: string
+  readonly amount: number
+  /** The entity it comes from, when it comes from one. */
+  readonly entityId?: string
+  /** For a line of an entity: the fraction of the entity's own value it is (0.02 for 2 %). */
+  readonly fraction?: number
+  /** The death whose transfer it comes from (an index into deaths), for what a survivor received. */
+  readonly fromDeath?: number
+  /** Half of what both clients hold jointly (passes to the survivor by survivorship). */
+  readonly joint?: boolean
+}
+
+export interface ProjectionFigure {
+  readonly total: number
+  readonly lines: readonly ProjectionLine[]
+}
+
+export type RecipientKind = 'spouse' | 'person' | 'trust' | 'charity' | 'heirs' | 'tax'
+
+/** How a transfer at a death is made. */
+export type TransferHow =
+  /** Half of joint property, to the surviving joint owner, whatever the dispositions say. */
+  | 'survivorship'
+  /** By one of the payload's dispositions (dispositionIndex). */
+  | 'disposition'
+  /** By the common default: to the surviving spouse, else to the descendants by branch. */
+  | 'default'
+
+export interface ProjectionTransfer {
+  /** A person or entity id; absent for other heirs (no descendants in the chart). */
+  readonly toId?: string
+  readonly toName: string
+  readonly toKind: Exclude<RecipientKind, 'tax'>
+  readonly how: TransferHow
+  readonly dispositionIndex?: number
+  /** The entity the disposition named as `from`, when it did. */
+  readonly fromEntityId?: string
+  /** Before the estate tax. */
+  readonly amount: number
+  /** The part of the estate tax it bears (what does not qualify for a deduction bears it first). */
+  readonly taxBorne: number
+  /** What it receives: amount − taxBorne. */
+  readonly net: number
+  readonly deduction: 'marital' | 'charitable' | null
+  /** Counted again in the survivor's gross estate (outright to the survivor, or a QTIP trust). */
+  readonly inSurvivorsEstate: boolean
+}
+
+export interface ProjectionExclusion {
+  readonly year: number
+  readonly amount: number
+  /** table: the year's own amount; lastKnown: a later year, the last known year's; assumed: assumptions.basicExclusion. */
+  readonly basis: 'table' | 'lastKnown' | 'assumed'
+  readonly sourceYear: number
+  readonly source: string
+}
+
+export interface ProjectionDeath {
+  readonly decedentId: string
+  readonly decedentName: string
+  readonly year: number
+  /** The spouse who survives this death (married, so the marital deduction and portability apply). */
+  readonly survivingSpouseId?: string
+  readonly grossEstate: ProjectionFigure
+  readonly maritalDeduction: ProjectionFigure
+  readonly charitableDeduction: ProjectionFigure
+  /** Gross estate − marital deduction − charitable deduction. */
+  readonly taxableEstate: number
+  readonly adjustedTaxableGifts: number
+  /** Taxable estate + adjusted taxable gifts: what the tentative tax is on. */
+  readonly taxBase: number
+  readonly tentativeTax: number
+  /** Gift tax payable on the lifetime gifts (on the part the exclusion did not cover). */
+  readonly giftTaxPayable: number
+  readonly basicExclusion: ProjectionExclusion
+  /** DSUE counted in the applicable exclusion, and whose. */
+  readonly dsue: { readonly amount: number; readonly fromId?: string; readonly fromName?: string }
+  /** Basic exclusion + DSUE. */
+  readonly applicableExclusion: number
+  /** The tentative tax on the applicable exclusion. */
+  readonly applicableCredit: number
+  /** max(0, tentative tax − gift tax payable − applicable credit). */
+  readonly estateTax: number
+  /** The DSUE this death passes to the surviving spouse (0 when none survives or portability is not elected). */
+  readonly dsuePassed: number
+  readonly transfers: readonly ProjectionTransfer[]
+}
+
+export interface ProjectionRecipient {
+  /** A person or entity id; absent for other heirs and for the tax. */
+  readonly id?: string
+  readonly name: string
+  readonly kind: RecipientKind
+  readonly amount: number
+  /** What it receives at each death (the tax: at each death). */
+  readonly lines: readonly ProjectionLine[]
+}
+
+export interface ProjectionAssumptions {
+  /** The clients in the order they die (one or two). */
+  readonly order: readonly string[]
+  /** The year of each death, in that order. */
+  readonly years: readonly number[]
+  readonly portabilityElected: boolean
+  /** Whether the payload said so (false: the default, elected). */
+  readonly portabilityStated: boolean
+  readonly married: boolean
+}
+
+export type ProjectionWarningCode =
+  | 'noLivingClient'
+  | 'notMarried'
+  | 'nonCitizenSpouse'
+  | 'citizenshipAssumed'
+  | 'portabilityAssumed'
+  | 'dsueNotElected'
+  | 'giftsAmountUnknown'
+  | 'unassignedValue'
+  | 'deceasedClientHolds'
+  | 'firstDeathNotLiving'
+  | 'dispositionNotApplied'
+
+export interface ProjectionWarning {
+  readonly code: ProjectionWarningCode
+  readonly message: string
+}
+
+export interface EstateProjection {
+  readonly version: 1
+  readonly currency?: string
+  readonly assumptions: ProjectionAssumptions
+  /** Today, by look-through: each client's estate, joint, unassigned, outside and charity (the Estate view's totals). */
+  readonly today: {
+    readonly primaryClient: number
+    readonly coClient: number
+    readonly joint: number
+    readonly unassigned: number
+    readonly outside: number
+    readonly charity: number
+  }
+  /** One per client who dies, in order: none when no client is living. */
+  readonly deaths: readonly ProjectionDeath[]
+  /** Who ends with what after the last death: people, trusts, charities, other heirs and the tax. */
+  readonly recipients: readonly ProjectionRecipient[]
+  /** Entities outside both estates (ILITs, SLATs, charities…) with their value: they pass under their own terms. */
+  readonly outsideEstate: readonly ProjectionLine[]
+  readonly warnings: readonly ProjectionWarning[]
+  /** "An estimate, not tax advice." The view prints it; a host showing the figures should too. */
+  readonly disclaimer: string
 }
 
 // ---------------------------------------------------------------------------------------------
 // The API.
 
-/** The chart's three views of the household. */
-export type ChartView = 'family' | 'structure' | 'estate'
+/** The chart's four views of the household (flow: 0.3.0's estate flow at each death). */
+export type ChartView = 'family' | 'structure' | 'estate' | 'flow'
 
 /**
  * Your page's look, applied when the chart draws (the chart measures its text in your font). The
@@ -280,6 +495,9 @@ export type HouseholdChartErrorCode =
  * - resize: the chart's height changed (it grows and shrinks);
  * - select: the user selected a person or an entity (by pointer or keyboard, or through focus());
  * - viewchange: the view shown changed (by the user or through setView);
+ * - estate (0.3.0): the estate projection the chart computed from your payload, after each render
+ *   and whenever the reader changes who dies first or a year in the Flow view; the same figures as
+ *   projectEstate(payload) with those choices;
  * - error: see the codes in the header comment.
  */
 export type ChartEvent =
@@ -287,6 +505,7 @@ export type ChartEvent =
   | { type: 'resize'; height: number }
   | { type: 'select'; id: string; kind: 'person' | 'entity' }
   | { type: 'viewchange'; view: ChartView }
+  | { type: 'estate'; projection: EstateProjection }
   | { type: 'error'; code: HouseholdChartErrorCode; message: string; path?: string }
 
 export interface MountHouseholdChartOptions {
@@ -401,7 +620,7 @@ const MAX_TIMER_DELAY_MS = 2_147_483_647
 const VERSION = /^\d+\.\d+\.\d+$/
 const CHART_ERROR_CODES: ReadonlySet<string> = new Set(['token_invalid', 'token_expired', 'origin_mismatch', 'version_unsupported', 'payload_invalid', 'appearance_invalid'])
 const THEMES: ReadonlySet<string> = new Set(['light', 'dark', 'system'])
-const VIEWS: ReadonlySet<string> = new Set(['family', 'structure', 'estate'])
+const VIEWS: ReadonlySet<string> = new Set(['family', 'structure', 'estate', 'flow'])
 
 /** One mounted chart per container. */
 const mounted = new WeakMap<HTMLElement, HouseholdChartHandle>()
@@ -622,6 +841,12 @@ export function mountHouseholdChart(options: MountHouseholdChartOptions): Househ
       case 'viewchange':
         if (typeof message.view === 'string' && VIEWS.has(message.view)) emit({ type: 'viewchange', view: message.view as ChartView })
         return
+      case 'estate': {
+        // The chart computed it from the payload this page sent; only its shape's version is checked.
+        const projection = message.projection
+        if (isEstateProjection(projection)) emit({ type: 'estate', projection })
+        return
+      }
       case 'download': {
         // Only the chart's two formats are saved, as their own type: no HTML (or anything else) is
         // handed to the reader's browser under this page's origin.
@@ -694,7 +919,7 @@ export function mountHouseholdChart(options: MountHouseholdChartOptions): Househ
     },
     setView(view: ChartView): void {
       if (destroyed) return
-      if (!VIEWS.has(view)) throw new TypeError(`setView: view must be family, structure or estate, got ${JSON.stringify(view)}`)
+      if (!VIEWS.has(view)) throw new TypeError(`setView: view must be family, structure, estate or flow, got ${JSON.stringify(view)}`)
       if (chartRendered) post({ type: 'setView', v: PROTOCOL_VERSION, view })
       else openingView = view
     },
@@ -931,4 +1156,28 @@ function readyTimeoutError(embedOrigin: string, version: string, timeoutMs: numb
       `(4) a wrong embedOrigin or version — the page above must load in a browser tab; ` +
       `(5) a slow network — raise readyTimeoutMs.`,
   )
+}
+
+/** What the Flow view's controls choose; each overrides the payload's assumptions. */
+export interface EstateProjectionChoices {
+  /** The client who dies first. */
+  readonly firstDeath?: string
+  readonly firstDeathYear?: number
+  readonly secondDeathYear?: number
+  /** What "this year" is when the payload names no year and no household.asOf; default: now. */
+  readonly today?: Date
+}
+
+/**
+ * The chart's estate projection as a pure function (0.3.0): the same calculator the chart runs,
+ * on a payload the chart would accept, so your page can show or test the figures without the iframe.
+ * Nothing is sent anywhere. A payload the chart would refuse gives figures as best it can; validate
+ * it against payload.schema.json first when you need certainty.
+ */
+export function projectEstate(payload: HouseholdChartPayload, choices: EstateProjectionChoices = {}): EstateProjection {
+  return projectWithChart(payload, choices)
+}
+
+function isEstateProjection(value: unknown): value is EstateProjection {
+  return typeof value === 'object' && value !== null && (value as { version?: unknown }).version === 1
 }

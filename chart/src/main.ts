@@ -196,6 +196,10 @@ function draw(next: Drawing): void {
       shownView = view
       post({ type: 'viewchange', view }, origin)
     },
+    onEstate(projection) {
+      // Called while the shell draws too: a microtask later, so the host hears `rendered` first.
+      queueMicrotask(() => post({ type: 'estate', projection }, origin))
+    },
   })
   drawing = next
   observeSize()

@@ -33,7 +33,13 @@
 //   - `viewchange` {view} whenever the view shown changes (by the reader or by setView);
 //   - `download` {fileName, mediaType, data: Blob}: a PNG or SVG the reader asked for, to save;
 //   - `printdocument` {title, html, css}: the print layout, to print from a frame of the host page.
+// - 0.3.0 chart → host, only to the origin of the accepted render:
+//   - `estate` {projection}: the estate projection (flow/projection-types.ts) the chart computed from
+//     the payload, after each render and whenever the reader changes who dies first or a year in
+//     the Flow view. The host sent the payload, so nothing it does not hold leaves the frame.
+//   - `setView` also takes 'flow'.
 import type { Theme } from '../payload.ts'
+import type { EstateProjection } from './flow/projection-types.ts'
 import { VIEW_NAMES, type ViewName } from './views/view-types.ts'
 
 const PROTOCOLS = [1] as const
@@ -51,6 +57,7 @@ const CAPABILITIES = [
   'handles',
   'download',
   'printdocument',
+  'estate',
 ] as const
 
 export type ErrorCode =
@@ -103,6 +110,10 @@ export interface PrintDocumentMessage {
   html: string
   css: string
 }
+export interface EstateMessage {
+  type: 'estate'
+  projection: EstateProjection
+}
 export type ChartMessage =
   | ReadyMessage
   | RenderedMessage
@@ -111,6 +122,7 @@ export type ChartMessage =
   | ViewChangeMessage
   | DownloadMessage
   | PrintDocumentMessage
+  | EstateMessage
   | ErrorMessage
 
 // host → iframe, as read from `event.data`: fields are unchecked beyond the type, because each

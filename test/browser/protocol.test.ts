@@ -12,6 +12,7 @@ import { hasChromium, launchChromium } from '../helpers/browser.ts'
 import { startChartStack, type ChartStack } from '../helpers/chart-stack.ts'
 import { loadChartSigner, mintChartToken } from '../../src/embed/tokens.ts'
 import type { Payload } from '../../chart/payload.ts'
+import { projectEstate } from '../../chart/src/flow/project-estate.ts'
 
 const example = JSON.parse(readFileSync(new URL('../../chart/example.json', import.meta.url), 'utf8')) as Payload
 
@@ -162,6 +163,7 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
           'handles',
           'download',
           'printdocument',
+          'estate',
         ],
       })
       const rendered = await waitFor(page, 'rendered')
@@ -557,6 +559,53 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
     } finally {
       await page.close()
     }
+  })
+
+  describe('0.3.0 extensions', () => {
+    // A couple whose first death funds a credit-shelter trust, so every kind of figure is there.
+    const flowPayload: Payload = {
+      ...example,
+      people: example.people.map((person) => (person.role === 'coClient' ? { ...person, usCitizen: true } : person)),
+      entities: [
+        ...(example.entities ?? []),
+        { id: 'brokerage', name: 'Chen brokerage account', kind: 'taxableAccount', value: 17_250_000 },
+        { id: 'bypass', name: 'Chen bypass trust', kind: 'creditShelterTrust' },
+      ],
+      links: [...(example.links ?? []), { from: 'robert', to: 'brokerage', type: 'owner' }],
+      gifts: [{ donor: 'robert', taxableGifts: 1_200_000 }],
+      dispositions: [{ at: 'robert', to: 'bypass', formula: 'unusedExclusion' }],
+      assumptions: { firstDeathYear: 2026, secondDeathYear: 2031, portabilityElected: true },
+    }
+
+    it('posts the estate projection after rendered, the same figures as projectEstate; no request carries a name or a figure', async () => {
+      const { page, requests, consoleErrors } = await openHost(await renderMessage(flowPayload))
+      try {
+        await waitFor(page, 'rendered')
+        const { projection } = (await waitFor(page, 'estate')) as unknown as { projection: unknown }
+        const order = await page.evaluate(() =>
+          (globalThis as unknown as HostWindow).received.map((message) => message?.type),
+        )
+        expect(order.indexOf('rendered')).toBeLessThan(order.indexOf('estate'))
+        const expected = projectEstate(flowPayload)
+        expect(projection).toEqual(JSON.parse(JSON.stringify(expected)))
+        expect(expected.deaths).toHaveLength(2)
+        // Nothing of the household leaves the page: no request's address or body holds a name or a figure.
+        const secrets = [
+          ...flowPayload.people.map((person) => person.name),
+          ...(flowPayload.entities ?? []).map((entity) => entity.name),
+          ...expected.deaths.flatMap((death) => [death.grossEstate.total, death.taxableEstate]).map(String),
+          '17250000',
+        ]
+        for (const request of requests)
+          for (const secret of secrets) {
+            expect(decodeURIComponent(request.url)).not.toContain(secret)
+            expect(request.postData ?? '').not.toContain(secret)
+          }
+        expect(consoleErrors).toEqual([])
+      } finally {
+        await page.close()
+      }
+    })
   })
 
   describe('0.2.0 extensions', () => {

@@ -19,6 +19,8 @@ import type {
   ChartTheme,
   ChartView,
   EntityKind as SdkEntityKind,
+  EstateProjection as SdkEstateProjection,
+  EstateProjectionChoices,
   HouseholdChartAppearance,
   HouseholdChartEntity,
   HouseholdChartLink,
@@ -31,6 +33,8 @@ import type {
 import type { Entity, EntityKind, Link, LinkType, Payload, Person, Relationship, Theme } from '../../chart/payload.ts'
 import type { Appearance } from '../../chart/src/views/appearance.ts'
 import type { ViewName } from '../../chart/src/views/view-types.ts'
+import type { EstateProjection } from '../../chart/src/flow/projection-types.ts'
+import type { ProjectionChoices } from '../../chart/src/flow/project-estate.ts'
 import { buildChartRelease } from '../../chart/build.ts'
 import { CHART_VERSION } from '../../chart/version.ts'
 
@@ -52,10 +56,15 @@ describe('the SDK payload types', () => {
     expectTypeOf<HouseholdChartAppearance>().toEqualTypeOf<Appearance>()
     expectTypeOf<ChartView>().toEqualTypeOf<ViewName>()
   })
+
+  it("are exactly the chart's estate projection and its choices (checked by tsc)", () => {
+    expectTypeOf<SdkEstateProjection>().toEqualTypeOf<EstateProjection>()
+    expectTypeOf<EstateProjectionChoices>().toEqualTypeOf<ProjectionChoices>()
+  })
 })
 
-/** A partner's code against the release's sdk.d.ts: every 0.2.0 call, option and event. */
-const CONSUMER = `import { mountHouseholdChart, type ChartEvent, type ChartView, type HouseholdChartAppearance } from './sdk.js'
+/** A partner's code against the release's sdk.d.ts: every 0.2.0 and 0.3.0 call, option and event. */
+const CONSUMER = `import { mountHouseholdChart, projectEstate, type ChartEvent, type ChartView, type EstateProjection, type HouseholdChartAppearance, type HouseholdChartPayload } from './sdk.js'
 
 const appearance: HouseholdChartAppearance = { fontFamily: 'Inter, sans-serif', accentColor: '#0a6e5c', cornerRadius: 8 }
 const chart = mountHouseholdChart({
@@ -77,8 +86,22 @@ const chart = mountHouseholdChart({
       console.log(view)
     }
     if (event.type === 'error' && event.code === 'appearance_invalid') console.warn(event.message)
+    if (event.type === 'estate') {
+      const tax: number = event.projection.deaths[0]?.estateTax ?? 0
+      console.log(tax)
+    }
   },
 })
+const estatePayload: HouseholdChartPayload = {
+  household: { name: 'Chen Family' },
+  people: [{ id: 'robert', name: 'Robert Chen', role: 'primaryClient', usCitizen: true, dsueReceived: { amount: 1, portabilityElected: true } }],
+  gifts: [{ donor: 'robert', taxableGifts: 2, exclusionUsed: 1 }],
+  dispositions: [{ at: 'robert', to: 'robert-trust', formula: 'unusedExclusion' }],
+  assumptions: { firstDeathYear: 2030, basicExclusion: 7000000, portabilityElected: false },
+}
+const projection: EstateProjection = projectEstate(estatePayload, { firstDeathYear: 2031 })
+console.log(projection.recipients.map((recipient) => recipient.amount))
+chart.setView('flow')
 chart.setView('structure')
 chart.focus('robert')
 chart.print()
@@ -86,13 +109,14 @@ chart.setAppearance({ accentColor: '#7a3e9d' })
 `
 
 /** The same calls, misused: each line is an error the declarations must report. */
-const MISUSE = `import { mountHouseholdChart } from './sdk.js'
+const MISUSE = `import { mountHouseholdChart, projectEstate } from './sdk.js'
 
 declare const chart: ReturnType<typeof mountHouseholdChart>
 chart.setView('timeline')
 chart.focus(42)
 chart.setAppearance({ accentColour: '#7a3e9d' })
 chart.setAppearance({ cornerRadius: '8px' })
+projectEstate({ household: { name: 'x' }, people: [] }, { firstDeathYear: '2030' })
 `
 
 let declarations: Promise<Uint8Array> | undefined
@@ -130,15 +154,16 @@ async function compileAgainstRelease(source: string): Promise<string[]> {
 }
 
 describe("the release's sdk.d.ts", () => {
-  it('types every 0.2.0 call, option and event for a consumer', async () => {
+  it('types every 0.2.0 and 0.3.0 call, option and event for a consumer', async () => {
     expect(await compileAgainstRelease(CONSUMER)).toEqual([])
   })
 
   it('reports their misuse', async () => {
     const errors = await compileAgainstRelease(MISUSE)
-    expect(errors).toHaveLength(4)
+    expect(errors).toHaveLength(5)
     expect(errors.every((error) => error.startsWith('consumer.ts: '))).toBe(true)
     expect(errors[0]).toContain('"timeline"')
     expect(errors[2]).toContain('accentColour')
+    expect(errors[4]).toContain("Type 'string' is not assignable to type 'number'")
   })
 })
