@@ -1,8 +1,29 @@
 // A household record as a chart payload (chart/payload.ts, DESIGN §4): what a partner posts into
-// the embedded chart. Pure: the store reads the record (ChartRecord), this maps it, in two shapes.
+// the embedded chart. Pure: the store reads the record (ChartRecord), this maps it, in three shapes
+// (PAYLOAD_OF_RELEASE says which answers which chart release).
 //
-// toChartPayload answers payload 0.2.0 (CHART_VERSION), which carries every fact of the record a
-// chart draws:
+// toChartPayload answers payload 0.3.0 (CHART_VERSION): exactly what toChartPayload02 answers, plus
+// the household's estate settings as the facts the chart's estate projection reads:
+// - the primary client (the first member with that role) carries usCitizen when
+//   primaryClientUsCitizen is recorded (not null); the first co-client likewise from
+//   coClientUsCitizen.
+// - the primary client carries dsueReceived when the household's dsueReceived is more than 0: its
+//   amount; from, the deceased spouse's payload id (DECEASED_SPOUSE_ID, the person drawn for
+//   deceasedSpouseName, or else the member bearing that name), when there is one; portabilityElected
+//   true for 'yes', false for 'no', and left out for 'unknown' or not recorded (the chart then
+//   assumes it was elected, and says so). Without a primary client no one carries it.
+// - gifts holds one entry per client who gave: donor, taxableGifts from *LifetimeGifts and
+//   exclusionUsed from *ExemptionUsed when recorded; a client whose *AsDonor is true with no amount
+//   recorded gets an entry with neither (gifts whose amount is not known: the chart counts 0 and
+//   says so); a client with no amount and *AsDonor not true gets none. gifts is left out when no one
+//   has an entry. The chart refuses an exclusionUsed above taxableGifts (absent, 0), and the records
+//   keep the two as separate settings: an exemption used recorded above the gifts is written as the
+//   gifts' amount, and one recorded without a gifts amount is left out (unless it is 0). This is the
+//   one clamp, made only to keep the payload valid.
+// - No dispositions or assumptions: the records hold none.
+//
+// toChartPayload02 answers payload 0.2.0, frozen as chart 0.2.0 shipped it, for partners pinned to
+// that release (GET …/chart?chartVersion=0.2.0); it carries every fact of the record a chart draws:
 // - household.name is the household's name, with its currency when the record has one (the records
 //   hold no as-of date for the household, so asOf is never written); people are its members, in
 //   member order, with their member ids as payload ids (UUIDs fit the payload's id rule) and the
@@ -33,10 +54,10 @@
 //   (a partner who is also an owner of the same entity is one owner link, the shares added);
 //   successorTrustee and insured are left out.
 //
-// In both, a relationship or link the chart would refuse (checkPayloadRules) is left out, so the
-// payload always renders; the API refuses such data, so this is a safety net, not a path data
-// normally takes.
-import type { Entity, Link, Payload, Person, Relationship } from '../../chart/payload.ts'
+// In all three, a relationship, link or estate fact the chart would refuse (checkPayloadRules) is
+// left out, so the payload always renders; the API refuses such data, so this is a safety net, not
+// a path data normally takes.
+import type { Entity, Gift, Link, Payload, Person, Relationship } from '../../chart/payload.ts'
 import { PAYLOAD_0_1_ENTITY_KINDS, PAYLOAD_LIMITS, type EntityKind01, type LinkType01 } from '../../chart/payload.ts'
 import { checkPayloadRules } from '../../chart/src/payload-rules.ts'
 import { MEMBER_ROLES } from './household-roles.ts'
@@ -99,7 +120,12 @@ export interface ChartLink {
 /** The household's estate settings, as stored (undefined fields are not recorded). */
 export interface ChartEstateSettings {
   currency: string
+  /** The deceased spousal unused exclusion the primary client received. */
+  dsueReceived: number | null
+  /** Whether portability was elected on the deceased spouse's estate (whether dsueReceived really passed). */
   portabilityElected: 'yes' | 'no' | 'unknown' | null
+  primaryClientAsDonor: boolean | null
+  coClientAsDonor: boolean | null
   primaryClientLifetimeGifts: number | null
   coClientLifetimeGifts: number | null
   primaryClientExemptionUsed: number | null
@@ -197,6 +223,17 @@ function validShare(share: number | null): share is number {
 }
 
 /**
+ * The deceased spouse recorded on the household (deceasedSpouseName, trimmed), with the first member
+ * bearing that name (case aside) when there is one: that member is the deceased spouse.
+ */
+function deceasedSpouse(record: ChartRecord): { name: string; member: ChartMember | undefined } | undefined {
+  const name = record.deceasedSpouseName?.trim()
+  if (!name) return undefined
+  const key = name.toLowerCase()
+  return { name, member: record.members.find((m) => m.name.trim().toLowerCase() === key) }
+}
+
+/**
  * The people (members, then the deceased spouse drawn for the household) and their relationships,
  * each kinship mapped by `relationship`, within the payload's limits; undefined when there is no one.
  */
@@ -212,12 +249,10 @@ function family(
     .filter((r) => TYPES.has(r.type) && memberIds.has(r.from) && memberIds.has(r.to) && r.from !== r.to)
     .map(relationship)
 
-  const spouseName = record.deceasedSpouseName?.trim()
-  if (spouseName) {
-    const key = spouseName.toLowerCase()
-    const alreadyMember = record.members.some((m) => m.name.trim().toLowerCase() === key)
-    if (!alreadyMember) {
-      people.push(person(DECEASED_SPOUSE_ID, spouseName, 'spouse', null, record.dsueDateOfDeath))
+  const spouse = deceasedSpouse(record)
+  if (spouse) {
+    if (!spouse.member) {
+      people.push(person(DECEASED_SPOUSE_ID, spouse.name, 'spouse', null, record.dsueDateOfDeath))
       const primary = record.members.find((m) => m.role === 'primaryClient')
       if (primary) relationships.push({ from: primary.id, to: DECEASED_SPOUSE_ID, type: 'spouse' })
     }
@@ -278,8 +313,11 @@ function links(records: readonly ChartLink[], ids: ReadonlySet<string>, entityId
     }))
 }
 
-/** The payload 0.2.0, or undefined when there is no one to draw (the payload needs at least one person). */
-export function toChartPayload(record: ChartRecord): Payload | undefined {
+/**
+ * The payload 0.2.0 (frozen: exactly what chart 0.2.0's GET answered), or undefined when there is no
+ * one to draw (the payload needs at least one person).
+ */
+export function toChartPayload02(record: ChartRecord): Payload | undefined {
   const drawn = family(record, relationship)
   if (!drawn) return undefined
   const keptIds = new Set(drawn.people.map((p) => p.id))
@@ -299,6 +337,91 @@ export function toChartPayload(record: ChartRecord): Payload | undefined {
     entities,
     links: links(record.links, new Set([...keptIds, ...entityIds]), entityIds).slice(0, PAYLOAD_LIMITS.links),
   })
+}
+
+/** The payload 0.3.0: 0.2.0's, with the estate facts of the household's settings; undefined when there is no one to draw. */
+export function toChartPayload(record: ChartRecord): Payload | undefined {
+  const payload = toChartPayload02(record)
+  const settings = record.settings
+  if (!payload || !settings) return payload
+  const kept = new Set(payload.people.map((p) => p.id))
+  // The first member with the role (the records have at most one), when the payload kept them.
+  const clientId = (role: 'primaryClient' | 'coClient') => {
+    const id = record.members.find((m) => m.role === role)?.id
+    return id !== undefined && kept.has(id) ? id : undefined
+  }
+  const primary = clientId('primaryClient')
+  const co = clientId('coClient')
+  const people = payload.people.map((p) => {
+    if (p.id === primary)
+      return withFacts(p, settings.primaryClientUsCitizen, dsueReceived(record, settings, payload.people, p.id))
+    if (p.id === co) return withFacts(p, settings.coClientUsCitizen, undefined)
+    return p
+  })
+  const gifts = [
+    gift(
+      primary,
+      settings.primaryClientAsDonor,
+      settings.primaryClientLifetimeGifts,
+      settings.primaryClientExemptionUsed,
+    ),
+    gift(co, settings.coClientAsDonor, settings.coClientLifetimeGifts, settings.coClientExemptionUsed),
+  ].filter((g) => g !== undefined)
+  return withoutRefused({ ...payload, people, ...(gifts.length > 0 ? { gifts } : {}) })
+}
+
+/** A client with their citizenship when recorded, and the DSUE they received when there is one. */
+function withFacts(p: Person, usCitizen: boolean | null, dsue: Person['dsueReceived']): Person {
+  return {
+    ...p,
+    ...(typeof usCitizen === 'boolean' ? { usCitizen } : {}),
+    ...(dsue === undefined ? {} : { dsueReceived: dsue }),
+  }
+}
+
+/** The household's DSUE as the primary client's (`holder`) dsueReceived, or undefined when there is none. */
+function dsueReceived(
+  record: ChartRecord,
+  settings: ChartEstateSettings,
+  people: readonly Person[],
+  holder: string,
+): Person['dsueReceived'] {
+  const amount = settings.dsueReceived
+  if (!validValue(amount) || amount === 0) return undefined
+  const spouse = deceasedSpouse(record)
+  const from = spouse && (spouse.member?.id ?? DECEASED_SPOUSE_ID)
+  const drawn = from !== undefined && from !== holder && people.some((p) => p.id === from)
+  const elected = settings.portabilityElected
+  return {
+    amount,
+    ...(drawn ? { from } : {}),
+    // 'unknown' or not recorded: left out (the chart assumes it was elected, and says so).
+    ...(elected === 'yes' || elected === 'no' ? { portabilityElected: elected === 'yes' } : {}),
+  }
+}
+
+/** A client's gifts entry, or undefined when they have no amount recorded and are not marked as a donor. */
+function gift(
+  donor: string | undefined,
+  asDonor: boolean | null,
+  lifetimeGifts: number | null,
+  exemptionUsed: number | null,
+): Gift | undefined {
+  if (donor === undefined) return undefined
+  const taxableGifts = validValue(lifetimeGifts) ? lifetimeGifts : undefined
+  const used = validValue(exemptionUsed) ? exemptionUsed : undefined
+  if (taxableGifts === undefined && used === undefined && asDonor !== true) return undefined
+  // The chart refuses an exclusionUsed above taxableGifts (absent, 0): gifts cannot use more exclusion
+  // than their own amount. The records keep the two as separate settings, so an exemption used
+  // recorded above the gifts is written as the gifts' amount, and without a gifts amount only 0 can
+  // be said. Clamped only then, so that the payload stays valid; any other amount is as recorded.
+  const exclusionUsed =
+    used === undefined || (taxableGifts === undefined && used > 0) ? undefined : Math.min(used, taxableGifts ?? 0)
+  return {
+    donor,
+    ...(taxableGifts === undefined ? {} : { taxableGifts }),
+    ...(exclusionUsed === undefined ? {} : { exclusionUsed }),
+  }
 }
 
 /** A kinship as payload 0.1.x says it: its type only. */
@@ -366,16 +489,66 @@ export function toChartPayload01(record: ChartRecord): Payload | undefined {
   })
 }
 
-/** Leaves out, one at a time, each relationship or link the chart's rules refuse, until none is refused. */
+/**
+ * Leaves out, one at a time, each relationship, link or estate fact the chart's rules refuse, until
+ * none is refused: the relationship or link; a dsueReceived's from (or the dsueReceived); a gift's
+ * exclusionUsed (or the gift).
+ */
 function withoutRefused(payload: Payload): Payload {
-  let relationships = payload.relationships ?? []
-  let links = payload.links ?? []
+  // Each step leaves something out, so this ends.
+  let current: Payload = { ...payload, relationships: payload.relationships ?? [], links: payload.links ?? [] }
   for (;;) {
-    const problem = checkPayloadRules({ ...payload, relationships, links })
-    const at = problem && /^\/(relationships|links)\/(\d+)/.exec(problem.path)
-    if (!at) return { ...payload, relationships, links }
-    const index = Number(at[2])
-    if (at[1] === 'links') links = links.filter((_, i) => i !== index)
-    else relationships = relationships.filter((_, i) => i !== index)
+    const problem = checkPayloadRules(current)
+    const next = problem && withoutProblem(current, problem.path)
+    if (!next) return current
+    current = next
   }
 }
+
+/** The payload without what the chart refuses at `path`, or undefined when that is nothing this can leave out. */
+function withoutProblem(payload: Payload, path: string): Payload | undefined {
+  const listed = /^\/(relationships|links)\/(\d+)/.exec(path)
+  if (listed) {
+    const index = Number(listed[2])
+    return listed[1] === 'links'
+      ? { ...payload, links: (payload.links ?? []).filter((_, i) => i !== index) }
+      : { ...payload, relationships: (payload.relationships ?? []).filter((_, i) => i !== index) }
+  }
+  const dsue = /^\/people\/(\d+)\/dsueReceived(\/from)?/.exec(path)
+  if (dsue) {
+    const index = Number(dsue[1])
+    if (payload.people[index]?.dsueReceived === undefined) return undefined
+    const people = payload.people.map((p, i) => {
+      if (i !== index || p.dsueReceived === undefined) return p
+      const { dsueReceived: received, ...rest } = p
+      if (dsue[2] === undefined) return rest
+      const { amount, portabilityElected } = received
+      return { ...rest, dsueReceived: { amount, ...(portabilityElected === undefined ? {} : { portabilityElected }) } }
+    })
+    return { ...payload, people }
+  }
+  const given = /^\/gifts\/(\d+)(\/exclusionUsed)?/.exec(path)
+  if (given) {
+    const index = Number(given[1])
+    const { gifts: all = [], ...rest } = payload
+    if (index >= all.length) return undefined
+    const gifts = all.flatMap((g, i) => {
+      if (i !== index) return [g]
+      if (given[2] === undefined) return []
+      return [{ donor: g.donor, ...(g.taxableGifts === undefined ? {} : { taxableGifts: g.taxableGifts }) }]
+    })
+    return gifts.length > 0 ? { ...rest, gifts } : rest
+  }
+  return undefined
+}
+
+/**
+ * The chart releases whose payload GET …/chart answers in, newest first (the first is CHART_VERSION,
+ * the default), each with its mapping: the one list of accepted chartVersion values.
+ */
+export const PAYLOAD_OF_RELEASE: ReadonlyMap<string, (record: ChartRecord) => Payload | undefined> = new Map([
+  ['0.3.0', toChartPayload],
+  ['0.2.0', toChartPayload02],
+  ['0.1.1', toChartPayload01],
+  ['0.1.0', toChartPayload01],
+])

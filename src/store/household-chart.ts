@@ -35,7 +35,8 @@ export async function readHouseholdChart(
   const result = await sql<Row>`
     SELECT h.version, h.name, h.deceased_spouse_name, to_char(h.dsue_date_of_death, 'YYYY-MM-DD') AS dsue_date_of_death,
       json_build_object(
-        'currency', h.currency, 'portabilityElected', h.portability_elected,
+        'currency', h.currency, 'dsueReceived', h.dsue_received, 'portabilityElected', h.portability_elected,
+        'primaryClientAsDonor', h.primary_client_as_donor, 'coClientAsDonor', h.co_client_as_donor,
         'primaryClientLifetimeGifts', h.primary_client_lifetime_gifts, 'coClientLifetimeGifts', h.co_client_lifetime_gifts,
         'primaryClientExemptionUsed', h.primary_client_exemption_used, 'coClientExemptionUsed', h.co_client_exemption_used,
         'primaryClientUsCitizen', h.primary_client_us_citizen, 'coClientUsCitizen', h.co_client_us_citizen

@@ -1,9 +1,10 @@
-// GET /api/v1/relationships/{id}/chart (and the legacy path): a household as chart payload 0.2.0 that
-// the chart accepts as is — valid against the published JSON Schema and the payload rules — with every
-// fact of its entities and links; ?chartVersion=0.1.0 or 0.1.1 answers payload 0.1.x exactly as
-// before (valid against the schema those releases published), any other value is 400; the
-// Hearth-Chart-Version header, the household's ETag and 304s, 404 across organizations, and 409 when
-// there is no one to draw.
+// GET /api/v1/relationships/{id}/chart (and the legacy path): a household as chart payload 0.3.0 that
+// the chart accepts as is — valid against the JSON Schema and the payload rules — with every fact of
+// its entities and links and its estate settings as 0.3.0's facts (citizenship, DSUE received,
+// gifts); ?chartVersion=0.2.0 answers payload 0.2.0 exactly as before (none of those facts; valid
+// against the schema 0.2.0 published), 0.1.0 or 0.1.1 payload 0.1.x exactly as before (valid against
+// the schema those releases published), any other value is 400; the Hearth-Chart-Version header, the
+// household's ETag and 304s, 404 across organizations, and 409 when there is no one to draw.
 import { readFileSync } from 'node:fs'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -20,6 +21,10 @@ const validatePayload = new Ajv2020({ allErrors: true }).compile(payloadJsonSche
 /** The schema chart 0.1.1 published (dist/ is immutable), which a partner pinned to it validates against. */
 const validatePayload01 = new Ajv2020({ allErrors: true }).compile(
   JSON.parse(readFileSync(new URL('../../dist/chart/v0.1.1/payload.schema.json', import.meta.url), 'utf8')) as object,
+)
+/** The schema chart 0.2.0 published, which a partner pinned to it validates against. */
+const validatePayload02 = new Ajv2020({ allErrors: true }).compile(
+  JSON.parse(readFileSync(new URL('../../dist/chart/v0.2.0/payload.schema.json', import.meta.url), 'utf8')) as object,
 )
 
 /** What the chart itself checks before drawing: the schema, then the rules. */
@@ -376,6 +381,115 @@ describe.each(storeKinds())('the chart payload of a household on %s', (kind) => 
     expect((await call(`${api.url}${REL}/${id}/chart`, alice.key)).status).toBe(404)
   })
 
+  it("carries the household's estate settings as 0.3.0's facts; chartVersion=0.2.0 answers 0.2.0's payload without them", async () => {
+    expect(CHART_VERSION).toBe('0.3.0')
+    const id = await createHousehold(alice.key, {
+      name: 'Estate Facts Family',
+      deceasedSpouseName: 'Harold Facts',
+      dsueDateOfDeath: '2021-03-14',
+      dsueReceived: 5_490_000,
+      portabilityElected: 'yes',
+      primaryClientUsCitizen: true,
+      coClientUsCitizen: false,
+      primaryClientAsDonor: true,
+      primaryClientLifetimeGifts: 2_000_000,
+      primaryClientExemptionUsed: 1_500_000.5,
+      coClientAsDonor: true,
+    })
+    const ids = await addPeople(id, {
+      household: { name: 'x' },
+      people: [
+        { id: 'ruth', name: 'Ruth Facts', role: 'primaryClient' },
+        { id: 'otto', name: 'Otto Facts', role: 'coClient' },
+        { id: 'kid', name: 'Kid Facts', role: 'child' },
+      ],
+      relationships: [{ from: 'ruth', to: 'otto', type: 'spouse' }],
+    })
+    const ruth = ids.get('ruth') ?? ''
+    const otto = ids.get('otto') ?? ''
+    const answer = await call(`${api.url}${REL}/${id}/chart`, alice.key)
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+    expect(answer.headers.get('hearth-chart-version')).toBe('0.3.0')
+    const payload: unknown = answer.body
+    expectChartAccepts(payload)
+    expect(payload.people).toEqual([
+      {
+        id: ruth,
+        name: 'Ruth Facts',
+        role: 'primaryClient',
+        usCitizen: true,
+        dsueReceived: { amount: 5_490_000, from: DECEASED_SPOUSE_ID, portabilityElected: true },
+      },
+      { id: otto, name: 'Otto Facts', role: 'coClient', usCitizen: false },
+      { id: ids.get('kid'), name: 'Kid Facts', role: 'child' },
+      { id: DECEASED_SPOUSE_ID, name: 'Harold Facts', role: 'spouse', deathDate: '2021-03-14' },
+    ])
+    expect(payload.gifts).toEqual([
+      { donor: ruth, taxableGifts: 2_000_000, exclusionUsed: 1_500_000.5 },
+      { donor: otto },
+    ])
+    expect(payload.dispositions).toBeUndefined()
+    expect(payload.assumptions).toBeUndefined()
+    // Asked for explicitly, and on the legacy path: the same.
+    const explicit = await call(`${api.url}${REL}/${id}/chart?chartVersion=0.3.0`, alice.key)
+    expect(explicit.body).toEqual(answer.body)
+    expect((await call(`${api.url}/api/v1/households/${id}/chart`, alice.key)).body).toEqual(answer.body)
+
+    // Pinned to 0.2.0: today's 0.2.0 payload, valid against the schema 0.2.0 published, no 0.3.0 fact.
+    const pinned = await call(`${api.url}${REL}/${id}/chart?chartVersion=0.2.0`, alice.key)
+    expect(pinned.status, JSON.stringify(pinned.body)).toBe(200)
+    expect(pinned.headers.get('hearth-chart-version')).toBe('0.2.0')
+    expect(pinned.headers.get('etag')).toBe(answer.headers.get('etag'))
+    expectChartAccepts(pinned.body)
+    expect(validatePayload02(pinned.body), JSON.stringify(validatePayload02.errors)).toBe(true)
+    expect(validatePayload02(answer.body)).toBe(false)
+    expect(pinned.body).toEqual({
+      household: { name: 'Estate Facts Family', currency: 'USD' },
+      people: [
+        { id: ruth, name: 'Ruth Facts', role: 'primaryClient' },
+        { id: otto, name: 'Otto Facts', role: 'coClient' },
+        { id: ids.get('kid'), name: 'Kid Facts', role: 'child' },
+        { id: DECEASED_SPOUSE_ID, name: 'Harold Facts', role: 'spouse', deathDate: '2021-03-14' },
+      ],
+      relationships: [
+        { from: ruth, to: otto, type: 'spouse' },
+        { from: ruth, to: DECEASED_SPOUSE_ID, type: 'spouse' },
+      ],
+      entities: [],
+      links: [],
+    })
+    // And 0.1.x, as before: none of them either.
+    const pinned01 = await call(`${api.url}${REL}/${id}/chart?chartVersion=0.1.1`, alice.key)
+    expect(validatePayload01(pinned01.body), JSON.stringify(validatePayload01.errors)).toBe(true)
+    expect(JSON.stringify(pinned01.body)).not.toMatch(/usCitizen|dsueReceived|gifts/)
+
+    // Portability not known, no DSUE for the co-client, no citizenship recorded, no donor: each left out.
+    const patched = await call(`${api.url}${REL}/${id}`, alice.key, {
+      method: 'PATCH',
+      body: {
+        portabilityElected: 'unknown',
+        primaryClientUsCitizen: null,
+        coClientUsCitizen: null,
+        primaryClientAsDonor: false,
+        primaryClientLifetimeGifts: null,
+        primaryClientExemptionUsed: null,
+        coClientAsDonor: null,
+      },
+      headers: { 'if-match': answer.headers.get('etag') ?? '' },
+    })
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200)
+    const after = await call(`${api.url}${REL}/${id}/chart`, alice.key)
+    expectChartAccepts(after.body)
+    expect(after.body.people[0]).toEqual({
+      id: ruth,
+      name: 'Ruth Facts',
+      role: 'primaryClient',
+      dsueReceived: { amount: 5_490_000, from: DECEASED_SPOUSE_ID },
+    })
+    expect(after.body.people[1]).toEqual({ id: otto, name: 'Otto Facts', role: 'coClient' })
+    expect(after.body.gifts).toBeUndefined()
+  })
+
   it('is 409 chart_needs_members for a household with no one to draw', async () => {
     const id = await createHousehold(alice.key, { name: 'Empty Family' })
     const answer = await call(`${api.url}${REL}/${id}/chart`, alice.key)
@@ -417,12 +531,12 @@ describe.each(storeKinds())('the chart payload of a household on %s', (kind) => 
     const latest = await call(`${api.url}${REL}/${id}/chart?chartVersion=${CHART_VERSION}`, alice.key)
     expect(latest.status).toBe(200)
     expect(latest.body).toEqual((await call(`${api.url}${REL}/${id}/chart`, alice.key)).body)
-    for (const version of ['0.1.2', '0.3.0', 'latest', '', 'v0.1.0']) {
+    for (const version of ['0.1.2', '0.3.1', '0.2', '0.4.0', 'latest', '', 'v0.1.0', 'constructor', '__proto__']) {
       const answer = await call(`${api.url}${REL}/${id}/chart?chartVersion=${encodeURIComponent(version)}`, alice.key)
       expect(answer.status, version).toBe(400)
       expect(answer.body.code).toBe('invalid_query')
       expect(answer.body.field).toBe('/chartVersion')
-      expect(answer.body.error).toContain(`one of ${CHART_VERSION}, 0.1.0, 0.1.1`)
+      expect(answer.body.error).toContain(`one of ${CHART_VERSION}, 0.2.0, 0.1.1, 0.1.0;`)
     }
   })
 
@@ -480,10 +594,11 @@ describe.each(storeKinds())('the chart payload of a household on %s', (kind) => 
       .parameters
     expect(parameters.find((p) => p.name === 'chartVersion')).toMatchObject({
       in: 'query',
-      description: expect.stringContaining('0.1.1') as unknown,
+      description: expect.stringContaining('0.2.0, 0.1.1, 0.1.0') as unknown,
     })
     const described = operation as unknown as { description: string; responses: Record<string, { headers?: object }> }
     expect(described.description).toContain(`chart ${CHART_VERSION}`)
+    expect(described.description).toContain('chartVersion=0.2.0 answers payload 0.2.0')
     expect(described.responses['200']?.headers).toHaveProperty('Hearth-Chart-Version')
     const put = doc.paths['/api/v1/relationships/{id}/chart']?.put as unknown as { description: string } | undefined
     expect(put?.description).toContain(`chart ${CHART_VERSION}`)

@@ -1,7 +1,7 @@
-// A chart payload (0.2.0, or 0.1.x) as an import plan (src/domain/chart-import.ts): what is matched,
-// created, deleted and kept, each refusal with its code and JSON Pointer, and — on generated records
-// — that the payload GET gives in either release, sent back, changes no row (no create, no delete, the
-// same kinships and links, 0.2.0's facts as stated).
+// A chart payload (0.3.0, 0.2.0 or 0.1.x) as an import plan (src/domain/chart-import.ts): what is
+// matched, created, deleted and kept, each refusal with its code and JSON Pointer, and — on generated
+// records — that the payload GET gives in any release, sent back, changes no row (no create, no
+// delete, the same kinships and links, 0.2.0's facts as stated).
 import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -13,7 +13,7 @@ import {
   type ExistingRecord,
   type ImportPlan,
 } from '../../src/domain/chart-import.ts'
-import { toChartPayload, toChartPayload01, type ChartRecord } from '../../src/domain/chart-payload.ts'
+import { toChartPayload, toChartPayload01, toChartPayload02, type ChartRecord } from '../../src/domain/chart-payload.ts'
 import {
   ENTITY_KINDS,
   isParty,
@@ -578,7 +578,8 @@ describe('a chart payload as an import plan', () => {
   })
 
   it.each([
-    ['0.2.0', toChartPayload],
+    ['0.3.0', toChartPayload],
+    ['0.2.0', toChartPayload02],
     ['0.1.x', toChartPayload01],
   ] as const)('sent back as GET gives it (payload %s), a household changes no row', (release, toPayload) => {
     const kinds = ENTITY_KINDS.filter((k) => k !== 'other')
@@ -714,8 +715,8 @@ describe('a chart payload as an import plan', () => {
         for (const e of plan.entities) {
           const before = entities.find((x) => x.id === e.id)
           expect({ kind: e.kind, estate: e.estate }).toEqual({ kind: before?.kind, estate: before?.estate })
-          // 0.2.0 states the short name and value date (stored as stated); 0.1.x cannot (kept as stored).
-          const stated = release === '0.2.0'
+          // 0.2.0 and 0.3.0 state the short name and value date (stored as stated); 0.1.x cannot (kept as stored).
+          const stated = release !== '0.1.x'
           expect({ shortName: e.shortName, valueAsOf: e.valueAsOf }).toEqual({
             shortName: stated ? before?.shortName : null,
             valueAsOf: stated ? before?.valueAsOf : null,

@@ -1,7 +1,9 @@
-// The household record as chart payload 0.2.0 and as the frozen payload 0.1.x
-// (src/domain/chart-payload.ts): how every entity kind and link type maps, worked examples, and — on
-// generated records — that each payload always passes what the chart itself checks (the published
-// JSON Schema, then checkPayloadRules), and the 0.1.x one the schema chart 0.1.0 published too.
+// The household record as chart payload 0.3.0, and as the frozen payloads 0.2.0 and 0.1.x
+// (src/domain/chart-payload.ts): how every entity kind and link type maps, how each estate setting
+// becomes a 0.3.0 fact (and when it is left out), worked examples, and — on generated records — that
+// each payload always passes what the chart itself checks (the JSON Schema, then checkPayloadRules),
+// the 0.2.0 and 0.1.x ones the schema chart 0.2.0 and 0.1.0 published too, and that 0.3.0 is 0.2.0
+// with the estate facts added.
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { Ajv2020 } from 'ajv/dist/2020.js'
@@ -11,9 +13,12 @@ import { PAYLOAD_0_1_ENTITY_KINDS, Person, payloadJsonSchema, type Payload } fro
 import { checkPayloadRules } from '../../chart/src/payload-rules.ts'
 import { CHART_VERSION } from '../../chart/version.ts'
 import {
+  DECEASED_SPOUSE_ID,
+  PAYLOAD_OF_RELEASE,
   payloadEntityKind,
   toChartPayload,
   toChartPayload01,
+  toChartPayload02,
   type ChartEntity,
   type ChartEstateSettings,
   type ChartLink,
@@ -42,6 +47,29 @@ const validatePayload01 = new Ajv2020({ allErrors: true }).compile(
 function expectChartAccepts(payload: Payload | undefined): asserts payload is Payload {
   expect(validatePayload(payload), JSON.stringify(validatePayload.errors)).toBe(true)
   expect(checkPayloadRules(payload!)).toBeNull()
+}
+
+// The schema chart 0.2.0 published, as released: a partner pinned to 0.2.0 validates against it.
+const validatePayload02 = new Ajv2020({ allErrors: true }).compile(
+  JSON.parse(readFileSync(new URL('../../dist/chart/v0.2.0/payload.schema.json', import.meta.url), 'utf8')) as object,
+)
+
+function expectChart02Accepts(payload: Payload | undefined): asserts payload is Payload {
+  expectChartAccepts(payload)
+  expect(validatePayload02(payload), JSON.stringify(validatePayload02.errors)).toBe(true)
+}
+
+/** The payload without 0.3.0's estate facts: what payload 0.2.0 says. */
+function without030(payload: Payload): Payload {
+  const copy = structuredClone(payload)
+  delete copy.gifts
+  delete copy.dispositions
+  delete copy.assumptions
+  for (const p of copy.people) {
+    delete p.usCitizen
+    delete p.dsueReceived
+  }
+  return copy
 }
 
 function expectChart01Accepts(payload: Payload | undefined): asserts payload is Payload {
@@ -85,16 +113,20 @@ function record(more: Partial<ChartRecord>): ChartRecord {
   }
 }
 
-function settings(currency: string): ChartEstateSettings {
+function settings(currency: string, more: Partial<ChartEstateSettings> = {}): ChartEstateSettings {
   return {
     currency,
+    dsueReceived: null,
     portabilityElected: null,
+    primaryClientAsDonor: null,
+    coClientAsDonor: null,
     primaryClientLifetimeGifts: null,
     coClientLifetimeGifts: null,
     primaryClientExemptionUsed: null,
     coClientExemptionUsed: null,
     primaryClientUsCitizen: null,
     coClientUsCitizen: null,
+    ...more,
   }
 }
 
@@ -134,6 +166,25 @@ const date = fc.oneof(
   fc.string({ maxLength: 12 }),
 )
 const name = fc.oneof(fc.string({ maxLength: 260 }), fc.constantFrom('  ', '', 'Ann', '\u{1F600}'.repeat(201)))
+const amount = fc.option(
+  fc.oneof(fc.constantFrom(0, 0.01, 2_500_000, 1e12), fc.double({ min: -1, max: 2e13, noNaN: true })),
+  { nil: null },
+)
+const flag = fc.constantFrom(true, false, null)
+/** Estate settings of every shape the store could hand over, including amounts the API would refuse. */
+const generatedSettings: fc.Arbitrary<ChartEstateSettings> = fc.record({
+  currency: fc.constantFrom('USD', 'EUR', 'usd', ''),
+  dsueReceived: amount,
+  portabilityElected: fc.constantFrom('yes' as const, 'no' as const, 'unknown' as const, null),
+  primaryClientAsDonor: flag,
+  coClientAsDonor: flag,
+  primaryClientLifetimeGifts: amount,
+  coClientLifetimeGifts: amount,
+  primaryClientExemptionUsed: amount,
+  coClientExemptionUsed: amount,
+  primaryClientUsCitizen: flag,
+  coClientUsCitizen: flag,
+})
 const generatedRecord: fc.Arbitrary<ChartRecord> = fc
   .record({
     memberCount: fc.integer({ min: 0, max: 8 }),
@@ -141,7 +192,7 @@ const generatedRecord: fc.Arbitrary<ChartRecord> = fc
     name,
     deceasedSpouseName: fc.option(name, { nil: null }),
     dsueDateOfDeath: date,
-    settings: fc.option(fc.constantFrom('USD', 'EUR', 'usd', '').map(settings), { nil: null }),
+    settings: fc.option(generatedSettings, { nil: null }),
   })
   .chain(({ memberCount, entityCount, ...household }) => {
     const memberIds = Array.from({ length: memberCount }, () => randomUUID())
@@ -207,7 +258,253 @@ const generatedRecord: fc.Arbitrary<ChartRecord> = fc
     links: g.links,
   }))
 
-describe('chart payload 0.2.0 of a household', () => {
+describe('chart payload 0.3.0 of a household: 0.2.0 with the estate settings as facts', () => {
+  /** A couple (Pat and Sam), their child, Pat's late first husband recorded on the household. */
+  function estateRecord(more: Partial<ChartEstateSettings>, household: Partial<ChartRecord> = {}): ChartRecord {
+    return record({
+      deceasedSpouseName: 'Lee Rivera',
+      dsueDateOfDeath: '2019-06-30',
+      settings: settings('USD', more),
+      members: [
+        member('pat', 'Pat Rivera', 'primaryClient'),
+        member('sam', 'Sam Rivera', 'coClient'),
+        member('ava', 'Ava Rivera', 'child'),
+      ],
+      ...household,
+    })
+  }
+  const facts = (payload: Payload | undefined) => ({
+    people: payload?.people.map(({ id, usCitizen, dsueReceived }) => ({ id, usCitizen, dsueReceived })),
+    gifts: payload?.gifts,
+  })
+
+  it('answers the newest release by default: CHART_VERSION is the first release of PAYLOAD_OF_RELEASE, mapped by toChartPayload', () => {
+    expect([...PAYLOAD_OF_RELEASE.keys()]).toEqual([CHART_VERSION, '0.2.0', '0.1.1', '0.1.0'])
+    expect(PAYLOAD_OF_RELEASE.get(CHART_VERSION)).toBe(toChartPayload)
+    expect(PAYLOAD_OF_RELEASE.get('0.2.0')).toBe(toChartPayload02)
+    expect(PAYLOAD_OF_RELEASE.get('0.1.1')).toBe(toChartPayload01)
+    expect(PAYLOAD_OF_RELEASE.get('0.1.0')).toBe(toChartPayload01)
+    expect(PAYLOAD_OF_RELEASE.get('constructor')).toBeUndefined()
+  })
+
+  it('is the README walk-through with every estate fact, and without them exactly 0.2.0', () => {
+    const full = estateRecord({
+      dsueReceived: 5_490_000,
+      portabilityElected: 'yes',
+      primaryClientUsCitizen: true,
+      coClientUsCitizen: false,
+      primaryClientAsDonor: true,
+      primaryClientLifetimeGifts: 2_000_000,
+      primaryClientExemptionUsed: 1_500_000.5,
+      coClientAsDonor: true,
+    })
+    const payload = toChartPayload(full)
+    expectChartAccepts(payload)
+    expect(payload).toEqual({
+      household: { name: 'Test Family', currency: 'USD' },
+      people: [
+        {
+          id: 'pat',
+          name: 'Pat Rivera',
+          role: 'primaryClient',
+          usCitizen: true,
+          dsueReceived: { amount: 5_490_000, from: DECEASED_SPOUSE_ID, portabilityElected: true },
+        },
+        { id: 'sam', name: 'Sam Rivera', role: 'coClient', usCitizen: false },
+        { id: 'ava', name: 'Ava Rivera', role: 'child' },
+        { id: DECEASED_SPOUSE_ID, name: 'Lee Rivera', role: 'spouse', deathDate: '2019-06-30' },
+      ],
+      relationships: [{ from: 'pat', to: DECEASED_SPOUSE_ID, type: 'spouse' }],
+      entities: [],
+      links: [],
+      gifts: [
+        { donor: 'pat', taxableGifts: 2_000_000, exclusionUsed: 1_500_000.5 },
+        // Marked as a donor with no amount recorded: gifts whose amount is not known.
+        { donor: 'sam' },
+      ],
+    })
+    expect(without030(payload)).toEqual(toChartPayload02(full))
+    // With no estate fact recorded, 0.3.0 is 0.2.0 exactly: no gifts key, no fact on anyone.
+    expect(toChartPayload(estateRecord({}))).toEqual(toChartPayload02(estateRecord({})))
+    expect(toChartPayload(readmeRecord())).toEqual(toChartPayload02(readmeRecord()))
+    expect(toChartPayload(record({ settings: null }))).toEqual(toChartPayload02(record({ settings: null })))
+  })
+
+  it("gives each client their own citizenship when recorded, and no one else's", () => {
+    expect(facts(toChartPayload(estateRecord({ primaryClientUsCitizen: false, coClientUsCitizen: true })))).toEqual({
+      people: [
+        { id: 'pat', usCitizen: false },
+        { id: 'sam', usCitizen: true },
+        { id: 'ava' },
+        { id: DECEASED_SPOUSE_ID },
+      ],
+      gifts: undefined,
+    })
+    const onlyPat = toChartPayload(estateRecord({ primaryClientUsCitizen: true }))
+    expect(onlyPat?.people.map((p) => p.usCitizen)).toEqual([true, undefined, undefined, undefined])
+    // The first member with the role (members in member order), whatever the others are.
+    const reordered = toChartPayload(
+      estateRecord(
+        { primaryClientUsCitizen: true, coClientUsCitizen: false },
+        {
+          members: [
+            member('ava', 'Ava', 'child'),
+            member('sam', 'Sam', 'coClient'),
+            member('pat', 'Pat', 'primaryClient'),
+          ],
+        },
+      ),
+    )
+    expect(reordered?.people.map((p) => [p.id, p.usCitizen])).toEqual([
+      ['ava', undefined],
+      ['sam', false],
+      ['pat', true],
+      [DECEASED_SPOUSE_ID, undefined],
+    ])
+    // No clients: no one carries a citizenship.
+    const noClients = toChartPayload(
+      estateRecord(
+        { primaryClientUsCitizen: true, coClientUsCitizen: true },
+        { members: [member('ava', 'Ava', 'child')] },
+      ),
+    )
+    expectChartAccepts(noClients)
+    expect(noClients.people.every((p) => p.usCitizen === undefined)).toBe(true)
+  })
+
+  it('puts the DSUE received on the primary client, from the deceased spouse, with portability as recorded', () => {
+    const dsueOf = (more: Partial<ChartEstateSettings>, household: Partial<ChartRecord> = {}) => {
+      const payload = toChartPayload(estateRecord(more, household))
+      expectChartAccepts(payload)
+      expect(payload.people.filter((p) => p.role !== 'primaryClient').every((p) => p.dsueReceived === undefined)).toBe(
+        true,
+      )
+      return payload.people.find((p) => p.role === 'primaryClient')?.dsueReceived
+    }
+    expect(dsueOf({ dsueReceived: 1_000_000, portabilityElected: 'yes' })).toEqual({
+      amount: 1_000_000,
+      from: DECEASED_SPOUSE_ID,
+      portabilityElected: true,
+    })
+    expect(dsueOf({ dsueReceived: 1_000_000, portabilityElected: 'no' })).toEqual({
+      amount: 1_000_000,
+      from: DECEASED_SPOUSE_ID,
+      portabilityElected: false,
+    })
+    // Not known whether portability was elected: left out (the chart assumes it and says so).
+    expect(dsueOf({ dsueReceived: 1_000_000, portabilityElected: 'unknown' })).toEqual({
+      amount: 1_000_000,
+      from: DECEASED_SPOUSE_ID,
+    })
+    expect(dsueOf({ dsueReceived: 2_125_000.5, portabilityElected: null })).toEqual({
+      amount: 2_125_000.5,
+      from: DECEASED_SPOUSE_ID,
+    })
+    // No DSUE (none, 0): nothing, whatever portability says.
+    expect(dsueOf({ dsueReceived: null, portabilityElected: 'yes' })).toBeUndefined()
+    expect(dsueOf({ dsueReceived: 0, portabilityElected: 'yes' })).toBeUndefined()
+    // The member bearing deceasedSpouseName is the deceased spouse: from names the member.
+    const members = [
+      member('pat', 'Pat Rivera', 'primaryClient'),
+      { ...member('lee', 'lee rivera ', 'spouse'), deathDate: '2019-06-30' },
+    ]
+    expect(dsueOf({ dsueReceived: 1_000_000 }, { members })).toEqual({ amount: 1_000_000, from: 'lee' })
+    // No deceased spouse recorded: no from.
+    expect(dsueOf({ dsueReceived: 1_000_000 }, { deceasedSpouseName: null })).toEqual({ amount: 1_000_000 })
+    // The primary client bearing that name cannot be their own deceased spouse: no from.
+    expect(dsueOf({ dsueReceived: 1_000_000 }, { deceasedSpouseName: 'Pat Rivera', members: [members[0]!] })).toEqual({
+      amount: 1_000_000,
+    })
+    // No primary client: no one to carry it.
+    const noPrimary = toChartPayload(
+      estateRecord({ dsueReceived: 1_000_000 }, { members: [member('sam', 'Sam Rivera', 'coClient')] }),
+    )
+    expectChartAccepts(noPrimary)
+    expect(noPrimary.people.every((p) => p.dsueReceived === undefined)).toBe(true)
+  })
+
+  it("writes each client's gifts as recorded, {donor} for a donor with no amount, none for the others", () => {
+    const giftsOf = (more: Partial<ChartEstateSettings>) => {
+      const payload = toChartPayload(estateRecord(more))
+      expectChartAccepts(payload)
+      return payload.gifts
+    }
+    expect(
+      giftsOf({
+        primaryClientLifetimeGifts: 3_000_000,
+        primaryClientExemptionUsed: 3_000_000,
+        coClientLifetimeGifts: 250_000.25,
+      }),
+    ).toEqual([
+      { donor: 'pat', taxableGifts: 3_000_000, exclusionUsed: 3_000_000 },
+      { donor: 'sam', taxableGifts: 250_000.25 },
+    ])
+    // An amount recorded makes an entry whatever AsDonor says; AsDonor true alone makes {donor}.
+    expect(giftsOf({ primaryClientAsDonor: false, primaryClientLifetimeGifts: 0 })).toEqual([
+      { donor: 'pat', taxableGifts: 0 },
+    ])
+    expect(giftsOf({ coClientAsDonor: true })).toEqual([{ donor: 'sam' }])
+    // AsDonor false or not recorded, and no amount: no entry, and no gifts at all.
+    expect(giftsOf({ primaryClientAsDonor: false, coClientAsDonor: null })).toBeUndefined()
+    // The exemption used is at most the gifts in the payload: clamped only when above them.
+    expect(giftsOf({ primaryClientLifetimeGifts: 1_000_000, primaryClientExemptionUsed: 1_200_000 })).toEqual([
+      { donor: 'pat', taxableGifts: 1_000_000, exclusionUsed: 1_000_000 },
+    ])
+    expect(giftsOf({ primaryClientLifetimeGifts: 1_000_000, primaryClientExemptionUsed: 400_000 })).toEqual([
+      { donor: 'pat', taxableGifts: 1_000_000, exclusionUsed: 400_000 },
+    ])
+    // Without a gifts amount, the payload can say an exemption used of 0 only.
+    expect(giftsOf({ primaryClientExemptionUsed: 500_000 })).toEqual([{ donor: 'pat' }])
+    expect(giftsOf({ coClientExemptionUsed: 0 })).toEqual([{ donor: 'sam', exclusionUsed: 0 }])
+    // No client: no donor.
+    const noClients = toChartPayload(
+      estateRecord({ primaryClientAsDonor: true, coClientLifetimeGifts: 5 }, { members: [member('a', 'A', 'child')] }),
+    )
+    expectChartAccepts(noClients)
+    expect(noClients.gifts).toBeUndefined()
+  })
+
+  it('leaves out an amount the payload cannot carry (negative, above its limit, not a number)', () => {
+    const payload = toChartPayload(
+      estateRecord({
+        dsueReceived: 2e13,
+        primaryClientLifetimeGifts: -1,
+        primaryClientExemptionUsed: Number.NaN,
+        coClientLifetimeGifts: Number.POSITIVE_INFINITY,
+        coClientAsDonor: true,
+      }),
+    )
+    expectChartAccepts(payload)
+    expect(facts(payload)).toEqual({
+      people: [{ id: 'pat' }, { id: 'sam' }, { id: 'ava' }, { id: DECEASED_SPOUSE_ID }],
+      gifts: [{ donor: 'sam' }],
+    })
+  })
+
+  it("always passes the chart's schema and rules, and is 0.2.0's payload with the estate facts added, whatever the record holds", () => {
+    fc.assert(
+      fc.property(generatedRecord, (g) => {
+        const payload = toChartPayload(g)
+        if (g.members.length === 0 && !g.deceasedSpouseName?.trim()) {
+          expect(payload).toBeUndefined()
+          return
+        }
+        expectChartAccepts(payload)
+        expect(without030(payload)).toEqual(toChartPayload02(g))
+        // Facts only on the clients, gifts only from them.
+        const clients = new Set(
+          payload.people.filter((p) => ['primaryClient', 'coClient'].includes(p.role)).map((p) => p.id),
+        )
+        for (const p of payload.people)
+          if (p.usCitizen !== undefined || p.dsueReceived !== undefined) expect(clients.has(p.id)).toBe(true)
+        for (const gift of payload.gifts ?? []) expect(clients.has(gift.donor)).toBe(true)
+      }),
+      { numRuns: 300 },
+    )
+  })
+})
+
+describe('chart payload 0.2.0 of a household (frozen, for partners pinned to 0.2.0)', () => {
   it('takes an externalId the API accepts as a payload id unchanged: the two patterns are one rule', () => {
     expect((Person.properties.id as { pattern?: string }).pattern).toBe(EXTERNAL_ID_PATTERN)
   })
@@ -216,8 +513,8 @@ describe('chart payload 0.2.0 of a household', () => {
     const entities = ENTITY_KINDS.map((kind, i) =>
       entity(`e${i}`, kind, isParty(kind) ? {} : { value: 1000 + i, valueAsOf: '2025-03-31' }),
     )
-    const payload = toChartPayload(record({ entities }))
-    expectChartAccepts(payload)
+    const payload = toChartPayload02(record({ entities }))
+    expectChart02Accepts(payload)
     expect(payload.entities).toEqual(
       ENTITY_KINDS.map((kind, i) =>
         isParty(kind)
@@ -226,19 +523,19 @@ describe('chart payload 0.2.0 of a household', () => {
       ),
     )
     // A party never carries what it cannot hold, even when the record has it.
-    const party = toChartPayload(
+    const party = toChartPayload02(
       record({ entities: [entity('bank', 'corporateTrustee', { value: 5, valueAsOf: '2025-01-01', estate: 'in' })] }),
     )
     expect(party?.entities).toEqual([{ id: 'bank', name: 'Entity bank', kind: 'corporateTrustee' }])
     // Set on the entity, estate is written, even when it equals the kind's default.
-    const set = toChartPayload(
+    const set = toChartPayload02(
       record({ entities: [entity('t', 'slat', { estate: 'out' }), entity('f', 'flp', { estate: 'out' })] }),
     )
     expect(set?.entities?.map((e) => e.estate)).toEqual(['out', 'out'])
   })
 
   it('keeps a short name trimmed and at most 40 characters, and leaves out a blank one', () => {
-    const payload = toChartPayload(
+    const payload = toChartPayload02(
       record({
         entities: [
           entity('a', 'slat', { shortName: '  SLAT-C  ' }),
@@ -247,7 +544,7 @@ describe('chart payload 0.2.0 of a household', () => {
         ],
       }),
     )
-    expectChartAccepts(payload)
+    expectChart02Accepts(payload)
     expect(payload.entities?.map((e) => e.shortName)).toEqual(['SLAT-C', undefined, 'x'.repeat(40)])
   })
 
@@ -271,8 +568,8 @@ describe('chart payload 0.2.0 of a household', () => {
       link('trust', 'policy', 'owner', 100),
       link('bank', 'trust', 'trustee'),
     ]
-    const payload = toChartPayload(record({ members, entities, links }))
-    expectChartAccepts(payload)
+    const payload = toChartPayload02(record({ members, entities, links }))
+    expectChart02Accepts(payload)
     expect(payload.entities?.map((e) => e.id)).toEqual(['trust', 'llc', 'policy', 'bank'])
     expect(payload.links).toEqual([
       { from: 'ann', to: 'trust', type: 'grantor' },
@@ -289,8 +586,8 @@ describe('chart payload 0.2.0 of a household', () => {
   })
 
   it('is the README walk-through: parent kinds, a marriage date, short names, value dates and the currency', () => {
-    const payload = toChartPayload(readmeRecord())
-    expectChartAccepts(payload)
+    const payload = toChartPayload02(readmeRecord())
+    expectChart02Accepts(payload)
     expect(payload).toEqual({
       household: { name: 'Test Family', currency: 'USD' },
       people: [
@@ -318,7 +615,7 @@ describe('chart payload 0.2.0 of a household', () => {
 
   it('leaves out a parent kind on a couple and dates on a parent, and a reversed couple whole', () => {
     const members = [member('a', 'A', 'primaryClient'), member('b', 'B', 'coClient'), member('c', 'C', 'child')]
-    const payload = toChartPayload(
+    const payload = toChartPayload02(
       record({
         members,
         relationships: [
@@ -327,19 +624,21 @@ describe('chart payload 0.2.0 of a household', () => {
         ],
       }),
     )
-    expectChartAccepts(payload)
+    expectChart02Accepts(payload)
     expect(payload.relationships).toEqual([{ from: 'a', to: 'c', type: 'parent', parentKind: 'foster' }])
   })
 
   it("always passes the chart's schema and rules, whatever the record holds", () => {
     fc.assert(
       fc.property(generatedRecord, (g) => {
-        const payload = toChartPayload(g)
+        const payload = toChartPayload02(g)
         if (g.members.length === 0 && !g.deceasedSpouseName?.trim()) {
           expect(payload).toBeUndefined()
           return
         }
-        expectChartAccepts(payload)
+        expectChart02Accepts(payload)
+        // None of 0.3.0's facts, whatever the settings hold.
+        expect(payload).toEqual(without030(payload))
       }),
       { numRuns: 300 },
     )
