@@ -1,6 +1,7 @@
 // A household record as a chart payload (chart/payload.ts, DESIGN §4): what a partner posts into
 // the embedded chart. Pure: the store reads the record (ChartRecord), this maps it, in three shapes
-// (PAYLOAD_OF_RELEASE says which answers which chart release).
+// (PAYLOAD_OF_RELEASE says which answers which chart release), and maps a payload's estate facts
+// back to the household's settings for PUT …/chart (estateSettingsOf).
 //
 // toChartPayload answers payload 0.3.0 (CHART_VERSION): exactly what toChartPayload02 answers, plus
 // the household's estate settings as the facts the chart's estate projection reads:
@@ -57,11 +58,28 @@
 // In all three, a relationship, link or estate fact the chart would refuse (checkPayloadRules) is
 // left out, so the payload always renders; the API refuses such data, so this is a safety net, not
 // a path data normally takes.
+//
+// estateSettingsOf is the inverse of 0.3.0's facts, for PUT …/chart: what a payload states is stored,
+// what it leaves out is kept (as the import keeps a kinship's parentKind it leaves out; PATCH the
+// household to clear a setting):
+// - usCitizen of the primaryClient → primaryClientUsCitizen, of the coClient → coClientUsCitizen;
+// - dsueReceived of the primaryClient → dsueReceived (its amount) and portabilityElected ('yes' for
+//   true, 'no' for false; left out, kept); its from → deceasedSpouseName (that person's name) and,
+//   when that person has a deathDate, dsueDateOfDeath;
+// - a gift entry of the primaryClient (coClient) → primaryClientAsDonor (coClientAsDonor) true, and
+//   taxableGifts → primaryClientLifetimeGifts, exclusionUsed → primaryClientExemptionUsed when stated.
+// It refuses (invalid_body, at the fact's JSON Pointer) what the records cannot keep, rather than
+// drop it: usCitizen, dsueReceived or gifts on a person who is not a client (the records keep them
+// per client), dsueReceived on the coClient (the household's DSUE is the primary client's, received
+// from the deceased spouse drawn beside them), and dispositions or assumptions (not stored by the
+// records API; an empty list or object states nothing and is accepted).
 import type { Entity, Gift, Link, Payload, Person, Relationship } from '../../chart/payload.ts'
 import { PAYLOAD_0_1_ENTITY_KINDS, PAYLOAD_LIMITS, type EntityKind01, type LinkType01 } from '../../chart/payload.ts'
 import { checkPayloadRules } from '../../chart/src/payload-rules.ts'
 import { MEMBER_ROLES } from './household-roles.ts'
 import { KINSHIP_TYPES } from '../schemas/member.ts'
+import type { HouseholdFields } from '../households/household-fields.ts'
+import { ImportRefused } from './chart-import.ts'
 import {
   effectiveEstateSide,
   isParty,
@@ -552,3 +570,103 @@ export const PAYLOAD_OF_RELEASE: ReadonlyMap<string, (record: ChartRecord) => Pa
   ['0.1.1', toChartPayload01],
   ['0.1.0', toChartPayload01],
 ])
+
+/** The household settings a payload's estate facts state (estateSettingsOf). */
+export type StatedSetting =
+  | 'primaryClientUsCitizen'
+  | 'coClientUsCitizen'
+  | 'dsueReceived'
+  | 'portabilityElected'
+  | 'deceasedSpouseName'
+  | 'dsueDateOfDeath'
+  | 'primaryClientAsDonor'
+  | 'coClientAsDonor'
+  | 'primaryClientLifetimeGifts'
+  | 'coClientLifetimeGifts'
+  | 'primaryClientExemptionUsed'
+  | 'coClientExemptionUsed'
+
+export interface StatedSettings {
+  /** The settings the payload states, as the household stores them; the others are kept. */
+  changes: Partial<Pick<HouseholdFields, StatedSetting>>
+  /** Where the payload states each of them (a JSON Pointer), for a refusal by the setting's own rules. */
+  at: Partial<Record<StatedSetting, string>>
+}
+
+type Client = 'primaryClient' | 'coClient'
+
+function clientRole(role: Person['role'] | undefined): Client | undefined {
+  return role === 'primaryClient' || role === 'coClient' ? role : undefined
+}
+
+function refuse(field: string, message: string): never {
+  throw new ImportRefused({ code: 'invalid_body', field, message })
+}
+
+/**
+ * The household settings a payload (already valid against the schema and the chart's rules) states
+ * with its 0.3.0 estate facts, the inverse of toChartPayload's (see the header); ImportRefused for
+ * a fact the records cannot keep.
+ */
+export function estateSettingsOf(payload: Payload): StatedSettings {
+  const notStored = (field: 'dispositions' | 'assumptions', what: string) =>
+    refuse(
+      `/${field}`,
+      `${field} (${what}) are not stored by the records API, so this import would lose them: remove ${field} from the payload (the chart still takes them in the render message).`,
+    )
+  if ((payload.dispositions ?? []).length > 0)
+    notStored('dispositions', "where each client's estate goes at their death")
+  if (Object.keys(payload.assumptions ?? {}).length > 0) notStored('assumptions', "the estate projection's assumptions")
+
+  const changes: StatedSettings['changes'] = {}
+  const at: StatedSettings['at'] = {}
+  const set = <K extends StatedSetting>(name: K, value: HouseholdFields[K], pointer: string) => {
+    changes[name] = value
+    at[name] = pointer
+  }
+  const byId = new Map(payload.people.map((p, i) => [p.id, { person: p, index: i }]))
+  for (const [i, p] of payload.people.entries()) {
+    const client = clientRole(p.role)
+    if (p.usCitizen !== undefined) {
+      if (!client)
+        refuse(
+          `/people/${i}/usCitizen`,
+          `people[${i}] is a ${p.role}, not a client: the records keep citizenship for the primaryClient and the coClient only. Leave usCitizen out for this person.`,
+        )
+      set(`${client}UsCitizen`, p.usCitizen, `/people/${i}/usCitizen`)
+    }
+    const received = p.dsueReceived
+    if (received === undefined) continue
+    if (client !== 'primaryClient')
+      refuse(
+        `/people/${i}/dsueReceived`,
+        `people[${i}] is a ${p.role}: the records keep the DSUE received for the primaryClient only (the household's dsueReceived, from its deceased spouse). Put dsueReceived on the primaryClient, or leave it out.`,
+      )
+    set('dsueReceived', received.amount, `/people/${i}/dsueReceived/amount`)
+    if (received.portabilityElected !== undefined)
+      set(
+        'portabilityElected',
+        received.portabilityElected ? 'yes' : 'no',
+        `/people/${i}/dsueReceived/portabilityElected`,
+      )
+    const spouse = received.from === undefined ? undefined : byId.get(received.from)
+    if (spouse) {
+      set('deceasedSpouseName', spouse.person.name.trim(), `/people/${i}/dsueReceived/from`)
+      if (spouse.person.deathDate !== undefined)
+        set('dsueDateOfDeath', spouse.person.deathDate, `/people/${spouse.index}/deathDate`)
+    }
+  }
+  for (const [k, g] of (payload.gifts ?? []).entries()) {
+    const donor = byId.get(g.donor)?.person
+    const client = clientRole(donor?.role)
+    if (!client)
+      refuse(
+        `/gifts/${k}/donor`,
+        `gifts[${k}].donor is ${donor ? `a ${donor.role}, not a client` : 'no person of the payload'}: the records keep lifetime gifts for the primaryClient and the coClient only. Leave this entry out.`,
+      )
+    set(`${client}AsDonor`, true, `/gifts/${k}/donor`)
+    if (g.taxableGifts !== undefined) set(`${client}LifetimeGifts`, g.taxableGifts, `/gifts/${k}/taxableGifts`)
+    if (g.exclusionUsed !== undefined) set(`${client}ExemptionUsed`, g.exclusionUsed, `/gifts/${k}/exclusionUsed`)
+  }
+  return { changes, at }
+}

@@ -5,19 +5,25 @@
 // before anything is committed — the chart's own (checkPayloadRules), the members' and entities'
 // field rules, and each link through the links API's own checkLink — so a refused payload writes
 // nothing, and the refusal's field is the JSON Pointer of its first problem in the payload.
+// Payload 0.3.0's estate facts go to the household's settings (domain/chart-payload.ts,
+// estateSettingsOf: what the payload states is stored, what it leaves out is kept), in the same
+// UPDATE that claims the version, checked by the settings' own rules (household-fields.ts); a fact
+// the records cannot keep (dispositions, assumptions, a non-client's facts) is refused, never dropped.
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
+import { Value } from 'typebox/value'
 import type { Database } from '../store/tables.ts'
 import type { Principal } from '../auth/principal.ts'
 import type { Payload } from '../../chart/payload.ts'
 import { ImportRefused, planChartImport } from '../domain/chart-import.ts'
-import { toChartPayload } from '../domain/chart-payload.ts'
+import { estateSettingsOf, toChartPayload, type StatedSettings } from '../domain/chart-payload.ts'
 import { readImportTarget, writeImportRows } from '../store/chart-import.ts'
 import { insertLink } from '../store/entity-links.ts'
 import { readHouseholdChart } from '../store/household-chart.ts'
 import type { ExpectedVersions } from '../store/household-record.ts'
 import { recordAudit } from '../store/audit.ts'
 import { checkLink } from './entity-links.ts'
+import { checkPatchBody, HOUSEHOLD_FIELDS } from './household-fields.ts'
 import { writeHousehold, type Written } from './household-write.ts'
 import { householdNotFound, RuleViolation } from './rule-violation.ts'
 
@@ -36,15 +42,19 @@ export async function importChart(
 ): Promise<Written<Payload>> {
   const { householdId, payload } = input
   const { orgId } = principal
-  return writeHousehold(db, { orgId, id: householdId, expected: input.expected }, async (trx) => {
+  // Worked out before the transaction, since the settings go in the UPDATE that claims the version;
+  // a refusal is thrown inside it, after the version's (412) and the chart's own rules.
+  const settings = statedSettings(payload)
+  const changes = settings instanceof RuleViolation ? {} : settings.changes
+  return writeHousehold(db, { orgId, id: householdId, expected: input.expected, changes }, async (trx) => {
     let plan
     try {
       plan = planChartImport(payload, await readImportTarget(trx, householdId), randomUUID)
     } catch (error) {
-      if (error instanceof ImportRefused)
-        throw new RuleViolation(error.problem.code, error.message, error.problem.field)
+      if (error instanceof ImportRefused) throw violation(error)
       throw error
     }
+    if (settings instanceof RuleViolation) throw settings
     // writeImportRows deletes the household's links, so the count of links is the count inserted here
     // (counting them again for every link made a large import quadratic).
     await writeImportRows(trx, householdId, plan)
@@ -64,10 +74,43 @@ export async function importChart(
         if (!(error instanceof RuleViolation)) throw error
       }
     }
-    await recordAudit(trx, { actor: principal, action: 'chart.import', householdId, changed: plan.changed })
+    const changed = [...plan.changed, ...Object.keys(changes)]
+    await recordAudit(trx, { actor: principal, action: 'chart.import', householdId, changed })
     const stored = await readHouseholdChart(trx, orgId, householdId)
     const answer = stored && toChartPayload(stored.record)
     if (!answer) throw householdNotFound()
     return answer
   })
+}
+
+function violation(error: ImportRefused): RuleViolation {
+  return new RuleViolation(error.problem.code, error.message, error.problem.field)
+}
+
+/**
+ * The household settings the payload's estate facts state, each checked by the setting's own rules
+ * (its schema's range, then household-fields.ts's: an amount at most 1e12 with cents, a name, a past
+ * date), refused at the fact's place in the payload; or the refusal.
+ */
+function statedSettings(payload: Payload): StatedSettings | RuleViolation {
+  let stated: StatedSettings
+  try {
+    stated = estateSettingsOf(payload)
+  } catch (error) {
+    if (error instanceof ImportRefused) return violation(error)
+    throw error
+  }
+  const { changes, at } = stated
+  for (const [name, value] of Object.entries(changes) as [keyof typeof changes, unknown][]) {
+    const error = Value.Errors(HOUSEHOLD_FIELDS[name].schema, value)[0]
+    if (error)
+      return new RuleViolation(
+        'invalid_body',
+        `The household's ${name} ${error.message}, got ${JSON.stringify(value)}: correct it in the payload.`,
+        at[name],
+      )
+  }
+  const checked = checkPatchBody(changes)
+  if (!checked.ok) return new RuleViolation('invalid_body', `${checked.message}.`, at[checked.field as keyof typeof at])
+  return stated
 }

@@ -1,12 +1,15 @@
-// PUT /api/v1/relationships/{id}/chart (and the legacy path): a chart payload (0.2.0, or 0.1.x)
-// replaces the household's members, kinships, entities and links in one transaction, matched by id
-// or externalId; 0.2.0's facts are stored and a GET → PUT → GET round trip loses none; a refused
-// payload writes nothing and names its first problem; fast-check payloads get 200 or a 4xx
-// {error, code, field}, never a 5xx.
+// PUT /api/v1/relationships/{id}/chart (and the legacy path): a chart payload (0.3.0, 0.2.0 or
+// 0.1.x) replaces the household's members, kinships, entities and links in one transaction, matched
+// by id or externalId; 0.2.0's facts are stored, 0.3.0's estate facts go to the household's settings
+// (what it leaves out is kept), and a GET → PUT → GET round trip loses none; dispositions,
+// assumptions and a non-client's estate facts are refused, not dropped; a refused payload writes
+// nothing and names its first problem; fast-check payloads get 200 or a 4xx {error, code, field},
+// never a 5xx.
 import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ENTITY_KINDS, LINK_TYPES, type Entity, type Payload } from '../../chart/payload.ts'
+import { DECEASED_SPOUSE_ID } from '../../src/domain/chart-payload.ts'
 import { checkPayloadRules } from '../../chart/src/payload-rules.ts'
 import { CHART_VERSION } from '../../chart/version.ts'
 import { listAudit } from '../../src/store/audit.ts'
@@ -15,6 +18,21 @@ import { openTestStore, storeKinds, type TestStore } from '../helpers/stores.ts'
 import { call, createKey, createOrgWithKey, startApp, type TestApp } from '../helpers/app.ts'
 
 const REL = '/api/v1/relationships'
+/** The household fields payload 0.3.0's estate facts are stored in. */
+const ESTATE_SETTINGS = [
+  'dsueReceived',
+  'deceasedSpouseName',
+  'dsueDateOfDeath',
+  'portabilityElected',
+  'primaryClientAsDonor',
+  'coClientAsDonor',
+  'primaryClientLifetimeGifts',
+  'coClientLifetimeGifts',
+  'primaryClientExemptionUsed',
+  'coClientExemptionUsed',
+  'primaryClientUsCitizen',
+  'coClientUsCitizen',
+] as const
 const PROPERTY_TEST_TIMEOUT_MS = 180_000
 const example = JSON.parse(readFileSync(new URL('../../chart/example.json', import.meta.url), 'utf8')) as Payload
 
@@ -25,6 +43,14 @@ type Answer = Awaited<ReturnType<typeof call>>
 function linksInOrder(payload: Payload): string[] {
   const name = new Map([...payload.people, ...(payload.entities ?? [])].map((x) => [x.id, x.name]))
   return (payload.links ?? []).map((l) => `${name.get(l.from)} ${l.type} ${name.get(l.to)}`)
+}
+
+/** The payload with a couple's two people in id order and the relationships sorted: the store promises neither. */
+function unordered(payload: Payload): Payload {
+  const relationships = (payload.relationships ?? [])
+    .map((r) => (r.type === 'parent' || r.from < r.to ? r : { ...r, from: r.to, to: r.from }))
+    .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))
+  return { ...payload, relationships }
 }
 
 function byName(payload: Payload) {
@@ -70,6 +96,14 @@ describe.each(storeKinds())('importing a chart payload on %s', (kind) => {
     const answer = await call(`${api.url}${REL}/${id}/chart`, alice.key)
     expect(answer.status, JSON.stringify(answer.body)).toBe(200)
     return answer
+  }
+
+  /** The household's estate settings (and deceased spouse), as GET …/{id} answers them. */
+  async function estateSettings(id: string): Promise<Record<string, unknown>> {
+    const answer = await call(`${api.url}${REL}/${id}`, alice.key)
+    expect(answer.status).toBe(200)
+    const household = answer.body.household as Record<string, unknown>
+    return Object.fromEntries(ESTATE_SETTINGS.map((name) => [name, household[name]]))
   }
 
   beforeAll(async () => {
@@ -515,6 +549,217 @@ describe.each(storeKinds())('importing a chart payload on %s', (kind) => {
     ])
   })
 
+  it("takes back GET's 0.3.0 payload with every estate fact: the settings stay as they were, and GET gives the same again", async () => {
+    const created = await call(`${api.url}${REL}`, alice.key, {
+      body: {
+        name: 'Estate Round Trip',
+        deceasedSpouseName: 'Harold Trip',
+        dsueDateOfDeath: '2021-03-14',
+        dsueReceived: 5_490_000,
+        portabilityElected: 'no',
+        primaryClientUsCitizen: true,
+        coClientUsCitizen: false,
+        primaryClientAsDonor: true,
+        primaryClientLifetimeGifts: 2_000_000,
+        primaryClientExemptionUsed: 1_500_000.5,
+        coClientAsDonor: true,
+      },
+    })
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    const id = (created.body.household as { id: string }).id
+    for (const body of [
+      { name: 'Ruth Trip', role: 'primaryClient' },
+      { name: 'Otto Trip', role: 'coClient' },
+      { name: 'Kid Trip', role: 'child' },
+    ]) {
+      const member = await call(`${api.url}${REL}/${id}/members`, alice.key, { body })
+      expect(member.status, JSON.stringify(member.body)).toBe(201)
+    }
+    const settings = await estateSettings(id)
+    const read = await chart(id)
+    const drawn = read.body as Payload
+    expect(drawn.people[0]?.dsueReceived).toEqual({
+      amount: 5_490_000,
+      from: DECEASED_SPOUSE_ID,
+      portabilityElected: false,
+    })
+    expect(drawn.gifts).toHaveLength(2)
+
+    const back = await put(id, drawn, read.headers.get('etag') ?? '')
+    expect(back.status, JSON.stringify(back.body)).toBe(200)
+    expect(await estateSettings(id)).toEqual(settings)
+    const again = await chart(id)
+    expect(again.body).toEqual(back.body)
+    // The drawn deceased spouse became a member (as before 0.3.0): the same payload but for that id.
+    const harold = (again.body as Payload).people.find((p) => p.name === 'Harold Trip')?.id ?? ''
+    expect(harold).not.toBe(DECEASED_SPOUSE_ID)
+    const renamed = JSON.parse(JSON.stringify(drawn).replaceAll(`"${DECEASED_SPOUSE_ID}"`, `"${harold}"`)) as Payload
+    expect(unordered(again.body as Payload)).toEqual(unordered(renamed))
+
+    // Sent back once more, nothing moves at all.
+    const third = await put(id, again.body, again.headers.get('etag') ?? '')
+    expect(third.status, JSON.stringify(third.body)).toBe(200)
+    expect(third.body).toEqual(again.body)
+    expect(await estateSettings(id)).toEqual(settings)
+
+    // And as 0.2.0 (or 0.1.x) sent back: no estate fact stated, every setting kept.
+    const pinned = await call(`${api.url}${REL}/${id}/chart?chartVersion=0.2.0`, alice.key)
+    const older = await put(id, pinned.body, third.headers.get('etag') ?? '')
+    expect(older.status, JSON.stringify(older.body)).toBe(200)
+    expect(older.body).toEqual(again.body)
+    expect(await estateSettings(id)).toEqual(settings)
+  })
+
+  it("stores the estate facts a partner's 0.3.0 payload states, keeps those it leaves out, and audits which", async () => {
+    const created = await call(`${api.url}${REL}`, alice.key, {
+      body: {
+        name: 'Partner Facts',
+        portabilityElected: 'unknown',
+        coClientLifetimeGifts: 100_000,
+        coClientUsCitizen: true,
+      },
+    })
+    const id = (created.body.household as { id: string }).id
+    const payload: Payload = {
+      household: { name: 'ignored', currency: 'USD' },
+      people: [
+        {
+          id: 'crm-ann',
+          name: 'Ann Facts',
+          role: 'primaryClient',
+          usCitizen: false,
+          dsueReceived: { amount: 3_000_000.25, from: 'crm-lee', portabilityElected: true },
+        },
+        { id: 'crm-bo', name: 'Bo Facts', role: 'coClient' },
+        { id: 'crm-lee', name: 'Lee Facts', role: 'spouse', deathDate: '2018-02-01' },
+      ],
+      relationships: [
+        { from: 'crm-ann', to: 'crm-bo', type: 'spouse' },
+        { from: 'crm-ann', to: 'crm-lee', type: 'spouse', until: '2018-02-01' },
+      ],
+      gifts: [{ donor: 'crm-ann', taxableGifts: 1_200_000, exclusionUsed: 1_000_000 }],
+      dispositions: [],
+      assumptions: {},
+    }
+    const answer = await put(id, payload, created.headers.get('etag') ?? '')
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+    expect(await estateSettings(id)).toEqual({
+      dsueReceived: 3_000_000.25,
+      deceasedSpouseName: 'Lee Facts',
+      dsueDateOfDeath: '2018-02-01',
+      portabilityElected: 'yes',
+      primaryClientAsDonor: true,
+      coClientAsDonor: null,
+      primaryClientLifetimeGifts: 1_200_000,
+      // Not stated: kept.
+      coClientLifetimeGifts: 100_000,
+      primaryClientExemptionUsed: 1_000_000,
+      coClientExemptionUsed: null,
+      primaryClientUsCitizen: false,
+      coClientUsCitizen: true,
+    })
+    const stored = answer.body as Payload
+    const id0 = (name: string) => stored.people.find((p) => p.name === name)?.id ?? ''
+    expect(stored.people.find((p) => p.name === 'Ann Facts')).toMatchObject({
+      usCitizen: false,
+      dsueReceived: { amount: 3_000_000.25, from: id0('Lee Facts'), portabilityElected: true },
+    })
+    expect(stored.people.find((p) => p.name === 'Bo Facts')).toMatchObject({ usCitizen: true })
+    expect(stored.gifts).toEqual([
+      { donor: id0('Ann Facts'), taxableGifts: 1_200_000, exclusionUsed: 1_000_000 },
+      { donor: id0('Bo Facts'), taxableGifts: 100_000 },
+    ])
+    expect(await chart(id).then((a) => a.body)).toEqual(stored)
+    const audit = await listAudit(store.db, alice.orgId, id, 5)
+    expect(audit.find((a) => a.action === 'chart.import')?.changed).toEqual([
+      'deceasedSpouseName',
+      'dsueDateOfDeath',
+      'dsueReceived',
+      'members',
+      'portabilityElected',
+      'primaryClientAsDonor',
+      'primaryClientExemptionUsed',
+      'primaryClientLifetimeGifts',
+      'primaryClientUsCitizen',
+      'relationships',
+    ])
+  })
+
+  it('refuses dispositions, assumptions, a non-client’s estate facts and amounts the settings cannot hold, and writes nothing', async () => {
+    const created = await call(`${api.url}${REL}`, alice.key, { body: { name: 'Refused Facts', dsueReceived: 1_000 } })
+    const id = (created.body.household as { id: string }).id
+    const first = await put(id, example, created.headers.get('etag') ?? '')
+    expect(first.status, JSON.stringify(first.body)).toBe(200)
+    const etag = first.headers.get('etag') ?? ''
+    const before = await chart(id)
+    const settings = await estateSettings(id)
+    const primary = example.people.findIndex((p) => p.role === 'primaryClient')
+    const child = example.people.findIndex((p) => p.role === 'child')
+    const withPerson = (i: number, facts: Partial<Payload['people'][number]>): Payload => ({
+      ...example,
+      people: example.people.map((p, j) => (j === i ? { ...p, ...facts } : p)),
+    })
+    const donor = example.people[primary]?.id ?? ''
+    const bad: [string, Payload, string, RegExp][] = [
+      [
+        'dispositions',
+        { ...example, dispositions: [{ at: donor, to: 'ilit', share: 50 }] },
+        '/dispositions',
+        /not stored by the records API.*remove dispositions/,
+      ],
+      [
+        'assumptions',
+        { ...example, assumptions: { portabilityElected: false } },
+        '/assumptions',
+        /not stored by the records API.*remove assumptions/,
+      ],
+      ["a child's citizenship", withPerson(child, { usCitizen: true }), `/people/${child}/usCitizen`, /not a client/],
+      [
+        "a child's DSUE",
+        withPerson(child, { dsueReceived: { amount: 10 } }),
+        `/people/${child}/dsueReceived`,
+        /primaryClient only/,
+      ],
+      [
+        "a child's gifts",
+        { ...example, gifts: [{ donor: example.people[child]?.id ?? '', taxableGifts: 19_000 }] },
+        '/gifts/0/donor',
+        /not a client/,
+      ],
+      [
+        'a DSUE above what the settings hold',
+        withPerson(primary, { dsueReceived: { amount: 2e12 } }),
+        `/people/${primary}/dsueReceived/amount`,
+        /dsueReceived must be <= 1000000000000/,
+      ],
+      [
+        'gifts with fractions of a cent',
+        { ...example, gifts: [{ donor, taxableGifts: 1.234 }] },
+        '/gifts/0/taxableGifts',
+        /at most 2 decimals/,
+      ],
+      [
+        // The chart's own rule comes first, in the chart's words.
+        'an exclusion used above the gifts',
+        { ...example, gifts: [{ donor, taxableGifts: 10, exclusionUsed: 20 }] },
+        '/gifts/0/exclusionUsed',
+        /more than taxableGifts/,
+      ],
+    ]
+    for (const [what, payload, field, message] of bad) {
+      const answer = await put(id, payload, etag)
+      expect(answer.status, what).toBe(400)
+      expect(answer.body, what).toMatchObject({ code: 'invalid_body', field })
+      expect(answer.body.error, what).toMatch(message)
+    }
+    // A stale ETag is 412 first, as for any import.
+    expect((await put(id, bad[0]![1], '"999"')).status).toBe(412)
+    const after = await chart(id)
+    expect(after.headers.get('etag')).toBe(before.headers.get('etag'))
+    expect(after.body).toEqual(before.body)
+    expect(await estateSettings(id)).toEqual(settings)
+  })
+
   it("needs If-Match (428) with the current ETag (412); another organization's household is 404; needs relationships:write", async () => {
     const h = await household()
     const missing = await put(h.id, example, undefined)
@@ -570,6 +815,17 @@ describe.each(storeKinds())('importing a chart payload on %s', (kind) => {
                 role,
                 birthDate: date,
                 deathDate: date,
+                usCitizen: fc.constantFrom(undefined, true, false),
+                dsueReceived: fc.constantFrom(
+                  undefined,
+                  { amount: 1_000 },
+                  { amount: 2e12, from: 'a' },
+                  {
+                    amount: 5.5,
+                    from: 'b',
+                    portabilityElected: false,
+                  },
+                ),
               },
               { requiredKeys: ['id', 'name', 'role'] },
             ),
@@ -601,6 +857,18 @@ describe.each(storeKinds())('importing a chart payload on %s', (kind) => {
               maxLength: 8,
             },
           ),
+          gifts: fc.array(
+            fc.record(
+              {
+                donor: id,
+                taxableGifts: fc.constantFrom(undefined, 0, 19_000, 1.005, 2e12),
+                exclusionUsed: fc.constantFrom(undefined, 0, 19_000, 5e5),
+              },
+              { requiredKeys: ['donor'] },
+            ),
+            { maxLength: 3 },
+          ),
+          dispositions: fc.constantFrom(undefined, [], [{ at: 'a', to: 'b', share: 10 }]),
           options: fc.constantFrom(undefined, { theme: 'dark' }),
         },
         { requiredKeys: ['household', 'people'] },

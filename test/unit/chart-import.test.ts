@@ -1,7 +1,9 @@
 // A chart payload (0.3.0, 0.2.0 or 0.1.x) as an import plan (src/domain/chart-import.ts): what is
 // matched, created, deleted and kept, each refusal with its code and JSON Pointer, and — on generated
 // records — that the payload GET gives in any release, sent back, changes no row (no create, no
-// delete, the same kinships and links, 0.2.0's facts as stated).
+// delete, the same kinships and links, 0.2.0's facts as stated). And payload 0.3.0's estate facts as
+// the household's settings (estateSettingsOf, src/domain/chart-payload.ts): each fact, what is left
+// out, the refusals, and that GET's facts sent back give the same payload again.
 import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -13,7 +15,14 @@ import {
   type ExistingRecord,
   type ImportPlan,
 } from '../../src/domain/chart-import.ts'
-import { toChartPayload, toChartPayload01, toChartPayload02, type ChartRecord } from '../../src/domain/chart-payload.ts'
+import {
+  estateSettingsOf,
+  toChartPayload,
+  toChartPayload01,
+  toChartPayload02,
+  type ChartEstateSettings,
+  type ChartRecord,
+} from '../../src/domain/chart-payload.ts'
 import {
   ENTITY_KINDS,
   isParty,
@@ -733,6 +742,203 @@ describe('a chart payload as an import plan', () => {
         expect(plan.links.map(key).sort()).toEqual(links.map(key).sort())
       }),
       { numRuns: 200 },
+    )
+  })
+})
+
+describe("payload 0.3.0's estate facts as the household's settings", () => {
+  const people: Payload['people'] = [
+    { id: 'pat', name: 'Pat Rivera', role: 'primaryClient' },
+    { id: 'sam', name: 'Sam Rivera', role: 'coClient' },
+    { id: 'ava', name: 'Ava Rivera', role: 'child' },
+    { id: 'lee', name: ' Lee Rivera ', role: 'spouse', deathDate: '2019-06-30' },
+  ]
+  const payload = (more: Partial<Payload> = {}): Payload => ({ household: { name: 'Rivera' }, people, ...more })
+  const withPerson = (index: number, facts: Partial<Payload['people'][number]>, more: Partial<Payload> = {}) =>
+    payload({ people: people.map((p, i) => (i === index ? { ...p, ...facts } : p)), ...more })
+  function refusal(sent: Payload): { code: string; field: string; message: string } {
+    try {
+      estateSettingsOf(sent)
+    } catch (error) {
+      if (error instanceof ImportRefused) return error.problem
+      throw error
+    }
+    throw new Error('the payload was not refused')
+  }
+
+  it('stores each fact it states, where it states it, and nothing it leaves out', () => {
+    expect(estateSettingsOf(payload())).toEqual({ changes: {}, at: {} })
+    expect(estateSettingsOf(example)).toEqual({ changes: {}, at: {} })
+    const stated = estateSettingsOf(
+      payload({
+        people: [
+          {
+            ...people[0]!,
+            usCitizen: true,
+            dsueReceived: { amount: 5_490_000, from: 'lee', portabilityElected: false },
+          },
+          { ...people[1]!, usCitizen: false },
+          people[2]!,
+          people[3]!,
+        ],
+        gifts: [{ donor: 'sam', taxableGifts: 250_000.25, exclusionUsed: 100_000 }, { donor: 'pat' }],
+      }),
+    )
+    expect(stated.changes).toEqual({
+      primaryClientUsCitizen: true,
+      dsueReceived: 5_490_000,
+      portabilityElected: 'no',
+      deceasedSpouseName: 'Lee Rivera',
+      dsueDateOfDeath: '2019-06-30',
+      coClientUsCitizen: false,
+      coClientAsDonor: true,
+      coClientLifetimeGifts: 250_000.25,
+      coClientExemptionUsed: 100_000,
+      primaryClientAsDonor: true,
+    })
+    expect(stated.at).toEqual({
+      primaryClientUsCitizen: '/people/0/usCitizen',
+      dsueReceived: '/people/0/dsueReceived/amount',
+      portabilityElected: '/people/0/dsueReceived/portabilityElected',
+      deceasedSpouseName: '/people/0/dsueReceived/from',
+      dsueDateOfDeath: '/people/3/deathDate',
+      coClientUsCitizen: '/people/1/usCitizen',
+      coClientAsDonor: '/gifts/0/donor',
+      coClientLifetimeGifts: '/gifts/0/taxableGifts',
+      coClientExemptionUsed: '/gifts/0/exclusionUsed',
+      primaryClientAsDonor: '/gifts/1/donor',
+    })
+    // Portability and from left out, a spouse without a death date: only what is stated.
+    expect(estateSettingsOf(withPerson(0, { dsueReceived: { amount: 1 } })).changes).toEqual({ dsueReceived: 1 })
+    expect(
+      estateSettingsOf(withPerson(0, { dsueReceived: { amount: 1, from: 'ava', portabilityElected: true } })).changes,
+    ).toEqual({ dsueReceived: 1, portabilityElected: 'yes', deceasedSpouseName: 'Ava Rivera' })
+    // An empty dispositions list or assumptions object states nothing: accepted.
+    expect(estateSettingsOf(payload({ dispositions: [], assumptions: {} })).changes).toEqual({})
+  })
+
+  it('refuses what the records cannot keep, at its JSON Pointer, rather than drop it', () => {
+    const cases: [string, Payload, string, RegExp][] = [
+      [
+        'dispositions',
+        payload({ dispositions: [{ at: 'pat', to: 'sam', share: 100 }] }),
+        '/dispositions',
+        /dispositions .*not stored by the records API.*remove dispositions/,
+      ],
+      [
+        'assumptions',
+        payload({ assumptions: { firstDeathYear: 2030 } }),
+        '/assumptions',
+        /assumptions .*not stored by the records API.*remove assumptions/,
+      ],
+      [
+        "a child's citizenship",
+        withPerson(2, { usCitizen: true }),
+        '/people/2/usCitizen',
+        /not a client.*primaryClient and the coClient only/,
+      ],
+      [
+        "the co-client's DSUE",
+        withPerson(1, { dsueReceived: { amount: 1_000 } }),
+        '/people/1/dsueReceived',
+        /primaryClient only/,
+      ],
+      [
+        "a spouse's DSUE",
+        withPerson(3, { dsueReceived: { amount: 1_000 } }),
+        '/people/3/dsueReceived',
+        /primaryClient only/,
+      ],
+      [
+        "a child's gifts",
+        payload({ gifts: [{ donor: 'pat' }, { donor: 'ava', taxableGifts: 19_000 }] }),
+        '/gifts/1/donor',
+        /a child, not a client.*primaryClient and the coClient only/,
+      ],
+    ]
+    for (const [what, sent, field, message] of cases) {
+      const problem = refusal(sent)
+      expect(problem, what).toMatchObject({ code: 'invalid_body', field })
+      expect(problem.message, what).toMatch(message)
+    }
+  })
+
+  it("gives back, from GET's payload sent back, settings that GET draws the same again", () => {
+    const amount = fc.option(
+      fc.oneof(
+        fc.constantFrom(0, 0.01, 1e12),
+        fc.integer({ min: 0, max: 1e12 / 100 }).map((c) => c / 100),
+      ),
+      { nil: null },
+    )
+    const flag = fc.constantFrom(true, false, null)
+    const generated = fc.record({
+      settings: fc.record({
+        currency: fc.constant('USD'),
+        dsueReceived: amount,
+        portabilityElected: fc.constantFrom('yes' as const, 'no' as const, 'unknown' as const, null),
+        primaryClientAsDonor: flag,
+        coClientAsDonor: flag,
+        primaryClientLifetimeGifts: amount,
+        coClientLifetimeGifts: amount,
+        primaryClientExemptionUsed: amount,
+        coClientExemptionUsed: amount,
+        primaryClientUsCitizen: flag,
+        coClientUsCitizen: flag,
+      }),
+      deceasedSpouseName: fc.constantFrom(null, 'Lee Rivera', ' lee rivera', 'Pat Rivera'),
+      dsueDateOfDeath: fc.constantFrom(null, '2019-06-30'),
+      // Whether the deceased spouse is a member too (then GET names the member), and which clients there are.
+      leeIsMember: fc.boolean(),
+      roles: fc.constantFrom(['primaryClient', 'coClient'], ['primaryClient'], ['coClient'], []),
+    })
+    fc.assert(
+      fc.property(generated, (g) => {
+        const members = [
+          ...g.roles.map((role, i) => ({
+            id: uuid(i),
+            name: role === 'primaryClient' ? 'Pat Rivera' : 'Sam Rivera',
+            role,
+            birthDate: null,
+            deathDate: null,
+            externalId: null,
+          })),
+          { id: uuid(9), name: 'Ava Rivera', role: 'child', birthDate: null, deathDate: null, externalId: null },
+          ...(g.leeIsMember
+            ? [
+                {
+                  id: uuid(8),
+                  name: 'Lee Rivera',
+                  role: 'spouse',
+                  birthDate: null,
+                  deathDate: '2019-06-30',
+                  externalId: null,
+                },
+              ]
+            : []),
+        ]
+        const record: ChartRecord = {
+          name: 'Rivera',
+          deceasedSpouseName: g.deceasedSpouseName,
+          dsueDateOfDeath: g.dsueDateOfDeath,
+          settings: g.settings,
+          members,
+          relationships: [],
+          entities: [],
+          links: [],
+        }
+        const read = toChartPayload(record)
+        if (!read) throw new Error('a record with members has a payload')
+        const { changes } = estateSettingsOf(read)
+        const stored: ChartRecord = {
+          ...record,
+          deceasedSpouseName: changes.deceasedSpouseName ?? record.deceasedSpouseName,
+          dsueDateOfDeath: changes.dsueDateOfDeath ?? record.dsueDateOfDeath,
+          settings: { ...g.settings, ...(changes as Partial<ChartEstateSettings>) },
+        }
+        expect(toChartPayload(stored)).toEqual(read)
+      }),
+      { numRuns: 300 },
     )
   })
 })
