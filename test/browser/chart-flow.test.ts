@@ -13,6 +13,9 @@ import { startSite, type Site } from '../helpers/sites.ts'
 import type { Payload } from '../../chart/payload.ts'
 import { projectEstate } from '../../chart/src/flow/project-estate.ts'
 import type { EstateProjection, ProjectionDeath } from '../../chart/src/flow/projection-types.ts'
+import { amountFormatter } from '../../chart/src/views/amount-format.ts'
+import { explainEstateTax, explainGross } from '../../chart/src/views/flow-explain.ts'
+import { WHY_HINT } from '../../chart/src/views/flow-view.ts'
 import type { ViewsTestWindow } from './fixtures/views-entry.ts'
 
 const M = 1_000_000
@@ -250,6 +253,46 @@ describe.runIf(hasChromium())('the Flow view in Chromium', () => {
     await firstYear.press('Enter')
     await expect.poll(() => firstYear.inputValue()).toBe('2025')
     expect((await estates(page))[3]!.assumptions.years).toEqual([2025, 2040])
+  })
+
+  it('explains a figure on focus and on hover, in its description and in the explanation line', async () => {
+    const page = await open('couple')
+    const usd = amountFormatter('USD')
+    const [first, second] = projectEstate(couple).deaths as [ProjectionDeath, ProjectionDeath]
+    const why = page.locator('.hv-panel-flow .hv-flow-why')
+    expect(await why.textContent()).toBe(WHY_HINT)
+    const figure = (column: string, key: string) =>
+      page.locator(`.hv-flow-col[data-column="${column}"] tr[data-figure="${key}"] .hv-flow-figure`)
+    /** The figure's accessible description, as the browser computes it from aria-describedby. */
+    const description = (column: string, key: string) =>
+      figure(column, key).evaluate(
+        (element) => document.getElementById(element.getAttribute('aria-describedby') ?? '')?.textContent ?? null,
+      )
+
+    // By hand: Linda's tax base 17,000,000, exclusion 15,000,000; T = 345,800 + 40 % × 16,000,000 =
+    // 6,745,800, credit 5,945,800, tax 800,000 = 40 % of the 2,000,000 over.
+    const taxWords =
+      'Estate tax $800,000: 40 % of the $2,000,000 by which the tax base passes the applicable exclusion (tentative tax $6,745,800 on $17,000,000 − credit $5,945,800)'
+    expect(explainEstateTax(second, usd)).toBe(taxWords)
+    await figure('death-1', 'estateTax').focus()
+    expect(await figure('death-1', 'estateTax').getAttribute('tabindex')).toBe('0')
+    expect(await why.textContent()).toBe(taxWords)
+    expect(await description('death-1', 'estateTax')).toBe(taxWords)
+    // Tab goes on to the next figure, and the line follows it.
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate(() => document.activeElement?.closest('tr')?.dataset.figure)).toBe('transfer')
+    expect(await why.textContent()).toMatch(/^Chris Case, outright \$8,100,000: /)
+
+    // Hovering says the hovered figure's words; leaving goes back to the focused one's.
+    const grossWords = 'Gross estate $21,000,000: Robert brokerage $20,000,000 + Half of Home (joint) $1,000,000'
+    expect(explainGross(first, usd)).toBe(grossWords)
+    await figure('death-0', 'gross').hover()
+    expect(await why.textContent()).toBe(grossWords)
+    expect(await description('death-0', 'gross')).toBe(grossWords)
+    await page.mouse.move(5, 5)
+    expect(await why.textContent()).toMatch(/^Chris Case, outright/)
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
+    expect(await why.textContent()).toBe(WHY_HINT)
   })
 
   it('for a single client: no order toggle, one year, no second death; warnings are listed', async () => {

@@ -4,8 +4,29 @@
 // its parts, the estate tax, the DSUE passed on, and what passes where), then who ends with what.
 // The view (flow-view.ts), its SVG export (export/flow-svg.ts) and the text version read the same
 // rows, so every copy of the view shows the same figures in the same order. The figures are the
-// projection's (chart/src/flow/project-estate.ts): nothing is computed here but words.
-import type { EstateProjection, ProjectionDeath, ProjectionTransfer } from '../flow/projection-types.ts'
+// projection's (chart/src/flow/project-estate.ts): nothing is computed here but words. Each row
+// carries what it says when focused or hovered (flow-explain.ts).
+import type { EstateProjection, ProjectionDeath } from '../flow/projection-types.ts'
+import {
+  explainApplicable,
+  explainBasicExclusion,
+  explainCharitable,
+  explainDsue,
+  explainDsuePassed,
+  explainEstateTax,
+  explainGifts,
+  explainGross,
+  explainGrossLine,
+  explainMarital,
+  explainOutsideLine,
+  explainRecipient,
+  explainTaxable,
+  explainToday,
+  explainTransfer,
+  transferWords,
+} from './flow-explain.ts'
+
+type Format = (amount: number) => string
 
 /** How a row reads: a figure of the statement, a part of the one above it, or a heading of a group. */
 export type FlowRowKind = 'figure' | 'part' | 'result'
@@ -20,6 +41,8 @@ export interface FlowRow {
   readonly sign?: '+' | '−' | '='
   /** A word on where the figure comes from (the exclusion's basis). */
   readonly note?: string
+  /** What the figure is made of, in a sentence (shown when it is focused or hovered). */
+  readonly explanation: string
 }
 
 /** A titled group of rows under a column's statement (where a death's estate passes; what is outside). */
@@ -42,81 +65,103 @@ export interface ClientNames {
   readonly coClient?: string
 }
 
-/** "Linda, outright", "Linda, by survivorship", "Bypass Trust, in trust", "Foundation, to charity". */
-export function transferLabel(transfer: ProjectionTransfer): string {
-  const manner =
-    transfer.how === 'survivorship'
-      ? 'by survivorship'
-      : transfer.toKind === 'trust'
-        ? 'in trust'
-        : transfer.toKind === 'charity'
-          ? 'to charity'
-          : 'outright'
-  return `${transfer.toName}, ${manner}`
-}
-
-/** "2026's amount", "the last known amount, 2026's", "an assumed amount (the chart’s assumptions)". */
+/** "2026's amount", "the last known amount, 2026's", "an assumed amount, from the chart's assumptions". */
 export function exclusionBasisWords(death: ProjectionDeath): string {
   const { basis, sourceYear } = death.basicExclusion
   if (basis === 'table') return `${sourceYear}'s amount`
   if (basis === 'lastKnown') return `the last known amount, ${sourceYear}'s`
-  return 'an assumed amount (the chart’s assumptions)'
+  return "an assumed amount, from the chart's assumptions"
 }
 
-export function todayColumn(projection: EstateProjection, names: ClientNames): FlowColumn {
+export function todayColumn(projection: EstateProjection, names: ClientNames, format: Format): FlowColumn {
   const { today } = projection
   const rows: FlowRow[] = []
+  const row = (key: string, label: string, amount: number, clientName?: string) =>
+    rows.push({
+      key,
+      label,
+      amount,
+      kind: 'figure',
+      explanation: explainToday(key, label, projection, format, clientName),
+    })
   const estateOf = (name: string | undefined, fallback: string) => (name === undefined ? fallback : `${name}'s estate`)
   if (names.primaryClient !== undefined || today.primaryClient > 0)
-    rows.push({
-      key: 'today-primaryClient',
-      label: estateOf(names.primaryClient, "The primary client's estate"),
-      amount: today.primaryClient,
-      kind: 'figure',
-    })
+    row(
+      'today-primaryClient',
+      estateOf(names.primaryClient, "The primary client's estate"),
+      today.primaryClient,
+      names.primaryClient,
+    )
   if (names.coClient !== undefined || today.coClient > 0)
-    rows.push({
-      key: 'today-coClient',
-      label: estateOf(names.coClient, "The co-client's estate"),
-      amount: today.coClient,
-      kind: 'figure',
-    })
-  if (today.joint > 0) rows.push({ key: 'today-joint', label: 'Joint', amount: today.joint, kind: 'figure' })
-  if (today.unassigned > 0)
-    rows.push({ key: 'today-unassigned', label: 'Owned by no client', amount: today.unassigned, kind: 'figure' })
-  rows.push({ key: 'today-outside', label: 'Outside the estate', amount: today.outside, kind: 'figure' })
-  if (today.charity > 0) rows.push({ key: 'today-charity', label: 'Charity', amount: today.charity, kind: 'figure' })
+    row('today-coClient', estateOf(names.coClient, "The co-client's estate"), today.coClient, names.coClient)
+  if (today.joint > 0) row('today-joint', 'Joint', today.joint)
+  if (today.unassigned > 0) row('today-unassigned', 'Owned by no client', today.unassigned)
+  row('today-outside', 'Outside the estate', today.outside)
+  if (today.charity > 0) row('today-charity', 'Charity', today.charity)
   return { key: 'today', title: 'Today', rows }
 }
 
 /** The death's statement, top to bottom. */
-export function deathColumn(projection: EstateProjection, index: number): FlowColumn {
+export function deathColumn(projection: EstateProjection, index: number, format: Format): FlowColumn {
   const death = projection.deaths[index]!
   const survivorName =
     death.survivingSpouseId === undefined
       ? undefined
       : projection.deaths.find((each) => each.decedentId === death.survivingSpouseId)?.decedentName
-  const parts = (key: string, lines: readonly { label: string; amount: number }[]): FlowRow[] =>
-    lines.map((line) => ({ key: `${key}-part`, label: line.label, amount: line.amount, kind: 'part' }))
   const rows: FlowRow[] = [
-    { key: 'gross', label: 'Gross estate', amount: death.grossEstate.total, kind: 'figure' },
-    ...parts('gross', death.grossEstate.lines),
-    { key: 'marital', label: 'Marital deduction', amount: death.maritalDeduction.total, kind: 'figure', sign: '−' },
+    {
+      key: 'gross',
+      label: 'Gross estate',
+      amount: death.grossEstate.total,
+      kind: 'figure',
+      explanation: explainGross(death, format),
+    },
+    ...death.grossEstate.lines.map((line): FlowRow => ({
+      key: 'gross-part',
+      label: line.label,
+      amount: line.amount,
+      kind: 'part',
+      explanation: explainGrossLine(line, death, format),
+    })),
+    {
+      key: 'marital',
+      label: 'Marital deduction',
+      amount: death.maritalDeduction.total,
+      kind: 'figure',
+      sign: '−',
+      explanation: explainMarital(death, format),
+    },
     {
       key: 'charitable',
       label: 'Charitable deduction',
       amount: death.charitableDeduction.total,
       kind: 'figure',
       sign: '−',
+      explanation: explainCharitable(death, format),
     },
-    { key: 'taxable', label: 'Taxable estate', amount: death.taxableEstate, kind: 'result', sign: '=' },
-    { key: 'gifts', label: 'Adjusted taxable gifts', amount: death.adjustedTaxableGifts, kind: 'figure', sign: '+' },
+    {
+      key: 'taxable',
+      label: 'Taxable estate',
+      amount: death.taxableEstate,
+      kind: 'result',
+      sign: '=',
+      explanation: explainTaxable(death, format),
+    },
+    {
+      key: 'gifts',
+      label: 'Adjusted taxable gifts',
+      amount: death.adjustedTaxableGifts,
+      kind: 'figure',
+      sign: '+',
+      explanation: explainGifts(death, format),
+    },
     {
       key: 'basicExclusion',
       label: `Basic exclusion, ${death.basicExclusion.year}`,
       amount: death.basicExclusion.amount,
       kind: 'figure',
       note: exclusionBasisWords(death),
+      explanation: explainBasicExclusion(death, format),
     },
     {
       key: 'dsue',
@@ -124,12 +169,31 @@ export function deathColumn(projection: EstateProjection, index: number): FlowCo
       amount: death.dsue.amount,
       kind: 'figure',
       sign: '+',
+      explanation: explainDsue(death, projection, format),
     },
-    { key: 'applicableExclusion', label: 'Applicable exclusion', amount: death.applicableExclusion, kind: 'figure' },
-    { key: 'estateTax', label: 'Estate tax', amount: death.estateTax, kind: 'result' },
+    {
+      key: 'applicableExclusion',
+      label: 'Applicable exclusion',
+      amount: death.applicableExclusion,
+      kind: 'figure',
+      explanation: explainApplicable(death, format),
+    },
+    {
+      key: 'estateTax',
+      label: 'Estate tax',
+      amount: death.estateTax,
+      kind: 'result',
+      explanation: explainEstateTax(death, format),
+    },
   ]
   if (survivorName !== undefined)
-    rows.push({ key: 'dsuePassed', label: `DSUE passed to ${survivorName}`, amount: death.dsuePassed, kind: 'figure' })
+    rows.push({
+      key: 'dsuePassed',
+      label: `DSUE passed to ${survivorName}`,
+      amount: death.dsuePassed,
+      kind: 'figure',
+      explanation: explainDsuePassed(death, projection, format),
+    })
   const ordinal = index === 0 ? 'First death' : 'Second death'
   return {
     key: `death-${index}`,
@@ -140,9 +204,10 @@ export function deathColumn(projection: EstateProjection, index: number): FlowCo
       title: 'Where it passes, net of tax',
       rows: death.transfers.map((transfer) => ({
         key: 'transfer',
-        label: transferLabel(transfer),
+        label: transferWords(transfer),
         amount: transfer.net,
         kind: 'part',
+        explanation: explainTransfer(transfer, survivorName, format),
       })),
     },
   }
@@ -157,12 +222,13 @@ const RECIPIENT_WORDS: Record<EstateProjection['recipients'][number]['kind'], st
   tax: 'tax',
 }
 
-export function recipientsColumn(projection: EstateProjection): FlowColumn {
+export function recipientsColumn(projection: EstateProjection, format: Format): FlowColumn {
   const rows: FlowRow[] = projection.recipients.map((recipient) => ({
     key: recipient.kind === 'tax' ? 'recipient-tax' : 'recipient',
     label: recipient.kind === 'tax' ? recipient.name : `${recipient.name} (${RECIPIENT_WORDS[recipient.kind]})`,
     amount: recipient.amount,
     kind: 'figure',
+    explanation: explainRecipient(recipient, format),
   }))
   return {
     key: 'recipients',
@@ -175,16 +241,17 @@ export function recipientsColumn(projection: EstateProjection): FlowColumn {
         label: line.label,
         amount: line.amount,
         kind: 'part',
+        explanation: explainOutsideLine(line, format),
       })),
     },
   }
 }
 
 /** Every column, left to right: Today, each death, then who receives what (and what is outside). */
-export function flowColumns(projection: EstateProjection, names: ClientNames): FlowColumn[] {
+export function flowColumns(projection: EstateProjection, names: ClientNames, format: Format): FlowColumn[] {
   return [
-    todayColumn(projection, names),
-    ...projection.deaths.map((_, index) => deathColumn(projection, index)),
-    recipientsColumn(projection),
+    todayColumn(projection, names, format),
+    ...projection.deaths.map((_, index) => deathColumn(projection, index, format)),
+    recipientsColumn(projection, format),
   ]
 }
