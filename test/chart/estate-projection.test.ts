@@ -9,64 +9,36 @@
 // counted twice (what the deaths hand on, tax included, is exactly the clients' estates today).
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { Disposition, Entity, Link, Payload, Person, Relationship } from '../../chart/payload.ts'
+import type { Disposition, Entity, Link, Payload } from '../../chart/payload.ts'
 import { checkPayloadRules } from '../../chart/src/payload-rules.ts'
 import { projectEstate } from '../../chart/src/flow/project-estate.ts'
 import { tentativeTax, FEDERAL_ESTATE_TAX } from '../../chart/src/flow/federal-estate-tax.ts'
-import type { EstateProjection, ProjectionDeath } from '../../chart/src/flow/projection-types.ts'
+import type { EstateProjection } from '../../chart/src/flow/projection-types.ts'
+import {
+  COUPLE,
+  COUPLE_ESTATE,
+  COUPLE_RELATIONSHIPS,
+  entity,
+  M,
+  owns,
+  parent,
+  person,
+  statedFigures,
+  TODAY_ISO,
+  WORKED_CASES,
+  type WorkedCase,
+} from './estate-worked-cases.ts'
 
-const M = 1_000_000
-const TODAY = new Date('2026-11-24T12:00:00Z')
+const TODAY = new Date(TODAY_ISO)
 
-const person = (id: string, role: Person['role'], extra: Partial<Person> = {}): Person => ({
-  id,
-  name: id[0]!.toUpperCase() + id.slice(1),
-  role,
-  ...extra,
-})
-const entity = (id: string, kind: Entity['kind'], value?: number, extra: Partial<Entity> = {}): Entity => ({
-  id,
-  name: id,
-  kind,
-  ...(value === undefined ? {} : { value }),
-  ...extra,
-})
-const owns = (from: string, to: string, share?: number): Link => ({
-  from,
-  to,
-  type: 'owner',
-  ...(share === undefined ? {} : { share }),
-})
-const parent = (from: string, to: string): Relationship => ({ from, to, type: 'parent' })
-const spouses: Relationship = { from: 'robert', to: 'linda', type: 'spouse' }
-
-/** Robert and Linda, married, with two children. */
-const COUPLE: Person[] = [
-  person('robert', 'primaryClient'),
-  person('linda', 'coClient', { usCitizen: true }),
-  person('chris', 'child'),
-  person('dana', 'child'),
-]
-const COUPLE_RELATIONSHIPS: Relationship[] = [
-  spouses,
-  parent('robert', 'chris'),
-  parent('linda', 'chris'),
-  parent('robert', 'dana'),
-  parent('linda', 'dana'),
-]
-/** Ana, single, with one child. */
-const SINGLE: Person[] = [person('ana', 'primaryClient'), person('ben', 'child')]
-
-function project(payload: Omit<Payload, 'household'> & { household?: Payload['household'] }): EstateProjection {
-  const full: Payload = { household: { name: 'Case', currency: 'USD' }, ...payload }
-  expect(checkPayloadRules(full)).toBeNull()
-  return projectEstate(full, { today: TODAY })
+function project(payload: Payload, choices: WorkedCase['choices'] = {}): EstateProjection {
+  expect(checkPayloadRules(payload)).toBeNull()
+  return projectEstate(payload, { ...choices, today: TODAY })
 }
-
+const caseNamed = (name: string) => WORKED_CASES.find((each) => each.name === name)!
+const projectCase = (name: string) => project(caseNamed(name).payload, caseNamed(name).choices)
 const received = (projection: EstateProjection, id: string) =>
   projection.recipients.find((recipient) => recipient.id === id)?.amount ?? 0
-const taxPaid = (projection: EstateProjection) =>
-  projection.recipients.find((recipient) => recipient.kind === 'tax')?.amount ?? 0
 
 describe('the tax tables', () => {
   it('tentative tax follows §2001(c) at bracket edges and in the top bracket', () => {
@@ -81,306 +53,95 @@ describe('the tax tables', () => {
 })
 
 describe('worked cases', () => {
-  it('a single person under the exclusion pays nothing; the child takes all', () => {
-    // Gross 5,000,000 (the account Ana owns). Taxable 5,000,000; T(5,000,000) = 345,800 + 40 % × 4,000,000
-    // = 1,945,800; credit T(15,000,000) = 5,945,800 (2026); tax max(0, 1,945,800 − 5,945,800) = 0.
-    const projection = project({
-      people: SINGLE,
-      relationships: [parent('ana', 'ben')],
-      entities: [entity('account', 'taxableAccount', 5 * M)],
-      links: [owns('ana', 'account')],
-    })
-    const [death] = projection.deaths as [ProjectionDeath]
-    expect(projection.deaths).toHaveLength(1)
-    expect(death.year).toBe(2026)
-    expect(death.grossEstate.total).toBe(5 * M)
-    expect(death.taxableEstate).toBe(5 * M)
-    expect(death.tentativeTax).toBe(1_945_800)
-    expect(death.basicExclusion).toMatchObject({ year: 2026, amount: 15 * M, basis: 'table' })
-    expect(death.applicableCredit).toBe(5_945_800)
-    expect(death.estateTax).toBe(0)
-    expect(death.dsuePassed).toBe(0)
-    expect(received(projection, 'ben')).toBe(5 * M)
+  it.each(WORKED_CASES)('$name: every figure as worked by hand', ({ payload, choices, deaths, recipients }) => {
+    expect(statedFigures(project(payload, choices))).toEqual({ deaths, recipients })
   })
 
-  const coupleEstate = {
-    people: COUPLE,
-    relationships: COUPLE_RELATIONSHIPS,
-    entities: [
-      entity('brokerage', 'taxableAccount', 10 * M),
-      entity('ira', 'retirementAccount', 4 * M),
-      entity('home', 'realEstate', 2 * M),
-    ],
-    links: [owns('robert', 'brokerage'), owns('linda', 'ira'), owns('robert', 'home'), owns('linda', 'home')],
-  }
+  it('says the year, the table year and the source of each exclusion', () => {
+    expect(projectCase('a single person under the exclusion').deaths[0]!.basicExclusion).toEqual({
+      year: 2026,
+      amount: 15 * M,
+      basis: 'table',
+      sourceYear: 2026,
+      source: 'P.L. 119-21 (IRC §2010(c)(3)), Rev. Proc. 2025-32',
+    })
+    expect(projectCase('a death after the last known table year').deaths[0]!.basicExclusion).toMatchObject({
+      year: 2030,
+      basis: 'lastKnown',
+      sourceYear: 2026,
+    })
+    expect(
+      projectCase('a death after the last known year with the exclusion assumed').deaths[0]!.basicExclusion,
+    ).toMatchObject({ year: 2030, basis: 'assumed', amount: 7 * M })
+  })
 
-  it('a couple, everything to the survivor, portability elected: no tax at either death', () => {
-    // Robert dies first (2026). Gross = brokerage 10,000,000 + half of the home 1,000,000 = 11,000,000.
-    // All passes to Linda (the home's half by survivorship), so the marital deduction is 11,000,000,
-    // taxable 0, tax 0; DSUE = min(15,000,000, 15,000,000 − 0) = 15,000,000.
-    // Linda (2026): gross = IRA 4,000,000 + her half of the home 1,000,000 + 1,000,000 + 10,000,000
-    // received = 16,000,000; taxable 16,000,000; T = 345,800 + 40 % × 15,000,000 = 6,345,800;
-    // exclusion 15,000,000 + DSUE 15,000,000 = 30,000,000, credit 345,800 + 40 % × 29,000,000
-    // = 11,945,800; tax 0. Chris and Dana take 8,000,000 each.
-    const projection = project(coupleEstate)
-    const [first, second] = projection.deaths as [ProjectionDeath, ProjectionDeath]
-    expect(first.decedentId).toBe('robert')
-    expect(first.grossEstate.total).toBe(11 * M)
-    expect(first.grossEstate.lines).toEqual([
-      expect.objectContaining({ label: 'brokerage', amount: 10 * M, entityId: 'brokerage' }),
-      expect.objectContaining({ label: 'Half of home (joint)', amount: 1 * M, joint: true }),
+  it('traces each gross-estate line to its entity: the joint half, a share of an FLP', () => {
+    const [first] = projectCase('a couple, everything to the survivor, portability elected').deaths
+    expect(first!.grossEstate.lines).toEqual([
+      expect.objectContaining({ label: 'brokerage', amount: 10 * M, entityId: 'brokerage', fraction: 1 }),
+      expect.objectContaining({ label: 'Half of home (joint)', amount: 1 * M, entityId: 'home', joint: true }),
     ])
-    expect(first.maritalDeduction.total).toBe(11 * M)
-    expect(first.taxableEstate).toBe(0)
-    expect(first.estateTax).toBe(0)
-    expect(first.dsuePassed).toBe(15 * M)
-    expect(first.transfers.map((t) => [t.toId, t.how, t.amount])).toEqual([
-      ['linda', 'survivorship', 1 * M],
-      ['linda', 'default', 10 * M],
+    expect(first!.transfers.map((t) => [t.toId, t.toKind, t.how, t.amount, t.deduction, t.inSurvivorsEstate])).toEqual([
+      ['linda', 'spouse', 'survivorship', 1 * M, 'marital', true],
+      ['linda', 'spouse', 'default', 10 * M, 'marital', true],
     ])
-    expect(second.grossEstate.total).toBe(16 * M)
-    expect(second.tentativeTax).toBe(6_345_800)
-    expect(second.dsue).toEqual({ amount: 15 * M, fromId: 'robert', fromName: 'Robert' })
-    expect(second.applicableExclusion).toBe(30 * M)
-    expect(second.applicableCredit).toBe(11_945_800)
-    expect(second.estateTax).toBe(0)
-    expect(received(projection, 'chris')).toBe(8 * M)
-    expect(received(projection, 'dana')).toBe(8 * M)
-  })
-
-  it('the same couple without the portability election: tax on the second estate over one exclusion', () => {
-    // As above, but no DSUE passes: Linda's exclusion is 15,000,000, credit 5,945,800;
-    // tax = 6,345,800 − 5,945,800 = 400,000 (40 % of the 1,000,000 over). Each child (16,000,000 −
-    // 400,000) / 2 = 7,800,000.
-    const projection = project({ ...coupleEstate, assumptions: { portabilityElected: false } })
-    const [first, second] = projection.deaths as [ProjectionDeath, ProjectionDeath]
-    expect(first.dsuePassed).toBe(0)
-    expect(second.dsue.amount).toBe(0)
-    expect(second.applicableCredit).toBe(5_945_800)
-    expect(second.estateTax).toBe(400_000)
-    expect(received(projection, 'chris')).toBe(7_800_000)
-    expect(taxPaid(projection)).toBe(400_000)
-  })
-
-  it('who dies first is a choice: Linda first moves the home and the IRA through Robert', () => {
-    // Linda first: gross = IRA 4,000,000 + half the home 1,000,000 = 5,000,000, all to Robert, tax 0,
-    // DSUE 15,000,000. Robert: 10,000,000 + 1,000,000 + 5,000,000 = 16,000,000, tax 0 with the DSUE.
-    const projection = projectEstate(
-      { household: { name: 'Case' }, ...coupleEstate },
-      { firstDeath: 'linda', today: TODAY },
-    )
-    expect(projection.assumptions.order).toEqual(['linda', 'robert'])
-    expect(projection.deaths[0]!.grossEstate.total).toBe(5 * M)
-    expect(projection.deaths[1]!.grossEstate.total).toBe(16 * M)
-  })
-
-  it('a credit-shelter trust at the first death uses the first exclusion without portability', () => {
-    // Robert 20,000,000, Linda 10,000,000, no election. At Robert's death (2026) the formula funds the
-    // trust with the exclusion not yet used: 15,000,000 − 0 gifts − 0 other taxable = 15,000,000; the
-    // rest, 5,000,000, goes to Linda (marital). Taxable 15,000,000, T = 5,945,800, credit 5,945,800,
-    // tax 0. Linda: 10,000,000 + 5,000,000 = 15,000,000, taxable 15,000,000, tax 0. The trust keeps
-    // 15,000,000 outside Linda's estate; the children take 7,500,000 each.
-    const dispositions: Disposition[] = [{ at: 'robert', to: 'bypass', formula: 'unusedExclusion' }]
-    const projection = project({
-      people: COUPLE,
-      relationships: COUPLE_RELATIONSHIPS,
-      entities: [
-        entity('r-account', 'taxableAccount', 20 * M),
-        entity('l-account', 'taxableAccount', 10 * M),
-        entity('bypass', 'creditShelterTrust'),
-      ],
-      links: [owns('robert', 'r-account'), owns('linda', 'l-account')],
-      dispositions,
-      assumptions: { portabilityElected: false },
-    })
-    const [first, second] = projection.deaths as [ProjectionDeath, ProjectionDeath]
-    expect(first.transfers.map((t) => [t.toId, t.amount, t.deduction])).toEqual([
-      ['bypass', 15 * M, null],
-      ['linda', 5 * M, 'marital'],
+    const [shelter] = projectCase('a credit-shelter trust at the first death').deaths
+    expect(shelter!.transfers.map((t) => [t.toId, t.toKind, t.how, t.dispositionIndex, t.inSurvivorsEstate])).toEqual([
+      ['bypass', 'trust', 'disposition', 0, false],
+      ['linda', 'spouse', 'default', undefined, true],
     ])
-    expect(first.taxableEstate).toBe(15 * M)
-    expect(first.estateTax).toBe(0)
-    expect(second.grossEstate.total).toBe(15 * M)
-    expect(second.estateTax).toBe(0)
-    expect(received(projection, 'bypass')).toBe(15 * M)
-    expect(received(projection, 'chris')).toBe(7_500_000)
-    expect(taxPaid(projection)).toBe(0)
-  })
-
-  it('an ILIT is outside both estates', () => {
-    // The policy (5,000,000) is owned by the ILIT, which is out of the estate: in no gross estate.
-    // Robert's gross is his account alone, 3,000,000; the policy is listed outside.
-    const projection = project({
-      people: COUPLE,
-      relationships: COUPLE_RELATIONSHIPS,
-      entities: [
-        entity('account', 'taxableAccount', 3 * M),
-        entity('ilit', 'ilit'),
-        entity('policy', 'lifeInsurance', 5 * M),
-      ],
-      links: [owns('robert', 'account'), { from: 'robert', to: 'ilit', type: 'grantor' }, owns('ilit', 'policy')],
-    })
-    expect(projection.deaths[0]!.grossEstate.total).toBe(3 * M)
-    expect(projection.deaths[1]!.grossEstate.total).toBe(3 * M)
-    expect(projection.outsideEstate).toEqual([expect.objectContaining({ entityId: 'policy', amount: 5 * M })])
-  })
-
-  it('an FLP 98 % owned by SLATs puts 2 % in the estate', () => {
-    // FLP 10,000,000: SLAT A 49 %, SLAT B 49 %, Ana 2 %. The SLATs are out of the estate, so Ana's gross
-    // = 2 % × 10,000,000 = 200,000 + her account 1,000,000 = 1,200,000; tax 0; 9,800,000 is outside.
-    const projection = project({
-      people: SINGLE,
-      relationships: [parent('ana', 'ben')],
-      entities: [
-        entity('flp', 'flp', 10 * M, { name: 'Smith FLP' }),
-        entity('slat-a', 'slat'),
-        entity('slat-b', 'slat'),
-        entity('account', 'taxableAccount', 1 * M),
-      ],
-      links: [owns('slat-a', 'flp', 49), owns('slat-b', 'flp', 49), owns('ana', 'flp', 2), owns('ana', 'account')],
-    })
-    const [death] = projection.deaths as [ProjectionDeath]
-    expect(death.grossEstate.lines).toEqual([
+    const [flp] = projectCase('an FLP 98 % owned by SLATs').deaths
+    expect(flp!.grossEstate.lines[0]).toEqual(
       expect.objectContaining({ label: '2 % of Smith FLP', amount: 200_000, fraction: 0.02 }),
-      expect.objectContaining({ label: 'account', amount: 1 * M }),
+    )
+    expect(projectCase('an FLP 98 % owned by SLATs').today.outside).toBe(9_800_000)
+    expect(projectCase('an ILIT outside both estates').outsideEstate).toEqual([
+      expect.objectContaining({ entityId: 'policy', amount: 5 * M }),
     ])
-    expect(death.grossEstate.total).toBe(1_200_000)
-    expect(projection.today.outside).toBe(9_800_000)
   })
 
-  it('a charitable bequest is deducted; the tax comes out of the children’s share', () => {
-    // Ana 20,000,000 (2026); 2,000,000 to her foundation. Charitable deduction 2,000,000; taxable
-    // 18,000,000; T = 345,800 + 40 % × 17,000,000 = 7,145,800; credit 5,945,800; tax 1,200,000, borne
-    // by Ben's residue: 18,000,000 − 1,200,000 = 16,800,000. 2,000,000 + 1,200,000 + 16,800,000 = 20,000,000.
-    const projection = project({
-      people: SINGLE,
-      relationships: [parent('ana', 'ben')],
-      entities: [entity('account', 'taxableAccount', 20 * M), entity('foundation', 'foundation')],
-      links: [owns('ana', 'account')],
-      dispositions: [{ at: 'ana', to: 'foundation', amount: 2 * M }],
-    })
-    const [death] = projection.deaths as [ProjectionDeath]
-    expect(death.charitableDeduction.total).toBe(2 * M)
-    expect(death.taxableEstate).toBe(18 * M)
-    expect(death.tentativeTax).toBe(7_145_800)
-    expect(death.estateTax).toBe(1_200_000)
-    expect(received(projection, 'ben')).toBe(16_800_000)
-    expect(received(projection, 'foundation')).toBe(2 * M)
-  })
-
-  it('adjusted taxable gifts use the exclusion', () => {
-    // Ana 10,000,000 (2026), lifetime taxable gifts 8,000,000 within the exclusion (no gift tax).
-    // Base = 10,000,000 + 8,000,000 = 18,000,000; T = 7,145,800; gift tax payable T(8,000,000) −
-    // T(8,000,000) = 0; credit 5,945,800; tax 1,200,000 (without the gifts it would be 0). Ben 8,800,000.
-    const projection = project({
-      people: SINGLE,
-      relationships: [parent('ana', 'ben')],
-      entities: [entity('account', 'taxableAccount', 10 * M)],
-      links: [owns('ana', 'account')],
-      gifts: [{ donor: 'ana', taxableGifts: 8 * M }],
-    })
-    const [death] = projection.deaths as [ProjectionDeath]
-    expect(death.adjustedTaxableGifts).toBe(8 * M)
-    expect(death.taxBase).toBe(18 * M)
-    expect(death.giftTaxPayable).toBe(0)
-    expect(death.estateTax).toBe(1_200_000)
-    expect(received(projection, 'ben')).toBe(8_800_000)
-  })
-
-  it('gift tax already paid is credited', () => {
-    // Ana 10,000,000 (2026); gifts 20,000,000 of which 15,000,000 used the exclusion. Gift tax payable
-    // = T(20,000,000) − T(15,000,000) = 7,945,800 − 5,945,800 = 2,000,000. Base 30,000,000, T =
-    // 345,800 + 40 % × 29,000,000 = 11,945,800; tax = 11,945,800 − 2,000,000 − 5,945,800 = 4,000,000
-    // (40 % of the estate, the exclusion being used up).
-    const projection = project({
-      people: SINGLE,
-      relationships: [parent('ana', 'ben')],
-      entities: [entity('account', 'taxableAccount', 10 * M)],
-      links: [owns('ana', 'account')],
-      gifts: [{ donor: 'ana', taxableGifts: 20 * M, exclusionUsed: 15 * M }],
-    })
-    const [death] = projection.deaths as [ProjectionDeath]
-    expect(death.giftTaxPayable).toBe(2 * M)
-    expect(death.tentativeTax).toBe(11_945_800)
-    expect(death.estateTax).toBe(4 * M)
-  })
-
-  it('a DSUE already received adds to the exclusion; not elected, it does not', () => {
-    // Ana, widowed (Tom died 2020), received a DSUE of 5,000,000; gross 18,000,000 (2026).
-    // Exclusion 15,000,000 + 5,000,000 = 20,000,000, credit 345,800 + 40 % × 19,000,000 = 7,945,800;
-    // T(18,000,000) = 7,145,800; tax 0. Without the election: credit 5,945,800, tax 1,200,000.
-    const widowed = (portabilityElected: boolean) =>
-      project({
-        people: [
-          person('ana', 'primaryClient', { dsueReceived: { amount: 5 * M, from: 'tom', portabilityElected } }),
-          person('tom', 'spouse', { deathDate: '2020-05-01' }),
-          person('ben', 'child'),
-        ],
-        relationships: [{ from: 'ana', to: 'tom', type: 'spouse' }, parent('ana', 'ben')],
-        entities: [entity('account', 'taxableAccount', 18 * M)],
-        links: [owns('ana', 'account')],
-      })
-    const elected = widowed(true).deaths[0]!
-    expect(elected.dsue).toEqual({ amount: 5 * M, fromId: 'tom', fromName: 'Tom' })
-    expect(elected.applicableExclusion).toBe(20 * M)
-    expect(elected.applicableCredit).toBe(7_945_800)
-    expect(elected.estateTax).toBe(0)
-    const notElected = widowed(false)
-    expect(notElected.deaths[0]!.estateTax).toBe(1_200_000)
-    expect(notElected.warnings.map((w) => w.code)).toContain('dsueNotElected')
+  it('the survivor receives the DSUE from the first death, and whose it is', () => {
+    const projection = projectCase('a couple, everything to the survivor, portability elected')
+    expect(projection.deaths[1]!.dsue).toEqual({ amount: 15 * M, fromId: 'robert', fromName: 'Robert' })
+    expect(projection.assumptions).toMatchObject({ order: ['robert', 'linda'], years: [2026, 2026], married: true })
   })
 
   it('only the last deceased spouse’s DSUE counts: Robert’s replaces the one Linda received before', () => {
-    // Linda received 5,000,000 from an earlier husband. Robert dies first leaving everything to her,
-    // taxable 0, so his DSUE is 15,000,000: Linda's exclusion is 15,000,000 + 15,000,000, not + 20,000,000.
+    // Linda received 5,000,000 from an earlier husband; Robert's DSUE, 15,000,000, replaces it:
+    // her exclusion is 15,000,000 + 15,000,000, not + 20,000,000.
     const projection = project({
-      ...coupleEstate,
+      ...COUPLE_ESTATE,
       people: COUPLE.map((p) => (p.id === 'linda' ? { ...p, dsueReceived: { amount: 5 * M } } : p)),
     })
     expect(projection.deaths[1]!.dsue.amount).toBe(15 * M)
     expect(projection.deaths[1]!.applicableExclusion).toBe(30 * M)
   })
 
-  it('a death after the last known year uses the last known exclusion, or the one assumed', () => {
-    // Ana 16,000,000, dying in 2030: the 2026 amount, 15,000,000: tax 40 % × 1,000,000 = 400,000.
-    // Assuming 7,000,000: credit 345,800 + 40 % × 6,000,000 = 2,745,800; T(16,000,000) = 6,345,800;
-    // tax 3,600,000.
-    const base = {
-      people: SINGLE,
-      relationships: [parent('ana', 'ben')],
-      entities: [entity('account', 'taxableAccount', 16 * M)],
-      links: [owns('ana', 'account')],
-    }
-    const lastKnown = project({ ...base, assumptions: { firstDeathYear: 2030 } }).deaths[0]!
-    expect(lastKnown.basicExclusion).toMatchObject({ year: 2030, amount: 15 * M, basis: 'lastKnown', sourceYear: 2026 })
-    expect(lastKnown.estateTax).toBe(400_000)
-    const assumed = project({ ...base, assumptions: { firstDeathYear: 2030, basicExclusion: 7 * M } }).deaths[0]!
-    expect(assumed.basicExclusion).toMatchObject({ amount: 7 * M, basis: 'assumed' })
-    expect(assumed.estateTax).toBe(3_600_000)
-    // 2025 is in the table: 13,990,000; tax = T(16,000,000) − T(13,990,000) = 6,345,800 − 5,541,800 = 804,000.
-    const in2025 = project({ ...base, assumptions: { firstDeathYear: 2025 } }).deaths[0]!
-    expect(in2025.estateTax).toBe(804_000)
+  it('a DSUE received without the election is not counted, and the view is told', () => {
+    // As "a DSUE already received" but not elected: credit 5,945,800; tax 7,145,800 − 5,945,800 = 1,200,000.
+    const widowed = caseNamed('a DSUE already received').payload
+    const projection = project({
+      ...widowed,
+      people: widowed.people.map((p) =>
+        p.id === 'ana' ? { ...p, dsueReceived: { amount: 5 * M, from: 'tom', portabilityElected: false } } : p,
+      ),
+    })
+    expect(projection.deaths[0]!.estateTax).toBe(1_200_000)
+    expect(projection.warnings.map((w) => w.code)).toContain('dsueNotElected')
   })
 
-  it('a non-citizen spouse gets no marital deduction, and the view is told', () => {
-    // Robert 20,000,000 all to Linda, who is not a citizen: no marital deduction; taxable 20,000,000;
-    // T = 345,800 + 40 % × 19,000,000 = 7,945,800; credit 5,945,800; tax 2,000,000, borne by Linda's share.
-    const projection = project({
-      people: COUPLE.map((p) => (p.id === 'linda' ? { ...p, usCitizen: false } : p)),
-      relationships: COUPLE_RELATIONSHIPS,
-      entities: [entity('account', 'taxableAccount', 20 * M)],
-      links: [owns('robert', 'account')],
-    })
-    const first = projection.deaths[0]!
-    expect(first.maritalDeduction.total).toBe(0)
-    expect(first.estateTax).toBe(2 * M)
-    expect(projection.warnings.map((w) => w.code)).toContain('nonCitizenSpouse')
+  it('warns of a non-citizen spouse, an assumed citizenship and an assumed portability', () => {
+    expect(projectCase('a non-citizen spouse').warnings.map((w) => w.code)).toContain('nonCitizenSpouse')
+    const assumed = project({ ...COUPLE_ESTATE, people: COUPLE.map((p) => ({ id: p.id, name: p.name, role: p.role })) })
+    expect(assumed.warnings.map((w) => w.code)).toContain('citizenshipAssumed')
+    expect(assumed.assumptions.portabilityStated).toBe(false)
   })
 
   it('the share of a child who died before goes to that child’s children', () => {
     // Ana 9,000,000 to her children by branch: Ben, and Cleo's two children (Cleo died): Ben 4,500,000,
     // Dot and Eve 2,250,000 each.
     const projection = project({
+      household: { name: 'Branches' },
       people: [
         person('ana', 'primaryClient'),
         person('ben', 'child'),
@@ -395,6 +156,15 @@ describe('worked cases', () => {
     expect(received(projection, 'ben')).toBe(4_500_000)
     expect(received(projection, 'dot')).toBe(2_250_000)
     expect(received(projection, 'eve')).toBe(2_250_000)
+  })
+
+  it('a year in the payload wins over "this year", and a choice over the payload', () => {
+    const payload = { ...COUPLE_ESTATE, assumptions: { firstDeathYear: 2028 } }
+    expect(project(payload).assumptions.years).toEqual([2028, 2028])
+    expect(project(payload, { firstDeathYear: 2030, secondDeathYear: 2035 }).assumptions.years).toEqual([2030, 2035])
+    expect(project({ ...COUPLE_ESTATE, household: { name: 'x', asOf: '2027-03-01' } }).assumptions.years).toEqual([
+      2027, 2027,
+    ])
   })
 })
 

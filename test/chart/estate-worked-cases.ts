@@ -1,0 +1,417 @@
+// The worked cases of the estate projection (issue 16), each with its figures computed by hand from
+// the rules in DESIGN §5, the arithmetic written beside them:
+//   T(x), the tentative tax of IRC §2001(c); above $1,000,000 it is 345,800 + 40 % × (x − 1,000,000);
+//   estate tax = max(0, T(taxable estate + adjusted taxable gifts) − gift tax payable − T(basic exclusion + DSUE));
+//   basic exclusion 2025 $13,990,000, 2026 $15,000,000, later years the last known unless assumed;
+//   DSUE = min(basic exclusion of the year, applicable exclusion − (taxable estate + ATG)), if elected.
+// Both test/chart/estate-projection.test.ts (in Node) and test/browser/sdk-project-estate.test.ts
+// (the released sdk.js's projectEstate in Chromium) hold projectEstate to them.
+import type { Disposition, Entity, Link, Payload, Person, Relationship } from '../../chart/payload.ts'
+
+export const M = 1_000_000
+/** "This year" for every case that names none: 2026. */
+export const TODAY_ISO = '2026-11-24T12:00:00Z'
+
+export const person = (id: string, role: Person['role'], extra: Partial<Person> = {}): Person => ({
+  id,
+  name: id[0]!.toUpperCase() + id.slice(1),
+  role,
+  ...extra,
+})
+export const entity = (id: string, kind: Entity['kind'], value?: number, extra: Partial<Entity> = {}): Entity => ({
+  id,
+  name: id,
+  kind,
+  ...(value === undefined ? {} : { value }),
+  ...extra,
+})
+export const owns = (from: string, to: string, share?: number): Link => ({
+  from,
+  to,
+  type: 'owner',
+  ...(share === undefined ? {} : { share }),
+})
+export const parent = (from: string, to: string): Relationship => ({ from, to, type: 'parent' })
+
+/** Robert and Linda, married, with two children. */
+export const COUPLE: Person[] = [
+  person('robert', 'primaryClient'),
+  person('linda', 'coClient', { usCitizen: true }),
+  person('chris', 'child'),
+  person('dana', 'child'),
+]
+export const COUPLE_RELATIONSHIPS: Relationship[] = [
+  { from: 'robert', to: 'linda', type: 'spouse' },
+  parent('robert', 'chris'),
+  parent('linda', 'chris'),
+  parent('robert', 'dana'),
+  parent('linda', 'dana'),
+]
+/** Ana, single, with one child. */
+export const SINGLE: Person[] = [person('ana', 'primaryClient'), person('ben', 'child')]
+const SINGLE_FAMILY = { people: SINGLE, relationships: [parent('ana', 'ben')] }
+
+const household = (facts: Omit<Payload, 'household'>): Payload => ({
+  household: { name: 'Worked case', currency: 'USD' },
+  ...facts,
+})
+const single = (value: number, extra: Partial<Payload> = {}): Payload =>
+  household({
+    ...SINGLE_FAMILY,
+    entities: [entity('account', 'taxableAccount', value)],
+    links: [owns('ana', 'account')],
+    ...extra,
+  })
+
+/** The couple's brokerage (Robert), IRA (Linda) and home (both): 10M, 4M and 2M. */
+export const COUPLE_ESTATE: Payload = household({
+  people: COUPLE,
+  relationships: COUPLE_RELATIONSHIPS,
+  entities: [
+    entity('brokerage', 'taxableAccount', 10 * M),
+    entity('ira', 'retirementAccount', 4 * M),
+    entity('home', 'realEstate', 2 * M),
+  ],
+  links: [owns('robert', 'brokerage'), owns('linda', 'ira'), owns('robert', 'home'), owns('linda', 'home')],
+})
+
+/** The figures of one death a case states. */
+export interface ExpectedDeath {
+  decedentId: string
+  grossEstate: number
+  maritalDeduction: number
+  charitableDeduction: number
+  taxableEstate: number
+  adjustedTaxableGifts: number
+  tentativeTax: number
+  giftTaxPayable: number
+  applicableExclusion: number
+  applicableCredit: number
+  estateTax: number
+  dsuePassed: number
+}
+
+export interface WorkedCase {
+  name: string
+  payload: Payload
+  choices?: { firstDeath?: string; firstDeathYear?: number; secondDeathYear?: number }
+  deaths: ExpectedDeath[]
+  /** What each recipient ends with (by id; `tax` for the federal estate tax). */
+  recipients: Record<string, number>
+}
+
+const death = (decedentId: string, figures: Partial<ExpectedDeath>): ExpectedDeath => ({
+  decedentId,
+  grossEstate: 0,
+  maritalDeduction: 0,
+  charitableDeduction: 0,
+  taxableEstate: 0,
+  adjustedTaxableGifts: 0,
+  tentativeTax: 0,
+  giftTaxPayable: 0,
+  applicableExclusion: 15 * M,
+  applicableCredit: 5_945_800, // T(15,000,000) = 345,800 + 40 % × 14,000,000
+  estateTax: 0,
+  dsuePassed: 0,
+  ...figures,
+})
+
+export const WORKED_CASES: WorkedCase[] = [
+  {
+    // Gross 5,000,000; taxable 5,000,000; T = 345,800 + 40 % × 4,000,000 = 1,945,800; credit 5,945,800
+    // (2026); tax max(0, 1,945,800 − 5,945,800) = 0. Ben takes 5,000,000.
+    name: 'a single person under the exclusion',
+    payload: single(5 * M),
+    deaths: [death('ana', { grossEstate: 5 * M, taxableEstate: 5 * M, tentativeTax: 1_945_800 })],
+    recipients: { ben: 5 * M },
+  },
+  {
+    // Robert first (2026): gross = brokerage 10,000,000 + half the home 1,000,000 = 11,000,000, all to
+    // Linda (the half home by survivorship): marital 11,000,000, taxable 0, tax 0; DSUE = min(15,000,000,
+    // 15,000,000 − 0) = 15,000,000. Linda: IRA 4,000,000 + her half 1,000,000 + 11,000,000 received =
+    // 16,000,000; T = 345,800 + 40 % × 15,000,000 = 6,345,800; exclusion 15,000,000 + 15,000,000 DSUE =
+    // 30,000,000, credit 345,800 + 40 % × 29,000,000 = 11,945,800; tax 0. Chris and Dana 8,000,000 each.
+    name: 'a couple, everything to the survivor, portability elected',
+    payload: COUPLE_ESTATE,
+    deaths: [
+      death('robert', { grossEstate: 11 * M, maritalDeduction: 11 * M, dsuePassed: 15 * M }),
+      death('linda', {
+        grossEstate: 16 * M,
+        taxableEstate: 16 * M,
+        tentativeTax: 6_345_800,
+        applicableExclusion: 30 * M,
+        applicableCredit: 11_945_800,
+      }),
+    ],
+    recipients: { chris: 8 * M, dana: 8 * M },
+  },
+  {
+    // As above without the election: no DSUE; Linda's credit 5,945,800; tax 6,345,800 − 5,945,800 =
+    // 400,000 (40 % of the 1,000,000 over); each child (16,000,000 − 400,000) / 2 = 7,800,000.
+    name: 'the same couple without the portability election',
+    payload: { ...COUPLE_ESTATE, assumptions: { portabilityElected: false } },
+    deaths: [
+      death('robert', { grossEstate: 11 * M, maritalDeduction: 11 * M }),
+      death('linda', { grossEstate: 16 * M, taxableEstate: 16 * M, tentativeTax: 6_345_800, estateTax: 400_000 }),
+    ],
+    recipients: { chris: 7_800_000, dana: 7_800_000, tax: 400_000 },
+  },
+  {
+    // Linda first: IRA 4,000,000 + half the home 1,000,000 = 5,000,000, all to Robert; DSUE 15,000,000.
+    // Robert: 10,000,000 + 1,000,000 + 5,000,000 = 16,000,000; tax 0 with the DSUE (as above).
+    name: 'the same couple, Linda dying first',
+    payload: COUPLE_ESTATE,
+    choices: { firstDeath: 'linda' },
+    deaths: [
+      death('linda', { grossEstate: 5 * M, maritalDeduction: 5 * M, dsuePassed: 15 * M }),
+      death('robert', {
+        grossEstate: 16 * M,
+        taxableEstate: 16 * M,
+        tentativeTax: 6_345_800,
+        applicableExclusion: 30 * M,
+        applicableCredit: 11_945_800,
+      }),
+    ],
+    recipients: { chris: 8 * M, dana: 8 * M },
+  },
+  {
+    // Robert 20,000,000, Linda 10,000,000, no election. At Robert's death the formula funds the trust
+    // with the exclusion not yet used: 15,000,000 − 0 gifts − 0 other taxable = 15,000,000; the rest,
+    // 5,000,000, to Linda (marital). Taxable 15,000,000, T 5,945,800, credit 5,945,800, tax 0; no DSUE
+    // (not elected). Linda: 10,000,000 + 5,000,000 = 15,000,000, tax 0. The trust keeps 15,000,000;
+    // the children 7,500,000 each. (Everything to Linda instead: her 30,000,000 would owe 6,000,000.)
+    name: 'a credit-shelter trust at the first death',
+    payload: household({
+      people: COUPLE,
+      relationships: COUPLE_RELATIONSHIPS,
+      entities: [
+        entity('r-account', 'taxableAccount', 20 * M),
+        entity('l-account', 'taxableAccount', 10 * M),
+        entity('bypass', 'creditShelterTrust'),
+      ],
+      links: [owns('robert', 'r-account'), owns('linda', 'l-account')],
+      dispositions: [{ at: 'robert', to: 'bypass', formula: 'unusedExclusion' } satisfies Disposition],
+      assumptions: { portabilityElected: false },
+    }),
+    deaths: [
+      death('robert', {
+        grossEstate: 20 * M,
+        maritalDeduction: 5 * M,
+        taxableEstate: 15 * M,
+        tentativeTax: 5_945_800,
+      }),
+      death('linda', { grossEstate: 15 * M, taxableEstate: 15 * M, tentativeTax: 5_945_800 }),
+    ],
+    recipients: { bypass: 15 * M, chris: 7_500_000, dana: 7_500_000 },
+  },
+  {
+    // The policy (5,000,000) is owned by the ILIT, out of the estate: in no gross estate. Robert's gross
+    // is his account, 3,000,000, all to Linda (DSUE 15,000,000); Linda's 3,000,000: T = 345,800 + 40 % ×
+    // 2,000,000 = 1,145,800; tax 0. The children take 1,500,000 each; the policy stays outside.
+    name: 'an ILIT outside both estates',
+    payload: household({
+      people: COUPLE,
+      relationships: COUPLE_RELATIONSHIPS,
+      entities: [
+        entity('account', 'taxableAccount', 3 * M),
+        entity('ilit', 'ilit'),
+        entity('policy', 'lifeInsurance', 5 * M),
+      ],
+      links: [owns('robert', 'account'), { from: 'robert', to: 'ilit', type: 'grantor' }, owns('ilit', 'policy')],
+    }),
+    deaths: [
+      death('robert', { grossEstate: 3 * M, maritalDeduction: 3 * M, dsuePassed: 15 * M }),
+      death('linda', {
+        grossEstate: 3 * M,
+        taxableEstate: 3 * M,
+        tentativeTax: 1_145_800,
+        applicableExclusion: 30 * M,
+        applicableCredit: 11_945_800,
+      }),
+    ],
+    recipients: { chris: 1_500_000, dana: 1_500_000 },
+  },
+  {
+    // FLP 10,000,000: SLAT A 49 %, SLAT B 49 %, Ana 2 %. The SLATs are out of the estate: Ana's gross =
+    // 2 % × 10,000,000 = 200,000 + her account 1,000,000 = 1,200,000; T = 345,800 + 40 % × 200,000 =
+    // 425,800; tax 0; 9,800,000 stays outside.
+    name: 'an FLP 98 % owned by SLATs',
+    payload: household({
+      ...SINGLE_FAMILY,
+      entities: [
+        entity('flp', 'flp', 10 * M, { name: 'Smith FLP' }),
+        entity('slat-a', 'slat'),
+        entity('slat-b', 'slat'),
+        entity('account', 'taxableAccount', 1 * M),
+      ],
+      links: [owns('slat-a', 'flp', 49), owns('slat-b', 'flp', 49), owns('ana', 'flp', 2), owns('ana', 'account')],
+    }),
+    deaths: [death('ana', { grossEstate: 1_200_000, taxableEstate: 1_200_000, tentativeTax: 425_800 })],
+    recipients: { ben: 1_200_000 },
+  },
+  {
+    // Ana 20,000,000; 2,000,000 to her foundation. Charitable 2,000,000; taxable 18,000,000; T = 345,800 +
+    // 40 % × 17,000,000 = 7,145,800; credit 5,945,800; tax 1,200,000, borne by Ben's residue:
+    // 18,000,000 − 1,200,000 = 16,800,000. 2,000,000 + 1,200,000 + 16,800,000 = 20,000,000.
+    name: 'a charitable bequest',
+    payload: household({
+      ...SINGLE_FAMILY,
+      entities: [entity('account', 'taxableAccount', 20 * M), entity('foundation', 'foundation')],
+      links: [owns('ana', 'account')],
+      dispositions: [{ at: 'ana', to: 'foundation', amount: 2 * M }],
+    }),
+    deaths: [
+      death('ana', {
+        grossEstate: 20 * M,
+        charitableDeduction: 2 * M,
+        taxableEstate: 18 * M,
+        tentativeTax: 7_145_800,
+        estateTax: 1_200_000,
+      }),
+    ],
+    recipients: { foundation: 2 * M, ben: 16_800_000, tax: 1_200_000 },
+  },
+  {
+    // Ana 10,000,000, lifetime taxable gifts 8,000,000 within the exclusion. Base 18,000,000; T =
+    // 7,145,800; gift tax payable T(8,000,000) − T(8,000,000) = 0; credit 5,945,800; tax 1,200,000
+    // (without the gifts, 0). Ben 8,800,000.
+    name: 'adjusted taxable gifts using the exclusion',
+    payload: single(10 * M, { gifts: [{ donor: 'ana', taxableGifts: 8 * M }] }),
+    deaths: [
+      death('ana', {
+        grossEstate: 10 * M,
+        taxableEstate: 10 * M,
+        adjustedTaxableGifts: 8 * M,
+        tentativeTax: 7_145_800,
+        estateTax: 1_200_000,
+      }),
+    ],
+    recipients: { ben: 8_800_000, tax: 1_200_000 },
+  },
+  {
+    // Ana 10,000,000; gifts 20,000,000, of which 15,000,000 used the exclusion. Gift tax payable =
+    // T(20,000,000) − T(15,000,000) = 7,945,800 − 5,945,800 = 2,000,000. Base 30,000,000, T = 345,800 +
+    // 40 % × 29,000,000 = 11,945,800; tax 11,945,800 − 2,000,000 − 5,945,800 = 4,000,000. Ben 6,000,000.
+    name: 'gift tax already paid is credited',
+    payload: single(10 * M, { gifts: [{ donor: 'ana', taxableGifts: 20 * M, exclusionUsed: 15 * M }] }),
+    deaths: [
+      death('ana', {
+        grossEstate: 10 * M,
+        taxableEstate: 10 * M,
+        adjustedTaxableGifts: 20 * M,
+        tentativeTax: 11_945_800,
+        giftTaxPayable: 2 * M,
+        estateTax: 4 * M,
+      }),
+    ],
+    recipients: { ben: 6 * M, tax: 4 * M },
+  },
+  {
+    // Ana, widowed (Tom died 2020), received a DSUE of 5,000,000; gross 18,000,000. Exclusion 15,000,000 +
+    // 5,000,000 = 20,000,000, credit 345,800 + 40 % × 19,000,000 = 7,945,800; T(18,000,000) = 7,145,800;
+    // tax 0.
+    name: 'a DSUE already received',
+    payload: household({
+      people: [
+        person('ana', 'primaryClient', { dsueReceived: { amount: 5 * M, from: 'tom', portabilityElected: true } }),
+        person('tom', 'spouse', { deathDate: '2020-05-01' }),
+        person('ben', 'child'),
+      ],
+      relationships: [{ from: 'ana', to: 'tom', type: 'spouse' }, parent('ana', 'ben')],
+      entities: [entity('account', 'taxableAccount', 18 * M)],
+      links: [owns('ana', 'account')],
+    }),
+    deaths: [
+      death('ana', {
+        grossEstate: 18 * M,
+        taxableEstate: 18 * M,
+        tentativeTax: 7_145_800,
+        applicableExclusion: 20 * M,
+        applicableCredit: 7_945_800,
+      }),
+    ],
+    recipients: { ben: 18 * M },
+  },
+  {
+    // Ana 16,000,000 dying in 2030, after the last known year: the 2026 amount, 15,000,000;
+    // T(16,000,000) = 6,345,800; tax 6,345,800 − 5,945,800 = 400,000.
+    name: 'a death after the last known table year',
+    payload: single(16 * M, { assumptions: { firstDeathYear: 2030 } }),
+    deaths: [death('ana', { grossEstate: 16 * M, taxableEstate: 16 * M, tentativeTax: 6_345_800, estateTax: 400_000 })],
+    recipients: { ben: 15_600_000, tax: 400_000 },
+  },
+  {
+    // The same in 2030 assuming an exclusion of 7,000,000: credit 345,800 + 40 % × 6,000,000 = 2,745,800;
+    // tax 6,345,800 − 2,745,800 = 3,600,000.
+    name: 'a death after the last known year with the exclusion assumed',
+    payload: single(16 * M, { assumptions: { firstDeathYear: 2030, basicExclusion: 7 * M } }),
+    deaths: [
+      death('ana', {
+        grossEstate: 16 * M,
+        taxableEstate: 16 * M,
+        tentativeTax: 6_345_800,
+        applicableExclusion: 7 * M,
+        applicableCredit: 2_745_800,
+        estateTax: 3_600_000,
+      }),
+    ],
+    recipients: { ben: 12_400_000, tax: 3_600_000 },
+  },
+  {
+    // In 2025 the exclusion is 13,990,000, credit T = 345,800 + 40 % × 12,990,000 = 5,541,800;
+    // tax 6,345,800 − 5,541,800 = 804,000.
+    name: 'a death in 2025',
+    payload: single(16 * M, { assumptions: { firstDeathYear: 2025 } }),
+    deaths: [
+      death('ana', {
+        grossEstate: 16 * M,
+        taxableEstate: 16 * M,
+        tentativeTax: 6_345_800,
+        applicableExclusion: 13_990_000,
+        applicableCredit: 5_541_800,
+        estateTax: 804_000,
+      }),
+    ],
+    recipients: { ben: 15_196_000, tax: 804_000 },
+  },
+  {
+    // Robert 20,000,000 all to Linda, who is not a citizen: no marital deduction; taxable 20,000,000;
+    // T = 345,800 + 40 % × 19,000,000 = 7,945,800; credit 5,945,800; tax 2,000,000, borne by Linda's
+    // share; DSUE 0 (the base, 20,000,000, uses all of the exclusion). Linda: 18,000,000, T = 7,145,800,
+    // credit 5,945,800, tax 1,200,000; children (18,000,000 − 1,200,000) / 2 = 8,400,000 each.
+    name: 'a non-citizen spouse',
+    payload: household({
+      people: COUPLE.map((p) => (p.id === 'linda' ? { ...p, usCitizen: false } : p)),
+      relationships: COUPLE_RELATIONSHIPS,
+      entities: [entity('account', 'taxableAccount', 20 * M)],
+      links: [owns('robert', 'account')],
+    }),
+    deaths: [
+      death('robert', { grossEstate: 20 * M, taxableEstate: 20 * M, tentativeTax: 7_945_800, estateTax: 2 * M }),
+      death('linda', { grossEstate: 18 * M, taxableEstate: 18 * M, tentativeTax: 7_145_800, estateTax: 1_200_000 }),
+    ],
+    recipients: { chris: 8_400_000, dana: 8_400_000, tax: 3_200_000 },
+  },
+]
+
+/** The figures of a projection that a case states, in the case's shape. */
+export function statedFigures(projection: {
+  readonly deaths: readonly object[]
+  readonly recipients: readonly { readonly id?: string; readonly kind: string; readonly amount: number }[]
+}): { deaths: ExpectedDeath[]; recipients: Record<string, number> } {
+  const keys = Object.keys(death('x', {})) as (keyof ExpectedDeath)[]
+  return {
+    deaths: projection.deaths.map((each) => {
+      const figures = each as Record<string, unknown>
+      const total = (value: unknown) =>
+        typeof value === 'object' && value !== null ? (value as { total: number }).total : value
+      return Object.fromEntries(keys.map((key) => [key, total(figures[key])])) as unknown as ExpectedDeath
+    }),
+    recipients: Object.fromEntries(
+      projection.recipients.map((recipient) => [
+        recipient.kind === 'tax' ? 'tax' : (recipient.id ?? 'heirs'),
+        recipient.amount,
+      ]),
+    ),
+  }
+}
