@@ -17,7 +17,8 @@
 // stays "not set".
 //
 // Which vocabulary a payload speaks decides the rest. A payload speaks 0.2.0 when it uses anything
-// only 0.2.0 has (speaksPayload020): household currency or asOf; a relationship's parentKind, since
+// only 0.2.0 or later has (speaksPayload020): 0.3.0's estate facts (gifts, dispositions, assumptions,
+// a person's usCitizen or dsueReceived); household currency or asOf; a relationship's parentKind, since
 // or until; an entity's shortName or valueAsOf, or a kind 0.1.x does not know (a party among them);
 // a link's beneficiaryType, or a link type 0.1.x does not know (successorTrustee, insured,
 // generalPartner, limitedPartner). Its links, parties, kinds and beneficiary types are then exactly
@@ -181,13 +182,19 @@ const REPLACED_LINK_TYPES: ReadonlySet<LinkType> = new Set<LinkType>([
 const PARTNER_LINK_TYPES: ReadonlySet<LinkType> = new Set<LinkType>(['generalPartner', 'limitedPartner'])
 
 /**
- * Whether the payload uses anything only payload 0.2.0 has (see the header): then it can state
- * every fact the import would otherwise keep, and what it leaves out is not there.
+ * Whether the payload uses anything only payload 0.2.0 (or a later release, which says all 0.2.0
+ * says) has (see the header): then it can state every fact the import would otherwise keep, and
+ * what it leaves out is not there. 0.3.0's estate facts count: a payload with gifts, a citizenship
+ * or a DSUE received was written for a release that knows parties and the records' kinds.
  */
 export function speaksPayload020(payload: Payload): boolean {
   const { household } = payload
   return (
     household.currency !== undefined ||
+    payload.gifts !== undefined ||
+    payload.dispositions !== undefined ||
+    payload.assumptions !== undefined ||
+    payload.people.some((p) => p.usCitizen !== undefined || p.dsueReceived !== undefined) ||
     household.asOf !== undefined ||
     (payload.relationships ?? []).some(
       (r) => r.parentKind !== undefined || r.since !== undefined || r.until !== undefined,

@@ -565,6 +565,12 @@ describe('a chart payload as an import plan', () => {
       { ...base, entities: [{ ...entity, kind: 'qtip' }] },
       { ...base, links: [{ from: 'b', to: 't', type: 'beneficiary', beneficiaryType: 'primary' }] },
       { ...base, links: [{ from: 'a', to: 't', type: 'successorTrustee' }] },
+      // 0.3.0's estate facts: a payload of a later release speaks all 0.2.0 says.
+      { ...base, gifts: [{ donor: 'a', taxableGifts: 1 }] },
+      { ...base, dispositions: [] },
+      { ...base, assumptions: {} },
+      { ...base, people: base.people.map((p) => ({ ...p, usCitizen: true })) },
+      { ...base, people: base.people.map((p) => ({ ...p, dsueReceived: { amount: 1 } })) },
     ]
     for (const variant of variants) expect(speaksPayload020(variant)).toBe(true)
   })
