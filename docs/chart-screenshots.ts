@@ -1,8 +1,8 @@
 // `npm run docs:chart-screenshots`: the README's pictures of the embedded chart, taken from the real
 // thing — the embed origin serving the chart built from the current source, a partner page on
 // another origin mounting it with the released SDK and the release's example household, in Debian's
-// Chromium at the web app's 1,100 px frame. Writes docs/chart-<view>-<theme>.png for the three views
-// in light and dark, and docs/chart-print-first.png and chart-print-last.png: the first and last pages
+// Chromium at the web app's 1,100 px frame. Writes docs/chart-<view>-<theme>.png for the four views
+// in light and dark (the Flow view with docs/flow-example.json, the README's worked couple), and docs/chart-print-first.png and chart-print-last.png: the first and last pages
 // of the print layout, from the document the SDK hands to the host page's print frame (the chart's
 // `printdocument` message), printed to an A4 landscape PDF; and docs/demo-partner.png, the demo
 // partner page of `npm start`. Needs Debian's poppler-utils (pdftoppm).
@@ -20,11 +20,13 @@ import { freshPgliteDir } from '../test/helpers/stores.ts'
 
 const docsDir = path.dirname(fileURLToPath(import.meta.url))
 const FRAME_WIDTH = 1100
-const VIEWS = ['family', 'structure', 'estate'] as const
+const VIEWS = ['family', 'structure', 'estate', 'flow'] as const
 const THEMES = ['light', 'dark'] as const
 
 const stack = await startChartStack()
 const example = readFileSync(new URL('../chart/example.json', import.meta.url), 'utf8')
+// The Flow view is shot with the README's worked couple, so the picture shows the figures it writes out.
+const flowExample = readFileSync(new URL('flow-example.json', import.meta.url), 'utf8')
 
 // The partner page: mounts the chart, keeps the handle on window for the steps below, and keeps the
 // last print document the chart handed over. Runs in the browser; docs/ has Node's types only.
@@ -41,14 +43,15 @@ stack.partner.set('/', {
   window.addEventListener('message', (event) => {
     if (event.data && event.data.type === 'printdocument') window.printed = event.data
   })
-  const theme = new URLSearchParams(location.search).get('theme')
+  const query = new URLSearchParams(location.search)
+  const theme = query.get('theme')
   window.chart = mountHouseholdChart({
     container: document.getElementById('chart'),
     embedOrigin: '${stack.embedOrigin}',
     version: '${CHART_VERSION}',
     title: 'Household chart',
     theme,
-    payload: ${example},
+    payload: query.get('household') === 'flow' ? ${flowExample} : ${example},
     fetchToken: () => fetch('/chart-token', { method: 'POST' }).then((r) => r.json()),
   })
   await window.chart.ready
@@ -62,15 +65,22 @@ interface PageGlobals {
   printed?: { title: string; html: string; css: string }
 }
 
-async function shootViews(page: Page, theme: string): Promise<void> {
-  await page.goto(`${stack.partner.origin}/?theme=${theme}`)
+async function openChart(page: Page, theme: string, household: 'example' | 'flow'): Promise<void> {
+  await page.goto(`${stack.partner.origin}/?theme=${theme}&household=${household}`)
   await page.waitForFunction(() => (globalThis as unknown as PageGlobals).chartReady === true)
-  const frame = page.frameLocator('iframe')
+}
+
+/** Each view in `theme`: the release's example, but the Flow view with the README's couple. Leaves the example open. */
+async function shootViews(page: Page, theme: string): Promise<void> {
   for (const view of VIEWS) {
+    if (view === 'flow') await openChart(page, theme, 'flow')
+    else if (view === VIEWS[0]) await openChart(page, theme, 'example')
+    const frame = page.frameLocator('iframe')
     await page.evaluate((name) => (globalThis as unknown as PageGlobals).chart.setView(name), view)
     await frame.locator(`[role="tabpanel"]:visible`).first().waitFor()
     await page.locator('iframe').screenshot({ path: path.join(docsDir, `chart-${view}-${theme}.png`) })
   }
+  await openChart(page, theme, 'example')
 }
 
 /**

@@ -6,6 +6,7 @@
 //   DSUE = min(basic exclusion of the year, applicable exclusion − (taxable estate + ATG)), if elected.
 // Both test/chart/estate-projection.test.ts (in Node) and test/browser/sdk-project-estate.test.ts
 // (the released sdk.js's projectEstate in Chromium) hold projectEstate to them.
+import { readFileSync } from 'node:fs'
 import type { Disposition, Entity, Link, Payload, Person, Relationship } from '../../chart/payload.ts'
 
 export const M = 1_000_000
@@ -116,7 +117,25 @@ const death = (decedentId: string, figures: Partial<ExpectedDeath>): ExpectedDea
   ...figures,
 })
 
+/** The README's couple, line by line there (and in the Flow view's picture, docs/chart-flow-*.png). */
+const README_COUPLE = JSON.parse(
+  readFileSync(new URL('../../docs/flow-example.json', import.meta.url), 'utf8'),
+) as Payload
+
 export const WORKED_CASES: WorkedCase[] = [
+  {
+    // As the README writes it out: Robert's brokerage 20,000,000; the bypass trust takes the exclusion
+    // not yet used, 15,000,000; Linda the rest, 5,000,000 (marital). Taxable 15,000,000; T = 5,945,800 −
+    // credit 5,945,800 = 0; no DSUE (not elected). Linda: 10,000,000 + 5,000,000 = 15,000,000, tax 0;
+    // Chris and Dana 7,500,000 each.
+    name: "the README's couple",
+    payload: README_COUPLE,
+    deaths: [
+      death('robert', { grossEstate: 20 * M, maritalDeduction: 5 * M, taxableEstate: 15 * M, tentativeTax: 5_945_800 }),
+      death('linda', { grossEstate: 15 * M, taxableEstate: 15 * M, tentativeTax: 5_945_800 }),
+    ],
+    recipients: { bypass: 15 * M, chris: 7_500_000, dana: 7_500_000 },
+  },
   {
     // Gross 5,000,000; taxable 5,000,000; T = 345,800 + 40 % × 4,000,000 = 1,945,800; credit 5,945,800
     // (2026); tax max(0, 1,945,800 − 5,945,800) = 0. Ben takes 5,000,000.
