@@ -372,7 +372,7 @@ describe.runIf(hasChromium())("the view shell's downloads in Chromium", () => {
   /** The pages' clock: the file names carry this day. */
   const TODAY = new Date('2026-03-05T12:00:00Z')
   const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
-  const views = ['family', 'structure', 'estate'] as const
+  const views = ['family', 'structure', 'estate', 'flow'] as const
   let site: Site
   let browser: Browser
   const pages: { page: Page; problems: string[]; requests: string[] }[] = []
@@ -428,12 +428,20 @@ describe.runIf(hasChromium())("the view shell's downloads in Chromium", () => {
       }
     }, text)
 
-  /** Names each view's file must show: people in Family, entities in Structure, the buckets and totals in Estate. */
+  /** Names each view's file must show: people in Family, entities in Structure, the buckets and totals in Estate, the deaths in Flow. */
   const namesIn: Record<(typeof views)[number], string[]> = {
     // The genogram's people, and the estate strip's entities under it.
     family: ['Robert Chen', 'Margaret Chen', 'Sarah Whitfield', 'Chen Properties LLC'],
     structure: ['Chen Properties LLC'],
     estate: ['Estate total', 'All holdings', 'Chen Properties LLC'],
+    // Each death's statement, who ends with what, and the disclaimer under them.
+    flow: [
+      'First death: Robert Chen',
+      'Second death: Margaret Chen',
+      'Estate tax',
+      'Beneficiaries, charity and tax',
+      'generation-skipping',
+    ],
   }
 
   it('saves the view shown as SVG and PNG in the page when the host gives no handlers', async () => {

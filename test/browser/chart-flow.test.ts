@@ -1,8 +1,10 @@
 // The Flow view (chart/src/views/flow-view.ts) in real Chromium, drawn by the view shell on a couple
 // with a credit-shelter trust: the figures shown are projectEstate's, the controls (who dies first,
 // the years) draw the view again and tell the host through onEstate, a later year says its exclusion
-// is the last known year's, text keeps to 11 px and the columns scroll rather than squeeze, and
-// axe-core finds nothing serious in either theme. The page is served with the chart's real CSP and
+// is the last known year's, a focused or hovered figure explains itself, text keeps to 11 px and the
+// columns scroll rather than squeeze; it prints on its own page with the disclaimer, Present mode
+// steps to it, it exports as drawn, the text version says it in words, and axe-core finds nothing
+// serious in either theme. The page is served with the chart's real CSP and
 // stylesheets (serveViewsFixture); every test ends by asserting there was no CSP violation, console
 // error, page error or dialog.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -16,6 +18,7 @@ import type { EstateProjection, ProjectionDeath } from '../../chart/src/flow/pro
 import { amountFormatter } from '../../chart/src/views/amount-format.ts'
 import { explainEstateTax, explainGross } from '../../chart/src/views/flow-explain.ts'
 import { WHY_HINT } from '../../chart/src/views/flow-view.ts'
+import { flowLines } from '../../chart/src/views/text-version.ts'
 import type { ViewsTestWindow } from './fixtures/views-entry.ts'
 
 const M = 1_000_000
@@ -118,13 +121,15 @@ describe.runIf(hasChromium())('the Flow view in Chromium', () => {
 
   async function open(
     household: 'couple' | 'single',
-    { theme = 'light', width = 1100 }: { theme?: 'light' | 'dark'; width?: number } = {},
+    { theme = 'light', width = 1100, handlers }: { theme?: 'light' | 'dark'; width?: number; handlers?: string } = {},
   ): Promise<Page> {
     const page = await browser.newPage({ viewport: { width, height: 900 } })
     const watched = { page, problems: [] as string[] }
     opened.push(watched)
     await watchProblems(page, watched.problems)
-    await page.goto(`${site.origin}/?${new URLSearchParams({ payload: household, theme, view: 'flow' }).toString()}`)
+    const query = new URLSearchParams({ payload: household, theme, view: 'flow' })
+    if (handlers !== undefined) query.set('handlers', handlers)
+    await page.goto(`${site.origin}/?${query.toString()}`)
     await page.waitForFunction(() => (window as unknown as ViewsTestWindow).drawn)
     return page
   }
@@ -331,6 +336,110 @@ describe.runIf(hasChromium())('the Flow view in Chromium', () => {
       deathWidth: row.querySelector('.hv-flow-col-death')!.getBoundingClientRect().width,
     }))
     expect(scroll).toEqual({ scrolls: true, overflow: 'auto', deathWidth: 290 })
+  })
+
+  it('prints the Flow view on a page of its own, with its columns, the assumptions line and the disclaimer', async () => {
+    const page = await open('couple')
+    const projection = projectEstate(couple)
+    await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')))
+    await page.emulateMedia({ media: 'print' })
+    const flowPage = page.locator('.hv-print .hv-print-view-flow')
+    expect(await flowPage.locator('.hv-print-view-title').textContent()).toBe('Flow')
+    expect(await flowPage.evaluate((section) => getComputedStyle(section).breakBefore)).toBe('page')
+    expect(await flowPage.locator('.hv-flow-col').count()).toBe(4)
+    expect(await flowPage.locator('.hv-flow-disclaimer').textContent()).toBe(projection.disclaimer)
+    expect(await flowPage.locator('.hv-flow-disclaimer').isVisible()).toBe(true)
+    expect(await flowPage.locator('.hv-flow-assumptions').textContent()).toContain('Portability: not elected.')
+    // On paper the columns wrap to the page instead of scrolling, and no copy keeps a focus stop or an id.
+    expect(await flowPage.locator('.hv-flow-columns').evaluate((row) => getComputedStyle(row).flexWrap)).toBe('wrap')
+    expect(await flowPage.locator('[tabindex], [id], [aria-describedby]').count()).toBe(0)
+    await page.emulateMedia({ media: 'screen' })
+    await page.evaluate(() => window.dispatchEvent(new Event('afterprint')))
+    expect(await page.locator('.hv-print').count()).toBe(0)
+  })
+
+  it('Present mode steps to Flow; the year fields keep their arrow keys', async () => {
+    const page = await open('couple')
+    await page.evaluate(() => (window as unknown as ViewsTestWindow).chart.setView('family'))
+    await page.getByRole('button', { name: 'Present' }).click()
+    const indicator = page.locator('.hv-step')
+    for (const step of ['2 of 4 · Structure', '3 of 4 · Estate', '4 of 4 · Flow']) {
+      await page.keyboard.press('ArrowRight')
+      expect(await indicator.textContent()).toBe(step)
+    }
+    expect(await page.locator('.hv-panel-flow').isVisible()).toBe(true)
+    const firstYear = page.getByLabel('First death in')
+    await firstYear.focus()
+    await page.keyboard.press('ArrowUp')
+    await page.keyboard.press('ArrowLeft')
+    expect(await indicator.textContent()).toBe('4 of 4 · Flow')
+    await expect.poll(() => firstYear.inputValue()).toBe('2027')
+    await expect.poll(async () => (await estates(page)).at(-1)?.assumptions.years).toEqual([2027, 2027])
+    await page.keyboard.press('Escape')
+  })
+
+  it('exports the Flow view as drawn (the reader’s order) to SVG and PNG', async () => {
+    const page = await open('couple', { handlers: 'download' })
+    await page.getByRole('group', { name: 'Who dies first' }).getByRole('radio', { name: 'Linda Case' }).check()
+    await page.getByRole('button', { name: 'Download SVG' }).click()
+    await page.getByRole('button', { name: 'Download PNG' }).click()
+    await page.waitForFunction(() => (window as unknown as ViewsTestWindow).downloads.length === 2)
+    const files = await page.evaluate(async () =>
+      Promise.all(
+        (window as unknown as ViewsTestWindow).downloads.map(async (file) => ({
+          name: file.fileName,
+          type: file.mediaType,
+          text: file.mediaType === 'image/svg+xml' ? await file.data.text() : '',
+          size: file.data.size,
+        })),
+      ),
+    )
+    expect(files.map((file) => [file.type, /^Case Family-flow-\d{4}-\d{2}-\d{2}\.(svg|png)$/.test(file.name)])).toEqual(
+      [
+        ['image/svg+xml', true],
+        ['image/png', true],
+      ],
+    )
+    expect(files[1]!.size).toBeGreaterThan(1000)
+    const svg = await page.evaluate((text) => {
+      const doc = new DOMParser().parseFromString(text, 'image/svg+xml')
+      return {
+        errors: doc.querySelectorAll('parsererror').length,
+        texts: [...doc.querySelectorAll('text')].map((element) => element.textContent ?? ''),
+      }
+    }, files[0]!.text)
+    expect(svg.errors).toBe(0)
+    const expected = projectEstate(couple, { firstDeath: 'linda', firstDeathYear: 2026, secondDeathYear: 2026 })
+    expect(svg.texts).toContain('First death: Linda Case')
+    expect(svg.texts).toContain('Second death: Robert Case')
+    expect(svg.texts).toContain(dollars(expected.deaths[0]!.grossEstate.total))
+    expect(svg.texts).toContain(`= ${dollars(expected.deaths[1]!.taxableEstate)}`)
+    expect(svg.texts.join(' ')).toContain(expected.disclaimer)
+  })
+
+  it('says each death in words in the text version, and follows the reader’s order', async () => {
+    const page = await open('couple')
+    const usd = amountFormatter('USD')
+    await page.locator('details.hv-text > summary').click()
+    const flowGroup = () =>
+      page.$$eval('.hv-text-group', (sections) =>
+        [...sections]
+          .filter((section) => section.querySelector('h3')?.textContent === 'Flow')
+          .flatMap((section) => [...section.querySelectorAll('li')].map((li) => li.textContent ?? '')),
+      )
+    // By hand: see the first test (Robert's gross 21,000,000, taxable 15,000,000; Linda's 17,000,000, tax 800,000).
+    expect(await flowGroup()).toEqual([
+      "At Robert Case's death in 2026 (the first): gross estate $21,000,000, taxable estate $15,000,000, estate tax $0, DSUE passed to Linda Case $0",
+      "At Linda Case's death in 2026 (the second): gross estate $17,000,000, taxable estate $17,000,000, estate tax $800,000",
+      'Who ends with what: Case Bypass Trust $15,000,000, Chris Case $8,100,000, Dana Case $8,100,000, Federal estate tax $800,000',
+      "Robert Case dies first, in 2026, then Linda Case, in 2026. Basic exclusion: $15,000,000 in 2026 (2026's amount); $15,000,000 in 2026 (2026's amount). Portability: not elected.",
+      projectEstate(couple).disclaimer,
+    ])
+    expect(await flowGroup()).toEqual(flowLines(projectEstate(couple), usd))
+    await page.getByRole('radio', { name: 'Linda Case' }).check()
+    expect(await flowGroup()).toEqual(
+      flowLines(projectEstate(couple, { firstDeath: 'linda', firstDeathYear: 2026, secondDeathYear: 2026 }), usd),
+    )
   })
 
   it.each(['light', 'dark'] as const)('passes axe-core on the Flow view in the %s theme', async (theme) => {

@@ -430,7 +430,7 @@ describe.runIf(hasChromium())('the 0.2.0 view shell in Chromium', () => {
       expect({ view, violations: await seriousViolations(page) }).toEqual({ view, violations: [] })
     }
   })
-  it('gives the household in words under the views, grouped as Family, Structure and Totals', async () => {
+  it('gives the household in words under the views, grouped as Family, Structure, Totals and Flow', async () => {
     const household = households.example
     const page = await open('example')
     const summary = page.locator('details.hv-text > summary')
@@ -442,7 +442,8 @@ describe.runIf(hasChromium())('the 0.2.0 view shell in Chromium', () => {
         items: [...section.querySelectorAll('li')].map((li) => li.textContent ?? ''),
       })),
     )
-    expect(groups.map((group) => group.title)).toEqual(['Family', 'Structure', 'Totals'])
+    // The Flow group: test/browser/chart-flow.test.ts.
+    expect(groups.map((group) => group.title)).toEqual(['Family', 'Structure', 'Totals', 'Flow'])
     const [family, structure, totals] = groups as [(typeof groups)[0], (typeof groups)[0], (typeof groups)[0]]
 
     // Family: each person with role, dates and kinship, from the example's relationships; a couple's

@@ -202,7 +202,7 @@ describe.runIf(hasChromium())('the SDK saves and prints for the chart', () => {
     }, PRINT_SANDBOX)
     expect(printed.text).toContain('Chen Family')
     expect(printed.text).toContain('For discussion only')
-    expect(printed.views).toEqual(['Family', 'Structure', 'Estate'])
+    expect(printed.views).toEqual(['Family', 'Structure', 'Estate', 'Flow'])
     expect(printed.drawings).toBeGreaterThan(0)
     expect(printed.totals).toBe(1)
     expect(printed.sameMarkup).toBe(true)

@@ -3,6 +3,7 @@
 // (whose sandbox may not download), or a save in this page. An export that fails says so in a
 // status line beside the buttons instead of failing silently.
 import type { ExportFormat } from '../export/file-name.ts'
+import type { EstateProjection } from '../flow/projection-types.ts'
 import { exportView } from '../export/export-view.ts'
 import { htmlElement } from './dom.ts'
 import type { ExportedFile } from './host-handlers.ts'
@@ -13,6 +14,8 @@ export interface DownloadSource {
   readonly fontFamily: string
   /** The view shown now, and the panel it is drawn in. */
   current(): { view: ViewName; panel: HTMLElement }
+  /** The Flow view's projection as drawn now (null when it could not be made). */
+  estate(): EstateProjection | null
   save(file: ExportedFile): void
 }
 
@@ -40,7 +43,7 @@ export function createDownloadControl(parent: Element, source: DownloadSource, s
         busy = true
         const { view, panel } = source.current()
         status.textContent = ''
-        exportView(view, format, panel, source.household, source.fontFamily)
+        exportView(view, format, panel, source.household, source.fontFamily, source.estate())
           .then((file) => source.save(file))
           .catch((error: unknown) => {
             status.textContent = `${label} failed: ${error instanceof Error ? error.message : String(error)}`

@@ -10,8 +10,8 @@ import type { EstateProjection } from '../flow/projection-types.ts'
 import { htmlElement } from './dom.ts'
 
 /** The first year the exclusion table knows; the payload's own limits (PAYLOAD_LIMITS) are the same years. */
-export const FIRST_YEAR = FEDERAL_ESTATE_TAX.exclusions[0]!.year
-export const LAST_YEAR = 2200
+const FIRST_YEAR = FEDERAL_ESTATE_TAX.exclusions[0]!.year
+const LAST_YEAR = 2200
 
 export interface FlowClient {
   readonly id: string

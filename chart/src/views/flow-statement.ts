@@ -65,6 +65,24 @@ export interface ClientNames {
   readonly coClient?: string
 }
 
+interface Client {
+  readonly role: string
+  readonly name: string
+  readonly deathDate?: string
+}
+
+/** The living clients, primary first (the first of each role without a deathDate): whose deaths are projected. */
+export function livingClients<P extends Client>(people: readonly P[]): P[] {
+  return ['primaryClient', 'coClient'].flatMap((role) => {
+    const client = people.find((person) => person.role === role && person.deathDate === undefined)
+    return client === undefined ? [] : [client]
+  })
+}
+
+export function clientNamesOf(people: readonly Client[]): ClientNames {
+  return Object.fromEntries(livingClients(people).map((client) => [client.role, client.name]))
+}
+
 /** "2026's amount", "the last known amount, 2026's", "an assumed amount, from the chart's assumptions". */
 export function exclusionBasisWords(death: ProjectionDeath): string {
   const { basis, sourceYear } = death.basicExclusion
@@ -73,7 +91,7 @@ export function exclusionBasisWords(death: ProjectionDeath): string {
   return "an assumed amount, from the chart's assumptions"
 }
 
-export function todayColumn(projection: EstateProjection, names: ClientNames, format: Format): FlowColumn {
+function todayColumn(projection: EstateProjection, names: ClientNames, format: Format): FlowColumn {
   const { today } = projection
   const rows: FlowRow[] = []
   const row = (key: string, label: string, amount: number, clientName?: string) =>
@@ -102,7 +120,7 @@ export function todayColumn(projection: EstateProjection, names: ClientNames, fo
 }
 
 /** The death's statement, top to bottom. */
-export function deathColumn(projection: EstateProjection, index: number, format: Format): FlowColumn {
+function deathColumn(projection: EstateProjection, index: number, format: Format): FlowColumn {
   const death = projection.deaths[index]!
   const survivorName =
     death.survivingSpouseId === undefined
@@ -222,7 +240,7 @@ const RECIPIENT_WORDS: Record<EstateProjection['recipients'][number]['kind'], st
   tax: 'tax',
 }
 
-export function recipientsColumn(projection: EstateProjection, format: Format): FlowColumn {
+function recipientsColumn(projection: EstateProjection, format: Format): FlowColumn {
   const rows: FlowRow[] = projection.recipients.map((recipient) => ({
     key: recipient.kind === 'tax' ? 'recipient-tax' : 'recipient',
     label: recipient.kind === 'tax' ? recipient.name : `${recipient.name} (${RECIPIENT_WORDS[recipient.kind]})`,

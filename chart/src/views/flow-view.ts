@@ -9,14 +9,14 @@
 // the explanation line under the controls shows those words for the figure focused or hovered. The
 // controls (flow-controls.ts) change who dies first and the years: the projection is made again and
 // only this view is drawn again; onChange hands the new projection to the shell.
-import type { Payload, Person } from '../../payload.ts'
+import type { Payload } from '../../payload.ts'
 import { projectEstate, type ProjectionChoices } from '../flow/project-estate.ts'
 import type { EstateProjection } from '../flow/projection-types.ts'
 import { amountFormatter } from './amount-format.ts'
 import { htmlElement } from './dom.ts'
 import { assumptionsLine } from './flow-assumptions.ts'
 import { createFlowControls, type FlowClient } from './flow-controls.ts'
-import { flowColumns, type ClientNames, type FlowColumn, type FlowRow } from './flow-statement.ts'
+import { clientNamesOf, flowColumns, livingClients, type FlowColumn, type FlowRow } from './flow-statement.ts'
 import type { DrawnView } from './view-types.ts'
 
 type Format = (amount: number) => string
@@ -24,14 +24,6 @@ type Format = (amount: number) => string
 export interface DrawnFlowView extends DrawnView {
   /** The projection drawn now; null when it could not be made. */
   projection(): EstateProjection | null
-}
-
-/** The living clients, primary first: the people whose deaths the projection makes. */
-export function livingClients(payload: Payload): Person[] {
-  return (['primaryClient', 'coClient'] as const).flatMap((role) => {
-    const client = payload.people.find((person) => person.role === role && person.deathDate === undefined)
-    return client === undefined ? [] : [client]
-  })
 }
 
 /** The words under the controls while no figure is focused or hovered. */
@@ -92,8 +84,8 @@ export function drawFlowView(
 ): DrawnFlowView {
   const controller = new AbortController()
   const format = amountFormatter(payload.household.currency)
-  const clients = livingClients(payload)
-  const names: ClientNames = Object.fromEntries(clients.map((client) => [client.role, client.name]))
+  const clients = livingClients(payload.people)
+  const names = clientNamesOf(payload.people)
 
   const element = htmlElement('div', 'hv-flow', panel)
   htmlElement('h3', 'hv-flow-caption', element, `${payload.household.name}: the estate at each death`)

@@ -1,15 +1,20 @@
 // The household in words, under the views (issue 15 item 7): a <details> "Text version" grouped as
-// the three views are. Family: each person with their role, dates and kinship ("spouse of Robert
+// the views are. Family: each person with their role, dates and kinship ("spouse of Robert
 // Chen; parent of Emily Chen"); Structure: each entity with its kind, value and side, then who made
 // it, runs it, benefits from and owns it, with shares (the summary panel's lines, entityLines);
-// Totals: the Estate view's table (each bucket and what lands in it, the estate and grand totals).
+// Totals: the Estate view's table (each bucket and what lands in it, the estate and grand totals);
+// Flow: each death in a sentence (gross estate, taxable estate, tax, DSUE passed), who ends with what,
+// the assumptions and the disclaimer, for the projection the Flow view shows (it follows the reader's
+// order and years).
 // Everything the drawings show is here as text a screen reader can browse and a reader can copy.
 import { lookThroughEstate } from '../estate/estate-lookthrough.ts'
 import { estateTable } from '../estate/estate-table.ts'
 import { entityLines, summarizeEntity } from '../estate/summary-entity.ts'
+import type { EstateProjection } from '../flow/projection-types.ts'
 import { ROLE_LABEL } from '../format.ts'
 import { amountFormatter } from './amount-format.ts'
 import { htmlElement } from './dom.ts'
+import { assumptionsLine } from './flow-assumptions.ts'
 import type { ViewHousehold, ViewPerson, ViewRelationship } from './view-types.ts'
 
 /** A kinship as seen from `from`'s side ("spouse of"), and from `to`'s side ("child of"). */
@@ -71,9 +76,8 @@ function familyLine(household: ViewHousehold, person: ViewPerson): string {
   return parts.length === 0 ? head : `${head}: ${parts.join('; ')}`
 }
 
-function group(parent: Element, title: string, lines: readonly string[]): void {
-  const section = htmlElement('section', 'hv-text-group', parent)
-  htmlElement('h3', 'hv-text-title', section, title)
+function fill(section: Element, lines: readonly string[]): void {
+  section.querySelector(':scope > .hv-text-list, :scope > .hv-text-none')?.remove()
   if (lines.length === 0) {
     htmlElement('p', 'hv-text-none', section, 'None.')
     return
@@ -82,7 +86,52 @@ function group(parent: Element, title: string, lines: readonly string[]): void {
   for (const line of lines) htmlElement('li', '', list, line)
 }
 
-export function drawTextVersion(parent: Element, household: ViewHousehold): HTMLDetailsElement {
+function group(parent: Element, title: string, lines: readonly string[]): HTMLElement {
+  const section = htmlElement('section', 'hv-text-group', parent)
+  htmlElement('h3', 'hv-text-title', section, title)
+  fill(section, lines)
+  return section
+}
+
+/**
+ * "At Robert Chen's death in 2026 (the first): gross estate $21,000,000, taxable estate $15,000,000,
+ * estate tax $0, DSUE passed to Margaret Chen $0", each death; then who ends with what, the
+ * assumptions and the disclaimer.
+ */
+export function flowLines(projection: EstateProjection, format: (amount: number) => string): string[] {
+  const { deaths } = projection
+  const ordinal = ['first', 'second']
+  const deathLines = deaths.map((death, k) => {
+    const survivor = deaths.find((each) => each.decedentId === death.survivingSpouseId)?.decedentName
+    const which = deaths.length > 1 ? ` (the ${ordinal[k] ?? String(k + 1)})` : ''
+    const figures = [
+      `gross estate ${format(death.grossEstate.total)}`,
+      `taxable estate ${format(death.taxableEstate)}`,
+      `estate tax ${format(death.estateTax)}`,
+      ...(survivor === undefined ? [] : [`DSUE passed to ${survivor} ${format(death.dsuePassed)}`]),
+    ]
+    return `At ${death.decedentName}'s death in ${death.year}${which}: ${figures.join(', ')}`
+  })
+  const received = projection.recipients.map((recipient) => `${recipient.name} ${format(recipient.amount)}`)
+  return [
+    ...deathLines,
+    ...(received.length === 0 ? [] : [`Who ends with what: ${received.join(', ')}`]),
+    assumptionsLine(projection, format),
+    projection.disclaimer,
+  ]
+}
+
+export interface TextVersion {
+  readonly element: HTMLDetailsElement
+  /** The Flow view shows `projection` now: the Flow group says it. */
+  showEstate(projection: EstateProjection | null): void
+}
+
+export function drawTextVersion(
+  parent: Element,
+  household: ViewHousehold,
+  estate: EstateProjection | null,
+): TextVersion {
   const details = htmlElement('details', 'hv-text', parent)
   htmlElement('summary', 'hv-text-summary', details, 'Text version')
   group(
@@ -109,5 +158,9 @@ export function drawTextVersion(parent: Element, household: ViewHousehold): HTML
     `Estate total: ${format(table.estateTotal)}`,
     `All holdings: ${format(table.grandTotal)}`,
   ])
-  return details
+  const flow = group(details, 'Flow', estate === null ? [] : flowLines(estate, format))
+  return {
+    element: details,
+    showEstate: (projection) => fill(flow, projection === null ? [] : flowLines(projection, format)),
+  }
 }

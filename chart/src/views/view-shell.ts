@@ -121,6 +121,7 @@ export function drawHousehold(host: HTMLElement, household: Payload, options: Ho
       household,
       fontFamily: fontFamilyOf(appearance),
       current: () => ({ view: current, panel: tabs.panels.get(current)! }),
+      estate: () => flow.projection(),
       save,
     }
     createDownloadControl(actions, source, controller.signal)
@@ -158,11 +159,12 @@ export function drawHousehold(host: HTMLElement, household: Payload, options: Ho
     ['structure', drawStructureView(tabs.panels.get('structure')!, household, select, appearance)],
     ['estate', drawEstateView(tabs.panels.get('estate')!, household, select)],
   ])
-  const flow = drawFlowView(tabs.panels.get('flow')!, household, idPrefix, (projection) =>
-    options.onEstate?.(projection),
-  )
+  const flow = drawFlowView(tabs.panels.get('flow')!, household, idPrefix, (projection) => {
+    text.showEstate(projection)
+    options.onEstate?.(projection)
+  })
   views.set('flow', flow)
-  drawTextVersion(host, household)
+  const text = drawTextVersion(host, household, flow.projection())
 
   const mark = (selected: Selected | null) => {
     for (const node of host.querySelectorAll(`.${SELECTED_CLASS}`)) node.classList.remove(SELECTED_CLASS)
