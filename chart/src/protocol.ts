@@ -11,7 +11,7 @@
 // - `theme` {v: 1, theme} (0.1.0): switches light, dark or system without a new render.
 // - 0.2.0 host → chart, accepted like `theme` (only from the parent window, at the origin of the
 //   accepted render, after it; anything else is ignored without an answer):
-//   - `setView` {v: 1, view: 'family' | 'structure' | 'estate'}: shows that view;
+//   - `setView` {v: 1, view: 'family' | 'structure' | 'estate' (| 'flow' from 0.3.0)}: shows that view;
 //   - `focus` {v: 1, id}: selects the person or entity `id` and brings it into view (an id the
 //     household does not have is ignored; the selection is announced by `select` as usual);
 //   - `print` {v: 1}: the chart builds its print layout (every view under a title block) and answers

@@ -258,3 +258,20 @@ describe('properties', () => {
     )
   })
 })
+
+describe('what it cannot place', () => {
+  it('names in the household’s currency what is in the estate but owned by no client, and leaves it out', () => {
+    // The LLC (1,000,000) is in the estate by kind but has no owner or grantor: in neither gross estate.
+    const projection = project({
+      ...COUPLE_ESTATE,
+      entities: [...(COUPLE_ESTATE.entities ?? []), entity('llc', 'llc', 1 * M)],
+    })
+    expect(projection.today.unassigned).toBe(1 * M)
+    expect(projection.warnings).toContainEqual({
+      code: 'unassignedValue',
+      message:
+        '$1,000,000 is in the estate but owned by no client (no owner or grantor link): left out of both deaths.',
+    })
+    expect(projection.deaths.map((death) => death.grossEstate.total)).toEqual([11 * M, 16 * M])
+  })
+})

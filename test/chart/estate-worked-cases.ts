@@ -49,7 +49,7 @@ export const COUPLE_RELATIONSHIPS: Relationship[] = [
   parent('linda', 'dana'),
 ]
 /** Ana, single, with one child. */
-export const SINGLE: Person[] = [person('ana', 'primaryClient'), person('ben', 'child')]
+const SINGLE: Person[] = [person('ana', 'primaryClient'), person('ben', 'child')]
 const SINGLE_FAMILY = { people: SINGLE, relationships: [parent('ana', 'ben')] }
 
 const household = (facts: Omit<Payload, 'household'>): Payload => ({

@@ -14,6 +14,7 @@ import type { Payload, Person } from '../../payload.ts'
 import { entityGroupOf, isParty, type EntityKind } from '../../../src/domain/estate-vocabulary.ts'
 import { descendantsByBranch } from './descendants.ts'
 import { basicExclusionFor, FEDERAL_ESTATE_TAX } from './federal-estate-tax.ts'
+import { amountFormatter } from '../views/amount-format.ts'
 import { cents, units } from './money.ts'
 import type {
   EstateProjection,
@@ -35,7 +36,7 @@ export interface ProjectionChoices {
   readonly today?: Date
 }
 
-export const PROJECTION_DISCLAIMER =
+const PROJECTION_DISCLAIMER =
   'An estimate of the federal estate tax from the figures in this chart, not tax or legal advice. It leaves out state taxes, debts, expenses and the generation-skipping transfer tax.'
 
 const FIRST_YEAR = FEDERAL_ESTATE_TAX.exclusions[0]!.year
@@ -64,7 +65,7 @@ export function projectEstate(payload: Payload, choices: ProjectionChoices = {})
   if (today.totals.unassigned > 0)
     warnings.push({
       code: 'unassignedValue',
-      message: `${formatUnits(today.totals.unassigned)} is in the estate but owned by no client (no owner or grantor link): left out of both deaths.`,
+      message: `${amountFormatter(payload.household.currency)(units(today.totals.unassigned))} is in the estate but owned by no client (no owner or grantor link): left out of both deaths.`,
     })
 
   const clients = [primary, co].filter((person): person is Person => person !== undefined)
@@ -281,10 +282,6 @@ export function projectEstate(payload: Payload, choices: ProjectionChoices = {})
 
 function optionalCents(amount: number | undefined): number | undefined {
   return amount === undefined ? undefined : cents(amount)
-}
-
-function formatUnits(amountInCents: number): string {
-  return units(amountInCents).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
 }
 
 function lineOf(line: CentsLine): ProjectionLine {
