@@ -9,6 +9,7 @@
 // DSUE received, lifetime gifts, dispositions at each death and the projection's assumptions.
 import { Type, type Static } from 'typebox'
 import { PAYLOAD_0_1_ENTITY_KINDS, PAYLOAD_0_1_LINK_TYPES } from './payload-0-1.ts'
+import { PROJECTION_YEARS } from './src/flow/federal-estate-tax.ts'
 import {
   BENEFICIARY_TYPES,
   defaultEstateSide,
@@ -30,9 +31,9 @@ export const PAYLOAD_LIMITS = {
   value: 1e13,
   gifts: 1000,
   dispositions: 500,
-  /** The years a projected death may fall in: the first year of the exclusion table to a far horizon. */
-  firstDeathYear: 2025,
-  lastDeathYear: 2200,
+  /** The years a projected death may fall in (chart/src/flow/federal-estate-tax.ts). */
+  firstDeathYear: PROJECTION_YEARS.first,
+  lastDeathYear: PROJECTION_YEARS.last,
 } as const
 
 function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) {

@@ -59,6 +59,13 @@ export const FEDERAL_ESTATE_TAX: EstateTaxTable = {
   ],
 }
 
+/**
+ * The years a projected death may fall in: the exclusion table's first year to a far horizon. The
+ * payload schema's bounds (assumptions.firstDeathYear, secondDeathYear), the projection's clamp and
+ * the Flow view's year inputs all read these.
+ */
+export const PROJECTION_YEARS = { first: FEDERAL_ESTATE_TAX.exclusions[0]!.year, last: 2200 } as const
+
 /** The tax on `amount` (cents) by the table's brackets, rounded to the cent. */
 export function tentativeTax(table: EstateTaxTable, amount: number): number {
   if (amount <= 0) return 0

@@ -13,7 +13,7 @@
 import type { Payload, Person } from '../../payload.ts'
 import { entityGroupOf, isParty, type EntityKind } from '../../../src/domain/estate-vocabulary.ts'
 import { descendantsByBranch } from './descendants.ts'
-import { basicExclusionFor, FEDERAL_ESTATE_TAX } from './federal-estate-tax.ts'
+import { basicExclusionFor, FEDERAL_ESTATE_TAX, PROJECTION_YEARS } from './federal-estate-tax.ts'
 import { amountFormatter } from '../views/amount-format.ts'
 import { cents, units } from './money.ts'
 import type {
@@ -39,10 +39,7 @@ export interface ProjectionChoices {
 const PROJECTION_DISCLAIMER =
   'An estimate of the federal estate tax from the figures in this chart, not tax or legal advice. It leaves out state taxes, debts, expenses and the generation-skipping transfer tax.'
 
-const FIRST_YEAR = FEDERAL_ESTATE_TAX.exclusions[0]!.year
-const LAST_YEAR = 2200
-
-const clampYear = (year: number) => Math.min(LAST_YEAR, Math.max(FIRST_YEAR, Math.trunc(year)))
+const clampYear = (year: number) => Math.min(PROJECTION_YEARS.last, Math.max(PROJECTION_YEARS.first, Math.trunc(year)))
 
 export function projectEstate(payload: Payload, choices: ProjectionChoices = {}): EstateProjection {
   const warnings: ProjectionWarning[] = []

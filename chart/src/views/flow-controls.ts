@@ -4,14 +4,14 @@
 // (not on each keystroke: "20" on the way to "2030" is no year), then handed to onChange as the
 // projection's choices; show() puts the years the projection used back in the fields (a year out of
 // range comes back clamped, as projectEstate clamps it).
-import { FEDERAL_ESTATE_TAX } from '../flow/federal-estate-tax.ts'
+import { PROJECTION_YEARS } from '../flow/federal-estate-tax.ts'
 import type { ProjectionChoices } from '../flow/project-estate.ts'
 import type { EstateProjection } from '../flow/projection-types.ts'
 import { htmlElement } from './dom.ts'
 
 /** The first year the exclusion table knows; the payload's own limits (PAYLOAD_LIMITS) are the same years. */
-const FIRST_YEAR = FEDERAL_ESTATE_TAX.exclusions[0]!.year
-const LAST_YEAR = 2200
+const FIRST_YEAR = PROJECTION_YEARS.first
+const LAST_YEAR = PROJECTION_YEARS.last
 
 export interface FlowClient {
   readonly id: string
