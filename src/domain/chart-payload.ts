@@ -17,10 +17,13 @@
 //   exclusionUsed from *ExemptionUsed when recorded; a client whose *AsDonor is true with no amount
 //   recorded gets an entry with neither (gifts whose amount is not known: the chart counts 0 and
 //   says so); a client with no amount and *AsDonor not true gets none. gifts is left out when no one
-//   has an entry. The chart refuses an exclusionUsed above taxableGifts (absent, 0), and the records
-//   keep the two as separate settings: an exemption used recorded above the gifts is written as the
-//   gifts' amount, and one recorded without a gifts amount is left out (unless it is 0). This is the
-//   one clamp, made only to keep the payload valid.
+//   has an entry. An exemption used above 0 recorded without a gifts amount is sent as both
+//   taxableGifts and exclusionUsed: only taxable gifts use the exemption, so gifts of at least that
+//   amount were made, and the chart counts them rather than 0 of an unknown amount (an exemption
+//   used of 0 implies no amount, and exclusionUsed is a part of taxableGifts: {donor} alone). The
+//   chart refuses an exclusionUsed above taxableGifts (absent, 0), and the records keep the two as
+//   separate settings: an exemption used recorded above the gifts is written as the gifts' amount.
+//   This is the one clamp, made only to keep the payload valid.
 // - No dispositions or assumptions: the records hold none.
 //
 // toChartPayload02 answers payload 0.2.0, frozen as chart 0.2.0 shipped it, for partners pinned to
@@ -67,7 +70,15 @@
 //   true, 'no' for false; left out, kept); its from → deceasedSpouseName (that person's name) and,
 //   when that person has a deathDate, dsueDateOfDeath;
 // - a gift entry of the primaryClient (coClient) → primaryClientAsDonor (coClientAsDonor) true, and
-//   taxableGifts → primaryClientLifetimeGifts, exclusionUsed → primaryClientExemptionUsed when stated.
+//   taxableGifts → primaryClientLifetimeGifts, exclusionUsed → primaryClientExemptionUsed when stated;
+//   except that an entry which is exactly the one GET derives from the client's current settings
+//   states nothing, and those settings are all kept. GET's derived amounts sent back are GET's
+//   reading of the records, not new facts: storing them would invent a lifetime-gifts amount never
+//   recorded (GET sends an exemption used alone as taxableGifts too), lower an exemption used the
+//   clamp wrote as the gifts' amount, or mark a client as a donor, although the chart reads the same
+//   either way. Keeping them loses nothing (GET then derives the same entry again), and any other
+//   entry is stored as stated. The import reads the settings first and, when an entry was kept so,
+//   claims the version it read them at (412 if the household moved in between, even under If-Match *).
 // It refuses (invalid_body, at the fact's JSON Pointer) what the records cannot keep, rather than
 // drop it: usCitizen, dsueReceived or gifts on a person who is not a client (the records keep them
 // per client), dsueReceived on the coClient (the household's DSUE is the primary client's, received
@@ -429,12 +440,17 @@ function gift(
   const taxableGifts = validValue(lifetimeGifts) ? lifetimeGifts : undefined
   const used = validValue(exemptionUsed) ? exemptionUsed : undefined
   if (taxableGifts === undefined && used === undefined && asDonor !== true) return undefined
+  // An exemption used above 0 with no gifts amount recorded: only taxable gifts use the exemption,
+  // so gifts of at least that amount were made. Sent as both, the least the records say, rather than
+  // as {donor} (which the chart would count as 0 gifts of an amount not known).
+  if (taxableGifts === undefined && used !== undefined && used > 0)
+    return { donor, taxableGifts: used, exclusionUsed: used }
   // The chart refuses an exclusionUsed above taxableGifts (absent, 0): gifts cannot use more exclusion
   // than their own amount. The records keep the two as separate settings, so an exemption used
-  // recorded above the gifts is written as the gifts' amount, and without a gifts amount only 0 can
-  // be said. Clamped only then, so that the payload stays valid; any other amount is as recorded.
-  const exclusionUsed =
-    used === undefined || (taxableGifts === undefined && used > 0) ? undefined : Math.min(used, taxableGifts ?? 0)
+  // recorded above the gifts is written as the gifts' amount. Clamped only then, so that the payload
+  // stays valid; any other amount is as recorded. An exemption used of 0 without a gifts amount
+  // implies no amount, and exclusionUsed is a part of taxableGifts: {donor} alone then.
+  const exclusionUsed = used === undefined || taxableGifts === undefined ? undefined : Math.min(used, taxableGifts)
   return {
     donor,
     ...(taxableGifts === undefined ? {} : { taxableGifts }),
@@ -591,7 +607,23 @@ export interface StatedSettings {
   changes: Partial<Pick<HouseholdFields, StatedSetting>>
   /** Where the payload states each of them (a JSON Pointer), for a refusal by the setting's own rules. */
   at: Partial<Record<StatedSetting, string>>
+  /**
+   * Whether a gifts entry was the one GET derives from the current settings, so stated nothing: what
+   * is kept then holds for those settings only (the import claims the version they were read at).
+   */
+  echoed: boolean
 }
+
+/** A household's gift settings, as stored: what GET derives each client's gifts entry from. */
+export type GiftSettings = Pick<
+  ChartEstateSettings,
+  | 'primaryClientAsDonor'
+  | 'coClientAsDonor'
+  | 'primaryClientLifetimeGifts'
+  | 'coClientLifetimeGifts'
+  | 'primaryClientExemptionUsed'
+  | 'coClientExemptionUsed'
+>
 
 type Client = 'primaryClient' | 'coClient'
 
@@ -606,9 +638,10 @@ function refuse(field: string, message: string): never {
 /**
  * The household settings a payload (already valid against the schema and the chart's rules) states
  * with its 0.3.0 estate facts, the inverse of toChartPayload's (see the header); ImportRefused for
- * a fact the records cannot keep.
+ * a fact the records cannot keep. With the household's `current` gift settings, a gifts entry that
+ * is the one GET derives from them states nothing (they are kept).
  */
-export function estateSettingsOf(payload: Payload): StatedSettings {
+export function estateSettingsOf(payload: Payload, current?: GiftSettings | null): StatedSettings {
   const notStored = (field: 'dispositions' | 'assumptions', what: string) =>
     refuse(
       `/${field}`,
@@ -620,6 +653,7 @@ export function estateSettingsOf(payload: Payload): StatedSettings {
 
   const changes: StatedSettings['changes'] = {}
   const at: StatedSettings['at'] = {}
+  let echoed = false
   const set = <K extends StatedSetting>(name: K, value: HouseholdFields[K], pointer: string) => {
     changes[name] = value
     at[name] = pointer
@@ -664,9 +698,21 @@ export function estateSettingsOf(payload: Payload): StatedSettings {
         `/gifts/${k}/donor`,
         `gifts[${k}].donor is ${donor ? `a ${donor.role}, not a client` : 'no person of the payload'}: the records keep lifetime gifts for the primaryClient and the coClient only. Leave this entry out.`,
       )
+    const drawn =
+      current &&
+      gift(
+        g.donor,
+        current[`${client}AsDonor` as const],
+        current[`${client}LifetimeGifts` as const],
+        current[`${client}ExemptionUsed` as const],
+      )
+    if (drawn && drawn.taxableGifts === g.taxableGifts && drawn.exclusionUsed === g.exclusionUsed) {
+      echoed = true
+      continue
+    }
     set(`${client}AsDonor`, true, `/gifts/${k}/donor`)
     if (g.taxableGifts !== undefined) set(`${client}LifetimeGifts`, g.taxableGifts, `/gifts/${k}/taxableGifts`)
     if (g.exclusionUsed !== undefined) set(`${client}ExemptionUsed`, g.exclusionUsed, `/gifts/${k}/exclusionUsed`)
   }
-  return { changes, at }
+  return { changes, at, echoed }
 }

@@ -9,6 +9,10 @@
 // estateSettingsOf: what the payload states is stored, what it leaves out is kept), in the same
 // UPDATE that claims the version, checked by the settings' own rules (household-fields.ts); a fact
 // the records cannot keep (dispositions, assumptions, a non-client's facts) is refused, never dropped.
+// A gifts entry that is the one GET derives from the household's gift settings states nothing (they
+// are kept): for a payload with gifts the settings are read first, and when an entry was kept so,
+// the write claims the version they were read at, so that nothing is judged against settings it
+// did not see.
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import { Value } from 'typebox/value'
@@ -16,11 +20,11 @@ import type { Database } from '../store/tables.ts'
 import type { Principal } from '../auth/principal.ts'
 import type { Payload } from '../../chart/payload.ts'
 import { ImportRefused, planChartImport } from '../domain/chart-import.ts'
-import { estateSettingsOf, toChartPayload, type StatedSettings } from '../domain/chart-payload.ts'
+import { estateSettingsOf, toChartPayload, type GiftSettings, type StatedSettings } from '../domain/chart-payload.ts'
 import { readImportTarget, writeImportRows } from '../store/chart-import.ts'
 import { insertLink } from '../store/entity-links.ts'
 import { readHouseholdChart } from '../store/household-chart.ts'
-import type { ExpectedVersions } from '../store/household-record.ts'
+import { readHouseholdJson, type ExpectedVersions } from '../store/household-record.ts'
 import { recordAudit } from '../store/audit.ts'
 import { checkLink } from './entity-links.ts'
 import { checkPatchBody, HOUSEHOLD_FIELDS } from './household-fields.ts'
@@ -44,9 +48,13 @@ export async function importChart(
   const { orgId } = principal
   // Worked out before the transaction, since the settings go in the UPDATE that claims the version;
   // a refusal is thrown inside it, after the version's (412) and the chart's own rules.
-  const settings = statedSettings(payload)
+  const read = (payload.gifts ?? []).length > 0 ? await readGiftSettings(db, orgId, householdId) : undefined
+  const seen = read && accepts(input.expected, read.version) ? read : undefined
+  const settings = statedSettings(payload, seen?.settings)
   const changes = settings instanceof RuleViolation ? {} : settings.changes
-  return writeHousehold(db, { orgId, id: householdId, expected: input.expected, changes }, async (trx) => {
+  // Kept as GET's own gifts entry: true of the settings read, so claimed at their version only.
+  const expected = seen && !(settings instanceof RuleViolation) && settings.echoed ? [seen.version] : input.expected
+  return writeHousehold(db, { orgId, id: householdId, expected, changes }, async (trx) => {
     let plan
     try {
       plan = planChartImport(payload, await readImportTarget(trx, householdId), randomUUID)
@@ -83,6 +91,20 @@ export async function importChart(
   })
 }
 
+/** The household's gift settings with the version they were read at; undefined when the org has no such household. */
+async function readGiftSettings(
+  db: Kysely<Database>,
+  orgId: string,
+  householdId: string,
+): Promise<{ version: number; settings: GiftSettings } | undefined> {
+  const household = await readHouseholdJson(db, orgId, householdId)
+  return household && { version: household.version, settings: JSON.parse(household.body) as GiftSettings }
+}
+
+function accepts(expected: ExpectedVersions, version: number): boolean {
+  return expected === '*' || expected.includes(version)
+}
+
 function violation(error: ImportRefused): RuleViolation {
   return new RuleViolation(error.problem.code, error.message, error.problem.field)
 }
@@ -92,10 +114,10 @@ function violation(error: ImportRefused): RuleViolation {
  * (its schema's range, then household-fields.ts's: an amount at most 1e12 with cents, a name, a past
  * date), refused at the fact's place in the payload; or the refusal.
  */
-function statedSettings(payload: Payload): StatedSettings | RuleViolation {
+function statedSettings(payload: Payload, current: GiftSettings | undefined): StatedSettings | RuleViolation {
   let stated: StatedSettings
   try {
-    stated = estateSettingsOf(payload)
+    stated = estateSettingsOf(payload, current)
   } catch (error) {
     if (error instanceof ImportRefused) return violation(error)
     throw error

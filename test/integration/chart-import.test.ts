@@ -610,6 +610,67 @@ describe.each(storeKinds())('importing a chart payload on %s', (kind) => {
     expect(await estateSettings(id)).toEqual(settings)
   })
 
+  it("takes back GET's gifts derived from an exemption used alone (or clamped) without inventing a lifetime-gifts amount; another amount is stored", async () => {
+    const created = await call(`${api.url}${REL}`, alice.key, {
+      body: {
+        name: 'Derived Gifts',
+        primaryClientExemptionUsed: 500_000,
+        coClientLifetimeGifts: 1_000_000,
+        coClientExemptionUsed: 1_200_000,
+      },
+    })
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    const id = (created.body.household as { id: string }).id
+    for (const body of [
+      { name: 'Ruth Derived', role: 'primaryClient' },
+      { name: 'Otto Derived', role: 'coClient' },
+    ]) {
+      const member = await call(`${api.url}${REL}/${id}/members`, alice.key, { body })
+      expect(member.status, JSON.stringify(member.body)).toBe(201)
+    }
+    const settings = await estateSettings(id)
+    const read = await chart(id)
+    const drawn = read.body as Payload
+    const [ruth, otto] = drawn.people.map((p) => p.id)
+    expect(drawn.gifts).toEqual([
+      { donor: ruth, taxableGifts: 500_000, exclusionUsed: 500_000 },
+      { donor: otto, taxableGifts: 1_000_000, exclusionUsed: 1_000_000 },
+    ])
+
+    // Sent back, under its ETag and under If-Match *: the settings as they were (no lifetime gifts,
+    // no donor mark, the larger exemption used), and the same payload again; no gift setting audited.
+    const back = await put(id, drawn, read.headers.get('etag') ?? '')
+    expect(back.status, JSON.stringify(back.body)).toBe(200)
+    expect(back.body).toEqual(drawn)
+    expect(await estateSettings(id)).toEqual(settings)
+    const starred = await put(id, drawn, '*')
+    expect(starred.status, JSON.stringify(starred.body)).toBe(200)
+    expect(starred.body).toEqual(drawn)
+    expect(await estateSettings(id)).toEqual(settings)
+    const audit = await listAudit(store.db, alice.orgId, id, 5)
+    const imports = audit.filter((a) => a.action === 'chart.import')
+    expect(imports).toHaveLength(2)
+    for (const entry of imports) expect(entry.changed.join(' ')).not.toMatch(/AsDonor|LifetimeGifts|ExemptionUsed/)
+
+    // An ETag that is not the household's is still 412, the entry GET's own or not.
+    const stale = await put(id, drawn, read.headers.get('etag') ?? '')
+    expect(stale.status, JSON.stringify(stale.body)).toBe(412)
+
+    // Any other entry is the partner's statement, stored as stated.
+    const stated = { ...drawn, gifts: [{ donor: ruth ?? '', taxableGifts: 600_000, exclusionUsed: 500_000 }] }
+    const changed = await put(id, stated, starred.headers.get('etag') ?? '')
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200)
+    expect(await estateSettings(id)).toEqual({
+      ...settings,
+      primaryClientAsDonor: true,
+      primaryClientLifetimeGifts: 600_000,
+    })
+    expect((changed.body as Payload).gifts).toEqual([
+      { donor: ruth, taxableGifts: 600_000, exclusionUsed: 500_000 },
+      { donor: otto, taxableGifts: 1_000_000, exclusionUsed: 1_000_000 },
+    ])
+  })
+
   it("stores the estate facts a partner's 0.3.0 payload states, keeps those it leaves out, and audits which", async () => {
     const created = await call(`${api.url}${REL}`, alice.key, {
       body: {

@@ -22,6 +22,7 @@ import {
   toChartPayload02,
   type ChartEstateSettings,
   type ChartRecord,
+  type GiftSettings,
 } from '../../src/domain/chart-payload.ts'
 import {
   ENTITY_KINDS,
@@ -773,8 +774,8 @@ describe("payload 0.3.0's estate facts as the household's settings", () => {
   }
 
   it('stores each fact it states, where it states it, and nothing it leaves out', () => {
-    expect(estateSettingsOf(payload())).toEqual({ changes: {}, at: {} })
-    expect(estateSettingsOf(example)).toEqual({ changes: {}, at: {} })
+    expect(estateSettingsOf(payload())).toEqual({ changes: {}, at: {}, echoed: false })
+    expect(estateSettingsOf(example)).toEqual({ changes: {}, at: {}, echoed: false })
     const stated = estateSettingsOf(
       payload({
         people: [
@@ -823,6 +824,54 @@ describe("payload 0.3.0's estate facts as the household's settings", () => {
     expect(estateSettingsOf(payload({ dispositions: [], assumptions: {} })).changes).toEqual({})
   })
 
+  it("keeps the gift settings GET's own entry was derived from: no lifetime gifts invented from an exemption used", () => {
+    const none: GiftSettings = {
+      primaryClientAsDonor: null,
+      coClientAsDonor: null,
+      primaryClientLifetimeGifts: null,
+      coClientLifetimeGifts: null,
+      primaryClientExemptionUsed: null,
+      coClientExemptionUsed: null,
+    }
+    // An exemption used with no lifetime gifts: GET sends both as the exemption used.
+    const current: GiftSettings = { ...none, primaryClientExemptionUsed: 500_000 }
+    const read = payload({ gifts: [{ donor: 'pat', taxableGifts: 500_000, exclusionUsed: 500_000 }] })
+    expect(estateSettingsOf(read, current)).toEqual({ changes: {}, at: {}, echoed: true })
+    // Without the current settings (or against others) the entry is a partner's statement, stored whole.
+    const stated = {
+      changes: { primaryClientAsDonor: true, primaryClientLifetimeGifts: 500_000, primaryClientExemptionUsed: 500_000 },
+      at: {
+        primaryClientAsDonor: '/gifts/0/donor',
+        primaryClientLifetimeGifts: '/gifts/0/taxableGifts',
+        primaryClientExemptionUsed: '/gifts/0/exclusionUsed',
+      },
+      echoed: false,
+    }
+    expect(estateSettingsOf(read)).toEqual(stated)
+    expect(estateSettingsOf(read, { ...current, primaryClientExemptionUsed: 400_000 })).toEqual(stated)
+    expect(estateSettingsOf(read, { ...current, primaryClientLifetimeGifts: 600_000 })).toEqual(stated)
+    // Another amount sent against the same settings is stated (here the lifetime gifts become recorded).
+    expect(
+      estateSettingsOf(payload({ gifts: [{ donor: 'pat', taxableGifts: 600_000, exclusionUsed: 500_000 }] }), current)
+        .changes,
+    ).toEqual({ primaryClientAsDonor: true, primaryClientLifetimeGifts: 600_000, primaryClientExemptionUsed: 500_000 })
+    // Per client: the co-client's entry is GET's own ({donor} for AsDonor true), the primary client's is new.
+    const both = estateSettingsOf(payload({ gifts: [{ donor: 'sam' }, { donor: 'pat', taxableGifts: 1 }] }), {
+      ...none,
+      coClientAsDonor: true,
+    })
+    expect(both).toMatchObject({ changes: { primaryClientAsDonor: true, primaryClientLifetimeGifts: 1 }, echoed: true })
+    expect(both.changes).not.toHaveProperty('coClientAsDonor')
+    // The clamp's entry sent back keeps the larger exemption used recorded.
+    expect(
+      estateSettingsOf(payload({ gifts: [{ donor: 'pat', taxableGifts: 1_000_000, exclusionUsed: 1_000_000 }] }), {
+        ...none,
+        primaryClientLifetimeGifts: 1_000_000,
+        primaryClientExemptionUsed: 1_200_000,
+      }),
+    ).toEqual({ changes: {}, at: {}, echoed: true })
+  })
+
   it('refuses what the records cannot keep, at its JSON Pointer, rather than drop it', () => {
     const cases: [string, Payload, string, RegExp][] = [
       [
@@ -869,7 +918,7 @@ describe("payload 0.3.0's estate facts as the household's settings", () => {
     }
   })
 
-  it("gives back, from GET's payload sent back, settings that GET draws the same again", () => {
+  it("gives back, from GET's payload sent back, settings that GET draws the same again (judged against those GET read, the gift settings as they were)", () => {
     const amount = fc.option(
       fc.oneof(
         fc.constantFrom(0, 0.01, 1e12),
@@ -943,6 +992,17 @@ describe("payload 0.3.0's estate facts as the household's settings", () => {
           settings: { ...g.settings, ...(changes as Partial<ChartEstateSettings>) },
         }
         expect(toChartPayload(stored)).toEqual(read)
+        // Judged against the settings GET read (as PUT …/chart does), its gifts change no gift setting.
+        const judged = estateSettingsOf(read, g.settings).changes
+        for (const name of Object.keys(judged)) expect(name).not.toMatch(/AsDonor|LifetimeGifts|ExemptionUsed/)
+        expect(judged).toEqual(
+          Object.fromEntries(
+            Object.entries(changes).filter(([name]) => !/AsDonor|LifetimeGifts|ExemptionUsed/.test(name)),
+          ),
+        )
+        expect(
+          toChartPayload({ ...stored, settings: { ...g.settings, ...(judged as Partial<ChartEstateSettings>) } }),
+        ).toEqual(read)
       }),
       { numRuns: 300 },
     )

@@ -453,15 +453,47 @@ describe('chart payload 0.3.0 of a household: 0.2.0 with the estate settings as 
     expect(giftsOf({ primaryClientLifetimeGifts: 1_000_000, primaryClientExemptionUsed: 400_000 })).toEqual([
       { donor: 'pat', taxableGifts: 1_000_000, exclusionUsed: 400_000 },
     ])
-    // Without a gifts amount, the payload can say an exemption used of 0 only.
-    expect(giftsOf({ primaryClientExemptionUsed: 500_000 })).toEqual([{ donor: 'pat' }])
-    expect(giftsOf({ coClientExemptionUsed: 0 })).toEqual([{ donor: 'sam', exclusionUsed: 0 }])
+    // Without a gifts amount, an exemption used of 0 implies no amount (and exclusionUsed is a part of
+    // taxableGifts): {donor} alone.
+    expect(giftsOf({ coClientExemptionUsed: 0 })).toEqual([{ donor: 'sam' }])
     // No client: no donor.
     const noClients = toChartPayload(
       estateRecord({ primaryClientAsDonor: true, coClientLifetimeGifts: 5 }, { members: [member('a', 'A', 'child')] }),
     )
     expectChartAccepts(noClients)
     expect(noClients.gifts).toBeUndefined()
+  })
+
+  it('sends an exemption used recorded without lifetime gifts as taxableGifts too: gifts of at least that amount were made', () => {
+    const giftsOf = (more: Partial<ChartEstateSettings>) => {
+      const payload = toChartPayload(estateRecord(more))
+      expectChartAccepts(payload)
+      return payload.gifts
+    }
+    // Not {donor} alone (0 gifts of an amount not known): the exemption used is what taxable gifts used.
+    expect(giftsOf({ primaryClientExemptionUsed: 500_000 })).toEqual([
+      { donor: 'pat', taxableGifts: 500_000, exclusionUsed: 500_000 },
+    ])
+    // Whatever AsDonor says, with cents, for either client.
+    expect(
+      giftsOf({
+        primaryClientAsDonor: false,
+        primaryClientExemptionUsed: 0.01,
+        coClientAsDonor: true,
+        coClientExemptionUsed: 13_990_000.5,
+      }),
+    ).toEqual([
+      { donor: 'pat', taxableGifts: 0.01, exclusionUsed: 0.01 },
+      { donor: 'sam', taxableGifts: 13_990_000.5, exclusionUsed: 13_990_000.5 },
+    ])
+    // A lifetime-gifts amount recorded is still the amount sent, and an amount the payload cannot
+    // carry is not recorded: the exemption used stands alone then too.
+    expect(giftsOf({ primaryClientLifetimeGifts: 2_000_000, primaryClientExemptionUsed: 500_000 })).toEqual([
+      { donor: 'pat', taxableGifts: 2_000_000, exclusionUsed: 500_000 },
+    ])
+    expect(giftsOf({ primaryClientLifetimeGifts: -1, primaryClientExemptionUsed: 500_000 })).toEqual([
+      { donor: 'pat', taxableGifts: 500_000, exclusionUsed: 500_000 },
+    ])
   })
 
   it('leaves out an amount the payload cannot carry (negative, above its limit, not a number)', () => {
