@@ -88,7 +88,7 @@ describe.runIf(hasChromium())('the SDK drives the chart: setView, focus, appeara
         return String(error)
       }
     })
-    expect(thrown).toMatch(/^TypeError: setView: view must be family, structure or estate/)
+    expect(thrown).toMatch(/^TypeError: setView: view must be family, structure, estate or flow/)
   })
 
   it('focus(id) selects the person or entity in the chart and reports select', async () => {

@@ -9,6 +9,7 @@ import { buildEmbedApp } from '../../src/embed/server.ts'
 import { RateLimiter } from '../../src/rate-limit/limiter.ts'
 import { MemoryRateLimitStore } from '../../src/rate-limit/memory-store.ts'
 import { addFrameOrigin } from '../../src/store/origins.ts'
+import { CHART_VERSION } from '../../chart/version.ts'
 
 const PARTNER = 'https://partner.example.com'
 
@@ -49,7 +50,8 @@ describe.each(storeKinds())('chart sessions on %s', (kind) => {
   it("answers 201 {token, expiresAt, embedUrl} with a token that verifies against the embed origin's JWKS", async () => {
     const { status, body, headers } = await mint({ frameOrigin: PARTNER })
     expect(status).toBe(201)
-    expect(body.embedUrl).toBe(`${embedOrigin}/chart/v0.2.0/index.html`)
+    // The release the source builds: the newest (chart/version.ts).
+    expect(body.embedUrl).toBe(`${embedOrigin}/chart/v${CHART_VERSION}/index.html`)
     expect(headers.get('ratelimit')).toMatch(/^"default";r=\d+/)
     const token = body.token as string
     expect(decodeProtectedHeader(token)).toMatchObject({ alg: 'ES256', kid: expect.any(String) })
