@@ -242,7 +242,7 @@ export const Gift = Type.Object(
     ),
     exclusionUsed: Type.Optional(
       Amount(
-        'How much of the basic exclusion those gifts used; gift tax was paid on the rest. Absent: all of taxableGifts (no gift tax paid). At most taxableGifts.',
+        'How much of the basic exclusion those gifts used; gift tax was paid on the rest. Absent: all of taxableGifts up to the basic exclusion of the year of death (gift tax paid on any rest, and the Flow view says so). At most taxableGifts, and only with it.',
       ),
     ),
   },

@@ -25,6 +25,11 @@ export function checkEstateFacts(payload: Payload): PayloadProblem | null {
     if (!roleOf.has(from)) return problem(`/people/${i}/dsueReceived/from`, 'names no person of the payload')
     if (from === person.id)
       return problem(`/people/${i}/dsueReceived/from`, 'is the person themself; name the spouse who died before them')
+    if (isClient(from) && payload.people.find((each) => each.id === from)?.deathDate === undefined)
+      return problem(
+        `/people/${i}/dsueReceived/from`,
+        'is a living client; a DSUE comes from a spouse who died: name that spouse, or leave from out',
+      )
   }
 
   const donors = new Set<string>()
@@ -38,6 +43,11 @@ export function checkEstateFacts(payload: Payload): PayloadProblem | null {
         'repeats the donor of an earlier gift entry; give each donor one entry with the totals',
       )
     donors.add(gift.donor)
+    if (gift.exclusionUsed !== undefined && gift.taxableGifts === undefined)
+      return problem(
+        `/gifts/${i}/exclusionUsed`,
+        'is set without taxableGifts; the exclusion used is a part of the gifts: give taxableGifts too',
+      )
     if (gift.exclusionUsed !== undefined && gift.exclusionUsed > (gift.taxableGifts ?? 0))
       return problem(
         `/gifts/${i}/exclusionUsed`,
@@ -96,7 +106,7 @@ export function checkEstateFacts(payload: Payload): PayloadProblem | null {
       if (sum > 100 + SHARE_SUM_TOLERANCE)
         return problem(
           `${at}/share`,
-          `brings the shares of this decedent's ${disposition.from === undefined ? 'estate' : 'entity'} to ${sum} %; they add up to at most 100`,
+          `brings the shares of this decedent's ${disposition.from === undefined ? 'estate' : 'entity'} to ${Math.round(sum * 1e6) / 1e6} %; they add up to at most 100`,
         )
       shareSums.set(source, sum)
     }

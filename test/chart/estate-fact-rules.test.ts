@@ -54,11 +54,18 @@ describe('payload 0.3.0 estate facts', () => {
       })
     expect(pathOf(dsueFrom('ghost'))).toBe('/people/1/dsueReceived/from')
     expect(checkPayloadRules(dsueFrom('linda'))?.message).toContain('the spouse who died before')
+    // A DSUE comes from a spouse who died: never from a living client.
+    expect(checkPayloadRules(dsueFrom('robert'))?.message).toBe(
+      '/people/1/dsueReceived/from: is a living client; a DSUE comes from a spouse who died: name that spouse, or leave from out',
+    )
   })
 
   it('refuses a gift by no one, a donor twice, and more exclusion used than gifts', () => {
     expect(pathOf(withFacts({ gifts: [{ donor: 'ghost', taxableGifts: 1 }] }))).toBe('/gifts/0/donor')
     expect(pathOf(withFacts({ gifts: [{ donor: 'robert' }, { donor: 'robert' }] }))).toBe('/gifts/1/donor')
+    expect(checkPayloadRules(withFacts({ gifts: [{ donor: 'robert', exclusionUsed: 0 }] }))?.message).toBe(
+      '/gifts/0/exclusionUsed: is set without taxableGifts; the exclusion used is a part of the gifts: give taxableGifts too',
+    )
     const over = checkPayloadRules(withFacts({ gifts: [{ donor: 'robert', taxableGifts: 1, exclusionUsed: 2 }] }))
     expect(over).toEqual({
       path: '/gifts/0/exclusionUsed',
@@ -110,6 +117,8 @@ describe('payload 0.3.0 estate facts', () => {
     expect(checkPayloadRules(shares(40.5))?.message).toBe(
       "/dispositions/2/share: brings the shares of this decedent's estate to 100.5 %; they add up to at most 100",
     )
+    // Written rounded, not as the float sum (60 + 40.01 is 100.00999999999999 in binary).
+    expect(checkPayloadRules(shares(40.01))?.message).toContain('to 100.01 %')
   })
 
   it('refuses a first death who is not a client and a second death before the first', () => {

@@ -115,6 +115,7 @@ describe('worked cases', () => {
     })
     expect(projection.deaths[1]!.dsue.amount).toBe(15 * M)
     expect(projection.deaths[1]!.applicableExclusion).toBe(30 * M)
+    expect(projection.warnings.map((w) => w.code)).toContain('priorDsueReplaced')
   })
 
   it('a DSUE received without the election is not counted, and the view is told', () => {
@@ -170,15 +171,38 @@ describe('worked cases', () => {
 
 describe('properties', () => {
   const amount = fc.integer({ min: 0, max: 5_000_000_00 }).map((c) => c / 100)
+  const recipient = fc.constantFrom('linda', 'robert', 'chris', 'dana', 'eve', 'bypass', 'charity', 'qtip', 'lrt')
+  const decedent = fc.constantFrom('robert', 'linda')
+  const disposition = fc.oneof(
+    fc.record({ at: decedent, to: recipient, amount }),
+    fc.record({ at: decedent, to: recipient, share: fc.integer({ min: 1, max: 40 }) }),
+    fc.record({ at: decedent, to: recipient, formula: fc.constant('unusedExclusion' as const) }),
+    fc.record({
+      at: decedent,
+      from: fc.constantFrom('rlt', 'asset-0', 'llc'),
+      to: recipient,
+      share: fc.integer({ min: 1, max: 40 }),
+    }),
+  )
   const household = fc
     .record({
       values: fc.array(amount, { minLength: 1, maxLength: 6 }),
-      owners: fc.array(fc.constantFrom('robert', 'linda', 'both', 'slat', 'none'), { minLength: 6, maxLength: 6 }),
-      charityGift: fc.option(amount, { nil: undefined }),
-      shelter: fc.boolean(),
+      owners: fc.array(fc.constantFrom('robert', 'linda', 'both', 'uneven', 'slat', 'rlt', 'none'), {
+        minLength: 6,
+        maxLength: 6,
+      }),
+      trustAndLlc: fc.tuple(amount, amount),
+      dispositions: fc.array(disposition, { maxLength: 5 }),
       elected: fc.boolean(),
-      gifts: fc.option(amount, { nil: undefined }),
+      gifts: fc.option(
+        fc.tuple(
+          fc.integer({ min: 0, max: 30_000_000 }),
+          fc.option(fc.integer({ min: 0, max: 100 }), { nil: undefined }),
+        ),
+        { nil: undefined },
+      ),
       lindaFirst: fc.boolean(),
+      couple: fc.constantFrom('spouse', 'partner'),
       years: fc.tuple(fc.integer({ min: 2025, max: 2040 }), fc.integer({ min: 0, max: 20 })),
       citizen: fc.boolean(),
     })
@@ -187,26 +211,64 @@ describe('properties', () => {
         entity('slat', 'slat'),
         entity('charity', 'publicCharity'),
         entity('bypass', 'creditShelterTrust'),
+        entity('qtip', 'qtip'),
+        entity('lrt', 'revocableTrust'),
+        entity('rlt', 'revocableTrust', drawn.trustAndLlc[0]),
+        entity('llc', 'llc', drawn.trustAndLlc[1]),
       ]
-      const links: Link[] = []
+      // Robert's revocable trust owns the LLC; Linda is grantor of her own (empty) one.
+      const links: Link[] = [
+        { from: 'robert', to: 'rlt', type: 'grantor' },
+        { from: 'linda', to: 'lrt', type: 'grantor' },
+        owns('rlt', 'llc'),
+      ]
       drawn.values.forEach((value, i) => {
         entities.push(entity(`asset-${i}`, 'taxableAccount', value))
         const who = drawn.owners[i]!
         if (who === 'both') links.push(owns('robert', `asset-${i}`), owns('linda', `asset-${i}`))
+        else if (who === 'uneven') links.push(owns('robert', `asset-${i}`, 70), owns('linda', `asset-${i}`, 30))
         else if (who !== 'none') links.push(owns(who, `asset-${i}`))
       })
-      const dispositions: Disposition[] = []
-      if (drawn.shelter)
-        dispositions.push({ at: drawn.lindaFirst ? 'linda' : 'robert', to: 'bypass', formula: 'unusedExclusion' })
-      if (drawn.charityGift !== undefined) dispositions.push({ at: 'linda', to: 'charity', amount: drawn.charityGift })
+      // Shares of one decedent's one source stay within 100 (the payload rules' limit): 5 × 40 may not.
+      const shareSums = new Map<string, number>()
+      const dispositions = drawn.dispositions.filter((d) => {
+        // A disposition never goes to its own decedent (the sources, rlt, llc and asset-0, are no recipients).
+        if (d.to === d.at) return false
+        if (!('share' in d)) return true
+        const key = `${d.at} ${'from' in d ? d.from : ''}`
+        const sum = (shareSums.get(key) ?? 0) + d.share
+        shareSums.set(key, sum)
+        return sum <= 100
+      })
+      const [taxableGifts, usedPercent] = drawn.gifts ?? [0, undefined]
       return {
         household: { name: 'Random' },
-        people: COUPLE.map((p) => (p.id === 'linda' ? { ...p, usCitizen: drawn.citizen } : p)),
-        relationships: COUPLE_RELATIONSHIPS,
+        people: [
+          ...COUPLE.map((p) => (p.id === 'linda' ? { ...p, usCitizen: drawn.citizen } : p)),
+          // Eve, a child who died, leaving no one: her share goes to the others.
+          person('eve', 'child', { deathDate: '2020-01-01' }),
+        ],
+        relationships: [
+          { from: 'robert', to: 'linda', type: drawn.couple },
+          ...COUPLE_RELATIONSHIPS.slice(1),
+          parent('robert', 'eve'),
+        ],
         entities,
         links,
         dispositions,
-        ...(drawn.gifts === undefined ? {} : { gifts: [{ donor: 'robert', taxableGifts: drawn.gifts }] }),
+        ...(drawn.gifts === undefined
+          ? {}
+          : {
+              gifts: [
+                {
+                  donor: 'robert',
+                  taxableGifts,
+                  ...(usedPercent === undefined
+                    ? {}
+                    : { exclusionUsed: Math.floor((taxableGifts * usedPercent) / 100) }),
+                },
+              ],
+            }),
         assumptions: {
           firstDeath: drawn.lindaFirst ? 'linda' : 'robert',
           firstDeathYear: drawn.years[0],
@@ -237,6 +299,11 @@ describe('properties', () => {
             gross - inCents(death.maritalDeduction.total) - inCents(death.charitableDeduction.total),
           )
           expect(death.estateTax).toBeGreaterThanOrEqual(0)
+          // The tax is at most 40 % of what passes without a deduction (settle-death.ts), so it never
+          // takes from the marital or charitable shares.
+          const undeducted = sumCents(death.transfers.filter((t) => t.deduction === null).map((t) => t.amount))
+          expect(inCents(death.estateTax)).toBeLessThanOrEqual(Math.ceil(undeducted * 0.4) + 1)
+          expect(death.transfers.filter((t) => t.deduction !== null).every((t) => t.taxBorne === 0)).toBe(true)
         }
       }),
       { numRuns: 300 },
@@ -275,3 +342,112 @@ describe('what it cannot place', () => {
     expect(projection.deaths.map((death) => death.grossEstate.total)).toEqual([11 * M, 16 * M])
   })
 })
+
+describe('what it says of the payload', () => {
+  const codes = (projection: EstateProjection) => projection.warnings.map((warning) => warning.code)
+
+  it('says when no client is living, and when a deceased client still holds something', () => {
+    const projection = project({
+      household: { name: 'Estate' },
+      people: [person('ana', 'primaryClient', { deathDate: '2024-01-01' }), person('ben', 'child')],
+      entities: [entity('account', 'taxableAccount', 1 * M)],
+      links: [owns('ana', 'account')],
+    })
+    expect(projection.deaths).toEqual([])
+    expect(codes(projection)).toEqual(['deceasedClientHolds', 'noLivingClient'])
+  })
+
+  it('says when the clients are not married, and when the first death names no living client', () => {
+    const partners = caseNamed('partners: no marital deduction, and the default goes to the descendants')
+    expect(codes(project(partners.payload))).toContain('notMarried')
+    const projection = project({ ...COUPLE_ESTATE, assumptions: { firstDeath: 'linda' } }, { firstDeath: 'chris' })
+    expect(codes(projection)).toContain('firstDeathNotLiving')
+    expect(projection.assumptions.order).toEqual(['robert', 'linda'])
+  })
+
+  it('says what it assumed: portability of a DSUE received, gifts of unknown amount, the exclusion gifts used', () => {
+    const widowed = caseNamed('a DSUE already received').payload
+    const assumedElected = project({
+      ...widowed,
+      people: widowed.people.map((p) => (p.id === 'ana' ? { ...p, dsueReceived: { amount: 5 * M, from: 'tom' } } : p)),
+    })
+    expect(codes(assumedElected)).toContain('portabilityAssumed')
+    expect(assumedElected.deaths[0]!.dsue.amount).toBe(5 * M)
+    const unknown = project({ ...caseNamed('a single person under the exclusion').payload, gifts: [{ donor: 'ana' }] })
+    expect(codes(unknown)).toContain('giftsAmountUnknown')
+    expect(unknown.deaths[0]!.adjustedTaxableGifts).toBe(0)
+    expect(codes(projectCase('gifts above the exclusion, the exclusion used not stated'))).toContain(
+      'giftExclusionAssumed',
+    )
+  })
+
+  it('says when a disposition gets nothing, lapses, or a year or an exclusion assumed is not used', () => {
+    const nothingLeft = project({
+      ...caseNamed('a charitable bequest').payload,
+      dispositions: [
+        { at: 'ana', to: 'ben', amount: 30 * M },
+        { at: 'ana', to: 'foundation', amount: 1 * M },
+      ],
+    })
+    expect(nothingLeft.warnings).toContainEqual({
+      code: 'dispositionNotApplied',
+      message:
+        "Disposition 2 receives nothing at Ana's death: nothing was left for it (or its entity is not in the estate).",
+    })
+    expect(codes(projectCase('mirror wills: a bequest to the spouse who died first lapses'))).toContain('bequestLapsed')
+    const oldAsOf = project({ ...COUPLE_ESTATE, household: { name: 'x', asOf: '2019-06-30' } })
+    expect(oldAsOf.assumptions.years).toEqual([2025, 2025])
+    expect(codes(oldAsOf)).toContain('yearAdjusted')
+    expect(project(COUPLE_ESTATE, { firstDeathYear: Number.NaN }).assumptions.years).toEqual([2026, 2026])
+    expect(codes(project({ ...COUPLE_ESTATE, assumptions: { basicExclusion: 7 * M } }))).toContain(
+      'basicExclusionNotUsed',
+    )
+  })
+
+  it('says when the values are too large to be exact to the cent', () => {
+    const huge = project({
+      ...caseNamed('a single person under the exclusion').payload,
+      entities: Array.from({ length: 10 }, (_, i) => entity(`a${i}`, 'taxableAccount', 1e13)),
+      links: Array.from({ length: 10 }, (_, i) => owns('ana', `a${i}`)),
+    })
+    expect(codes(huge)).toContain('amountsTooLarge')
+  })
+
+  it('step and foster children take nothing by default; a QTIP trust is deducted and taxed at the second death', () => {
+    // Ana's 4,000,000 to her children by default: Ben (biological) only, not her stepson or foster child.
+    const projection = project({
+      household: { name: 'Kinds' },
+      people: [person('ana', 'primaryClient'), person('ben', 'child'), person('sam', 'child'), person('fay', 'child')],
+      relationships: [
+        parent('ana', 'ben'),
+        { from: 'ana', to: 'sam', type: 'parent', parentKind: 'step' },
+        { from: 'ana', to: 'fay', type: 'parent', parentKind: 'foster' },
+      ],
+      entities: [entity('account', 'taxableAccount', 4 * M)],
+      links: [owns('ana', 'account')],
+    })
+    expect(projection.recipients.map((r) => [r.id, r.amount])).toEqual([['ben', 4 * M]])
+    // Robert's 20,000,000 to a QTIP trust: marital 20,000,000; at Linda's death the trust's 20,000,000
+    // is in her estate with her own 10,000,000: 30,000,000, credit with Robert's DSUE on 30,000,000, tax 0.
+    const qtip = project(twoAccountsWith([entity('qtip', 'qtip')], [{ at: 'robert', to: 'qtip', share: 100 }]))
+    expect(qtip.deaths[0]!.maritalDeduction.total).toBe(20 * M)
+    expect(qtip.deaths[1]!.grossEstate.total).toBe(30 * M)
+    expect(qtip.deaths[1]!.grossEstate.lines.at(-1)!.label).toBe("qtip (QTIP, funded at Robert's death)")
+    expect(qtip.deaths[1]!.estateTax).toBe(0)
+  })
+})
+
+function twoAccountsWith(entities: Entity[], dispositions: Disposition[]): Payload {
+  return {
+    household: { name: 'Two accounts' },
+    people: COUPLE,
+    relationships: COUPLE_RELATIONSHIPS,
+    entities: [
+      entity('r-account', 'taxableAccount', 20 * M),
+      entity('l-account', 'taxableAccount', 10 * M),
+      ...entities,
+    ],
+    links: [owns('robert', 'r-account'), owns('linda', 'l-account')],
+    dispositions,
+  }
+}

@@ -413,6 +413,251 @@ export const WORKED_CASES: WorkedCase[] = [
   },
 ]
 
+/** Robert's 20,000,000 and Linda's 10,000,000 accounts, and what else a case adds. */
+const twoAccounts = (robert: number, linda: number, extra: Partial<Payload> = {}): Payload =>
+  household({
+    people: COUPLE,
+    relationships: COUPLE_RELATIONSHIPS,
+    entities: [entity('r-account', 'taxableAccount', robert), entity('l-account', 'taxableAccount', linda)],
+    links: [owns('robert', 'r-account'), owns('linda', 'l-account')],
+    ...extra,
+  })
+
+/** Cases the review of the first version found wrong (each was wrong before its fix). */
+WORKED_CASES.push(
+  {
+    // Ana 1,000,000; gifts 20,000,000 with no exclusion used stated: assumed the year's exclusion,
+    // 15,000,000, with gift tax on the rest: T(20,000,000) − T(15,000,000) = 7,945,800 − 5,945,800 =
+    // 2,000,000. Base 21,000,000, T = 345,800 + 40 % × 20,000,000 = 8,345,800; tax 8,345,800 −
+    // 2,000,000 − 5,945,800 = 400,000 (40 % of the estate); Ben 600,000.
+    name: 'gifts above the exclusion, the exclusion used not stated',
+    payload: single(1 * M, { gifts: [{ donor: 'ana', taxableGifts: 20 * M }] }),
+    deaths: [
+      death('ana', {
+        grossEstate: 1 * M,
+        taxableEstate: 1 * M,
+        adjustedTaxableGifts: 20 * M,
+        tentativeTax: 8_345_800,
+        giftTaxPayable: 2 * M,
+        estateTax: 400_000,
+      }),
+    ],
+    recipients: { ben: 600_000, tax: 400_000 },
+  },
+  {
+    // Robert 10,000,000 and Linda 1,000,000 die in 2030 with an exclusion assumed at 7,000,000; Robert
+    // gave 13,990,000, all within the 2025 exclusion. Anti-clawback: his credit is on max(7,000,000,
+    // 13,990,000) = 13,990,000, T = 5,541,800; base 0 + 13,990,000, T = 5,541,800; gift tax 0; tax 0.
+    // DSUE = min(7,000,000, 13,990,000 − 13,990,000) = 0. Linda: 11,000,000, T = 345,800 + 40 % ×
+    // 10,000,000 = 4,345,800; credit T(7,000,000) = 2,745,800; tax 1,600,000; children 4,700,000 each.
+    name: 'anti-clawback: gifts that used a larger exclusion than the year of death has',
+    payload: twoAccounts(10 * M, 1 * M, {
+      gifts: [{ donor: 'robert', taxableGifts: 13_990_000, exclusionUsed: 13_990_000 }],
+      assumptions: { firstDeathYear: 2030, basicExclusion: 7 * M },
+    }),
+    deaths: [
+      death('robert', {
+        grossEstate: 10 * M,
+        maritalDeduction: 10 * M,
+        adjustedTaxableGifts: 13_990_000,
+        tentativeTax: 5_541_800,
+        applicableExclusion: 13_990_000,
+        applicableCredit: 5_541_800,
+      }),
+      death('linda', {
+        grossEstate: 11 * M,
+        taxableEstate: 11 * M,
+        tentativeTax: 4_345_800,
+        applicableExclusion: 7 * M,
+        applicableCredit: 2_745_800,
+        estateTax: 1_600_000,
+      }),
+    ],
+    recipients: { chris: 4_700_000, dana: 4_700_000, tax: 1_600_000 },
+  },
+  {
+    // Mirror wills, each all to the other. Robert first: 11,000,000 to Linda (marital), DSUE 15,000,000.
+    // Linda's will names Robert, dead by then: it lapses, and the default sends her 16,000,000 to the
+    // children, 8,000,000 each; tax 0 with the DSUE (as in the couple's case).
+    name: 'mirror wills: a bequest to the spouse who died first lapses',
+    payload: {
+      ...COUPLE_ESTATE,
+      dispositions: [
+        { at: 'robert', to: 'linda', share: 100 },
+        { at: 'linda', to: 'robert', share: 100 },
+      ],
+    },
+    deaths: [
+      death('robert', { grossEstate: 11 * M, maritalDeduction: 11 * M, dsuePassed: 15 * M }),
+      death('linda', {
+        grossEstate: 16 * M,
+        taxableEstate: 16 * M,
+        tentativeTax: 6_345_800,
+        applicableExclusion: 30 * M,
+        applicableCredit: 11_945_800,
+      }),
+    ],
+    recipients: { chris: 8 * M, dana: 8 * M },
+  },
+  {
+    // Partners, not spouses: no marital deduction and no portability, and by default Robert's estate
+    // goes to his descendants. Robert: 20,000,000, taxable 20,000,000, T = 7,945,800 − 5,945,800 =
+    // 2,000,000; Chris and Dana 9,000,000 each. Linda: 10,000,000, T = 3,945,800, tax 0; 5,000,000 each.
+    name: 'partners: no marital deduction, and the default goes to the descendants',
+    payload: twoAccounts(20 * M, 10 * M, {
+      relationships: [{ from: 'robert', to: 'linda', type: 'partner' }, ...COUPLE_RELATIONSHIPS.slice(1)],
+    }),
+    deaths: [
+      death('robert', { grossEstate: 20 * M, taxableEstate: 20 * M, tentativeTax: 7_945_800, estateTax: 2 * M }),
+      death('linda', { grossEstate: 10 * M, taxableEstate: 10 * M, tentativeTax: 3_945_800 }),
+    ],
+    recipients: { chris: 14 * M, dana: 14 * M, tax: 2 * M },
+  },
+  {
+    // Ana's revocable trust (1,000,000) owns an LLC (9,000,000); all of the trust goes to her
+    // foundation. The LLC is held within the trust, so the disposition takes both: 10,000,000 to
+    // charity, charitable deduction 10,000,000, taxable 0.
+    name: 'a disposition from a revocable trust takes what the trust holds',
+    payload: household({
+      ...SINGLE_FAMILY,
+      entities: [entity('rlt', 'revocableTrust', 1 * M), entity('llc', 'llc', 9 * M), entity('fdn', 'foundation')],
+      links: [{ from: 'ana', to: 'rlt', type: 'grantor' }, owns('rlt', 'llc')],
+      dispositions: [{ at: 'ana', from: 'rlt', to: 'fdn', share: 100 }],
+    }),
+    deaths: [death('ana', { grossEstate: 10 * M, charitableDeduction: 10 * M })],
+    recipients: { fdn: 10 * M },
+  },
+  {
+    // Linda leaves the home to a foundation. Robert first: his half of the home passes to her by
+    // survivorship, the brokerage by default; both keep their entity. Linda: IRA 4,000,000 + her half
+    // 1,000,000 + the half received 1,000,000 + brokerage 10,000,000 = 16,000,000; the home, 2,000,000,
+    // to the foundation (charitable); taxable 14,000,000, credit with DSUE 11,945,800, tax 0;
+    // children 7,000,000 each.
+    name: "the survivor's disposition from an entity reaches what they received of it",
+    payload: {
+      ...COUPLE_ESTATE,
+      entities: [...(COUPLE_ESTATE.entities ?? []), entity('fdn', 'foundation')],
+      dispositions: [{ at: 'linda', from: 'home', to: 'fdn', share: 100 }],
+    },
+    deaths: [
+      death('robert', { grossEstate: 11 * M, maritalDeduction: 11 * M, dsuePassed: 15 * M }),
+      death('linda', {
+        grossEstate: 16 * M,
+        charitableDeduction: 2 * M,
+        taxableEstate: 14 * M,
+        tentativeTax: 5_545_800,
+        applicableExclusion: 30 * M,
+        applicableCredit: 11_945_800,
+      }),
+    ],
+    recipients: { fdn: 2 * M, chris: 7 * M, dana: 7 * M },
+  },
+  {
+    // A 10,000,000 house owned 90 % by Robert and 10 % by Linda is held in common, not jointly: Robert's
+    // gross is his 9,000,000 share, passing by default to Linda. Linda: 1,000,000 + 9,000,000.
+    name: 'unequal shares are each owner’s own, not joint',
+    payload: household({
+      people: COUPLE,
+      relationships: COUPLE_RELATIONSHIPS,
+      entities: [entity('house', 'realEstate', 10 * M)],
+      links: [owns('robert', 'house', 90), owns('linda', 'house', 10)],
+    }),
+    deaths: [
+      death('robert', { grossEstate: 9 * M, maritalDeduction: 9 * M, dsuePassed: 15 * M }),
+      death('linda', {
+        grossEstate: 10 * M,
+        taxableEstate: 10 * M,
+        tentativeTax: 3_945_800,
+        applicableExclusion: 30 * M,
+        applicableCredit: 11_945_800,
+      }),
+    ],
+    recipients: { chris: 5 * M, dana: 5 * M },
+  },
+  {
+    // Robert leaves his 20,000,000 to Linda's revocable trust: hers, so the marital deduction applies
+    // (tax 0, DSUE 15,000,000) and it is in her estate: 10,000,000 + 20,000,000 = 30,000,000; T =
+    // 11,945,800, credit on 30,000,000 = 11,945,800; tax 0; children 15,000,000 each.
+    name: "a bequest to the surviving spouse's revocable trust is the spouse's",
+    payload: twoAccounts(20 * M, 10 * M, {
+      entities: [
+        entity('r-account', 'taxableAccount', 20 * M),
+        entity('l-account', 'taxableAccount', 10 * M),
+        entity('lrt', 'revocableTrust'),
+      ],
+      links: [owns('robert', 'r-account'), owns('linda', 'l-account'), { from: 'linda', to: 'lrt', type: 'grantor' }],
+      dispositions: [{ at: 'robert', to: 'lrt', share: 100 }],
+    }),
+    deaths: [
+      death('robert', { grossEstate: 20 * M, maritalDeduction: 20 * M, dsuePassed: 15 * M }),
+      death('linda', {
+        grossEstate: 30 * M,
+        taxableEstate: 30 * M,
+        tentativeTax: 11_945_800,
+        applicableExclusion: 30 * M,
+        applicableCredit: 11_945_800,
+      }),
+    ],
+    recipients: { chris: 15 * M, dana: 15 * M },
+  },
+  {
+    // Robert gave 20,000,000, of which 13,990,000 used the exclusion, and leaves 10,000,000 to Linda.
+    // Gift tax payable T(20,000,000) − T(13,990,000) = 7,945,800 − 5,541,800 = 2,404,000; base 20,000,000,
+    // T = 7,945,800; credit T(15,000,000) = 5,945,800; tax max(0, −404,000) = 0. For the DSUE the gifts
+    // taxed are left out: min(15,000,000, 15,000,000 − (0 + 13,990,000)) = 1,010,000. Linda: 20,000,000;
+    // exclusion 16,010,000, credit 345,800 + 40 % × 15,010,000 = 6,349,800; tax 7,945,800 − 6,349,800 =
+    // 1,596,000; children (20,000,000 − 1,596,000) / 2 = 9,202,000 each.
+    name: 'DSUE with gift tax paid leaves the taxed gifts out',
+    payload: twoAccounts(10 * M, 10 * M, {
+      gifts: [{ donor: 'robert', taxableGifts: 20 * M, exclusionUsed: 13_990_000 }],
+    }),
+    deaths: [
+      death('robert', {
+        grossEstate: 10 * M,
+        maritalDeduction: 10 * M,
+        adjustedTaxableGifts: 20 * M,
+        tentativeTax: 7_945_800,
+        giftTaxPayable: 2_404_000,
+        dsuePassed: 1_010_000,
+      }),
+      death('linda', {
+        grossEstate: 20 * M,
+        taxableEstate: 20 * M,
+        tentativeTax: 7_945_800,
+        applicableExclusion: 16_010_000,
+        applicableCredit: 6_349_800,
+        estateTax: 1_596_000,
+      }),
+    ],
+    recipients: { chris: 9_202_000, dana: 9_202_000, tax: 1_596_000 },
+  },
+  {
+    // Robert 20,000,000: the formula to the bypass trust, then 50 % of the rest to Chris, the rest to
+    // Linda by default. Formula F with F + 50 % × (20,000,000 − F) = 15,000,000: F = 10,000,000; Chris
+    // 5,000,000; Linda 5,000,000 (marital). Taxable 15,000,000, tax 0. Linda: 5,000,000, tax 0; the
+    // children 2,500,000 each, so Chris 7,500,000 in all.
+    name: 'the credit-shelter formula leaves room for the taxable shares after it',
+    payload: twoAccounts(20 * M, 0, {
+      entities: [entity('r-account', 'taxableAccount', 20 * M), entity('bypass', 'creditShelterTrust')],
+      links: [owns('robert', 'r-account')],
+      dispositions: [
+        { at: 'robert', to: 'bypass', formula: 'unusedExclusion' },
+        { at: 'robert', to: 'chris', share: 50 },
+      ],
+    }),
+    deaths: [
+      death('robert', {
+        grossEstate: 20 * M,
+        maritalDeduction: 5 * M,
+        taxableEstate: 15 * M,
+        tentativeTax: 5_945_800,
+      }),
+      death('linda', { grossEstate: 5 * M, taxableEstate: 5 * M, tentativeTax: 1_945_800 }),
+    ],
+    recipients: { bypass: 10 * M, chris: 7_500_000, dana: 2_500_000 },
+  },
+)
+
 /** The figures of a projection that a case states, in the case's shape. */
 export function statedFigures(projection: {
   readonly deaths: readonly object[]

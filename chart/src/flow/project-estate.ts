@@ -13,7 +13,7 @@
 import type { Payload, Person } from '../../payload.ts'
 import { entityGroupOf, isParty, type EntityKind } from '../../../src/domain/estate-vocabulary.ts'
 import { descendantsByBranch } from './descendants.ts'
-import { basicExclusionFor, FEDERAL_ESTATE_TAX, PROJECTION_YEARS } from './federal-estate-tax.ts'
+import { basicExclusionFor, FEDERAL_ESTATE_TAX, PROJECTION_YEARS, type BasicExclusion } from './federal-estate-tax.ts'
 import { amountFormatter } from '../views/amount-format.ts'
 import { cents, units } from './money.ts'
 import type {
@@ -47,10 +47,18 @@ export function projectEstate(payload: Payload, choices: ProjectionChoices = {})
   const entityKinds = new Map<string, EntityKind>((payload.entities ?? []).map((entity) => [entity.id, entity.kind]))
   const entityNames = new Map((payload.entities ?? []).map((entity) => [entity.id, entity.shortName ?? entity.name]))
   const assumptions = payload.assumptions ?? {}
-  const today = todayEstates(payload)
-
   const primary = payload.people.find((person) => person.role === 'primaryClient' && person.deathDate === undefined)
   const co = payload.people.find((person) => person.role === 'coClient' && person.deathDate === undefined)
+  const today = todayEstates(payload, {
+    ...(primary === undefined ? {} : { primaryId: primary.id }),
+    ...(co === undefined ? {} : { coId: co.id }),
+  })
+  if (today.tooLarge)
+    warnings.push({
+      code: 'amountsTooLarge',
+      message:
+        'The values add up to more than about $90 trillion: beyond that the figures cannot be exact to the cent, so they may be off by a few cents.',
+    })
   for (const role of ['primaryClient', 'coClient'] as const) {
     const held = role === 'primaryClient' ? today.primaryLines : today.coLines
     if ((role === 'primaryClient' ? primary : co) === undefined && held.length > 0)
@@ -92,25 +100,62 @@ export function projectEstate(payload: Payload, choices: ProjectionChoices = {})
   if (first !== undefined && second !== undefined && !married)
     warnings.push({
       code: 'notMarried',
-      message: `${first.name} and ${second.name} are not joined as spouses: no marital deduction and no portability between them.`,
+      message: `${first.name} and ${second.name} are not joined as spouses: no marital deduction and no portability between them, and by default each one's estate goes to their descendants, not to the other (joint property still passes to the survivor).`,
     })
 
   const thisYear = (choices.today ?? new Date()).getUTCFullYear()
   const asOfYear = payload.household.asOf === undefined ? undefined : Number(payload.household.asOf.slice(0, 4))
-  const firstYear = clampYear(choices.firstDeathYear ?? assumptions.firstDeathYear ?? asOfYear ?? thisYear)
-  const secondYear = Math.max(firstYear, clampYear(choices.secondDeathYear ?? assumptions.secondDeathYear ?? firstYear))
+  const given = (year: number | undefined) => (year !== undefined && Number.isFinite(year) ? year : undefined)
+  const wantedFirstYear = given(choices.firstDeathYear) ?? assumptions.firstDeathYear ?? asOfYear ?? thisYear
+  const firstYear = clampYear(wantedFirstYear)
+  const wantedSecondYear = given(choices.secondDeathYear) ?? assumptions.secondDeathYear ?? firstYear
+  const secondYear = Math.max(firstYear, clampYear(wantedSecondYear))
+  if (
+    first !== undefined &&
+    (firstYear !== wantedFirstYear || (second !== undefined && secondYear !== wantedSecondYear))
+  )
+    warnings.push({
+      code: 'yearAdjusted',
+      message: `The years of death are taken as ${second === undefined ? firstYear : `${firstYear} and ${secondYear}`}: a death is projected from ${PROJECTION_YEARS.first} to ${PROJECTION_YEARS.last}, the second not before the first.`,
+    })
+  const knownYear = (year: number) => FEDERAL_ESTATE_TAX.exclusions.some((each) => each.year === year)
+  const projectedYears = second === undefined ? [firstYear] : [firstYear, secondYear]
+  if (first !== undefined && assumptions.basicExclusion !== undefined && projectedYears.every(knownYear))
+    warnings.push({
+      code: 'basicExclusionNotUsed',
+      message: `The basic exclusion assumed is for years after ${FEDERAL_ESTATE_TAX.exclusions.at(-1)!.year}; the years projected have their own amounts, which are used.`,
+    })
   const portabilityElected = assumptions.portabilityElected ?? true
 
-  const recipient = (id: string): Recipient => {
-    const person = people.get(id)
-    if (person !== undefined) return { name: person.name, kind: 'person', qtip: false }
-    const kind = entityKinds.get(id)
-    const name = entityNames.get(id) ?? id
-    if (kind === undefined || isParty(kind)) return { name, kind: 'person', qtip: false }
-    const group = entityGroupOf(kind)
-    return { name, kind: group === 'charity' ? 'charity' : 'trust', qtip: kind === 'qtip' }
-  }
-  const giftsOf = (client: Person) => {
+  // A client's revocable trust of which they are the only grantor is their own: what it takes is theirs.
+  const grantorsOf = (entityId: string) =>
+    (payload.links ?? []).filter((link) => link.type === 'grantor' && link.to === entityId).map((link) => link.from)
+  /** Who `id` is as a recipient at a death after which the people in `deadIds` are dead too. */
+  const recipientAt =
+    (deadIds: ReadonlySet<string>) =>
+    (id: string): Recipient => {
+      const person = people.get(id)
+      if (person !== undefined)
+        return {
+          name: person.name,
+          kind: 'person',
+          qtip: false,
+          dead: person.deathDate !== undefined || deadIds.has(id),
+        }
+      const kind = entityKinds.get(id)
+      const name = entityNames.get(id) ?? id
+      if (kind === undefined || isParty(kind)) return { name, kind: 'entity', qtip: false, dead: false }
+      const group = entityGroupOf(kind)
+      const grantors = grantorsOf(id)
+      return {
+        name,
+        kind: group === 'charity' ? 'charity' : group === 'trust' ? 'trust' : 'entity',
+        qtip: kind === 'qtip',
+        dead: false,
+        ...(kind === 'revocableTrust' && grantors.length === 1 ? { ownedBy: grantors[0]! } : {}),
+      }
+    }
+  const giftsOf = (client: Person, exclusion: BasicExclusion) => {
     const gift = (payload.gifts ?? []).find((each) => each.donor === client.id)
     if (gift !== undefined && gift.taxableGifts === undefined)
       warnings.push({
@@ -118,11 +163,22 @@ export function projectEstate(payload: Payload, choices: ProjectionChoices = {})
         message: `${client.name} has made lifetime gifts whose amount is not in the chart: counted as none.`,
       })
     const adjustedTaxableGifts = cents(gift?.taxableGifts ?? 0)
-    return { adjustedTaxableGifts, exclusionUsedByGifts: cents(gift?.exclusionUsed ?? gift?.taxableGifts ?? 0) }
+    if (gift?.exclusionUsed !== undefined)
+      return { adjustedTaxableGifts, exclusionUsedByGifts: cents(gift.exclusionUsed) }
+    // Not said: the gifts used the exclusion as far as it went (the year of death's), gift tax paid on the rest.
+    const exclusionUsedByGifts = Math.min(adjustedTaxableGifts, exclusion.amount)
+    if (exclusionUsedByGifts < adjustedTaxableGifts)
+      warnings.push({
+        code: 'giftExclusionAssumed',
+        message: `${client.name}'s lifetime gifts are more than the basic exclusion: assumed they used ${amountFormatter(payload.household.currency)(units(exclusionUsedByGifts))} of it and paid gift tax on the rest (set gifts' exclusionUsed to say otherwise).`,
+      })
+    return { adjustedTaxableGifts, exclusionUsedByGifts }
   }
-  const receivedDsue = (client: Person) => {
+  /** The DSUE `client` received before; `replaced`: it will not count, so say nothing of its election. */
+  const receivedDsue = (client: Person, replaced = false): ReceivedDsue => {
     const received = client.dsueReceived
     if (received === undefined) return { amount: 0 }
+    if (replaced) return { amount: received.portabilityElected === false ? 0 : cents(received.amount) }
     const fromName = received.from === undefined ? undefined : people.get(received.from)?.name
     if (received.portabilityElected === false) {
       warnings.push({
@@ -149,6 +205,46 @@ export function projectEstate(payload: Payload, choices: ProjectionChoices = {})
 
   const deaths: ProjectionDeath[] = []
   const settled: SettledDeath[] = []
+  /** Settles `decedent`'s death in `year` with these lines and DSUE, `deadIds` dead before them. */
+  const settle = (
+    decedent: Person,
+    year: number,
+    lines: readonly CentsLine[],
+    dsue: ReceivedDsue,
+    deadIds: ReadonlySet<string>,
+    survivor?: Person,
+  ): SettledDeath => {
+    const basicExclusion = basicExclusionFor(FEDERAL_ESTATE_TAX, year, optionalCents(assumptions.basicExclusion))
+    const death = settleDeath({
+      table: FEDERAL_ESTATE_TAX,
+      decedentId: decedent.id,
+      lines,
+      ...(survivor === undefined
+        ? {}
+        : { survivor: { id: survivor.id, spouse: married, citizen: survivor.usCitizen !== false } }),
+      dispositions: dispositionsOf(decedent),
+      basicExclusion,
+      dsue: dsue.amount,
+      ...giftsOf(decedent, basicExclusion),
+      portabilityElected,
+      recipient: recipientAt(deadIds),
+      heirs: descendantsByBranch(payload, decedent.id),
+    })
+    settled.push(death)
+    deaths.push(
+      deathOf({
+        decedent,
+        year,
+        exclusion: basicExclusion,
+        dsue,
+        death,
+        lines,
+        survivingSpouse: married ? survivor : undefined,
+      }),
+    )
+    return death
+  }
+
   if (first === undefined)
     warnings.push({ code: 'noLivingClient', message: 'No living client in the chart: there is no death to project.' })
   else {
@@ -162,37 +258,7 @@ export function projectEstate(payload: Payload, choices: ProjectionChoices = {})
         code: 'citizenshipAssumed',
         message: `${second.name}'s citizenship is not in the chart: assumed a US citizen (the marital deduction applies).`,
       })
-    const firstDsue = receivedDsue(first)
-    const firstFacts = {
-      table: FEDERAL_ESTATE_TAX,
-      decedentId: first.id,
-      year: firstYear,
-      lines: linesOf(first),
-      ...(second === undefined
-        ? {}
-        : { survivor: { id: second.id, spouse: married, citizen: second.usCitizen !== false } }),
-      dispositions: dispositionsOf(first),
-      basicExclusion: basicExclusionFor(FEDERAL_ESTATE_TAX, firstYear, optionalCents(assumptions.basicExclusion)),
-      dsue: firstDsue.amount,
-      ...giftsOf(first),
-      portabilityElected,
-      recipient,
-      heirs: descendantsByBranch(payload, first.id),
-    }
-    const firstSettled = settleDeath(firstFacts)
-    settled.push(firstSettled)
-    deaths.push(
-      deathOf(
-        first,
-        firstFacts.year,
-        firstFacts.basicExclusion,
-        firstDsue,
-        firstSettled,
-        second,
-        married,
-        linesOf(first),
-      ),
-    )
+    const firstSettled = settle(first, firstYear, linesOf(first), receivedDsue(first), new Set(), second)
 
     if (second !== undefined) {
       const received: CentsLine[] = firstSettled.transfers.flatMap((transfer) =>
@@ -202,54 +268,44 @@ export function projectEstate(payload: Payload, choices: ProjectionChoices = {})
                 label:
                   transfer.toId === second.id
                     ? `From ${first.name}${transfer.how === 'survivorship' ? ' by survivorship' : ''}${transfer.fromEntityId === undefined ? '' : `: ${entityNames.get(transfer.fromEntityId) ?? transfer.fromEntityId}`}`
-                    : `${transfer.toName} (QTIP, funded at ${first.name}'s death)`,
+                    : `${transfer.toName} (${transfer.deduction === 'marital' && recipientAt(new Set())(transfer.toId ?? '').qtip ? 'QTIP' : `${second.name}'s`}, funded at ${first.name}'s death)`,
                 cents: transfer.amount - transfer.taxBorne,
                 fromDeath: 0,
+                // Still the same holding: the survivor's own dispositions `from` it reach it.
+                ...(transfer.fromEntityId === undefined ? {} : { entityId: transfer.fromEntityId }),
+                ...(transfer.within === undefined ? {} : { within: transfer.within }),
               },
             ]
           : [],
       )
       // Only the last deceased spouse's DSUE counts: married, the first decedent's replaces any earlier one.
+      const ownDsue = receivedDsue(second, married)
+      if (married && ownDsue.amount > 0)
+        warnings.push({
+          code: 'priorDsueReplaced',
+          message: `${second.name}'s DSUE from an earlier spouse is replaced at ${first.name}'s death: only the last deceased spouse's DSUE counts.`,
+        })
       const secondDsue = married
         ? firstSettled.dsuePassed > 0
           ? { amount: firstSettled.dsuePassed, fromId: first.id, fromName: first.name }
           : { amount: 0 }
-        : receivedDsue(second)
-      const secondFacts = {
-        table: FEDERAL_ESTATE_TAX,
-        decedentId: second.id,
-        year: secondYear,
-        lines: [...linesOf(second), ...received],
-        dispositions: dispositionsOf(second),
-        basicExclusion: basicExclusionFor(FEDERAL_ESTATE_TAX, secondYear, optionalCents(assumptions.basicExclusion)),
-        dsue: secondDsue.amount,
-        ...giftsOf(second),
-        portabilityElected,
-        recipient,
-        heirs: descendantsByBranch(payload, second.id),
-      }
-      const secondSettled = settleDeath(secondFacts)
-      settled.push(secondSettled)
-      deaths.push(
-        deathOf(
-          second,
-          secondYear,
-          secondFacts.basicExclusion,
-          secondDsue,
-          secondSettled,
-          undefined,
-          false,
-          secondFacts.lines,
-        ),
-      )
+        : ownDsue
+      settle(second, secondYear, [...linesOf(second), ...received], secondDsue, new Set([first.id]))
     }
   }
-  for (const [i, each] of settled.entries())
+  for (const [i, each] of settled.entries()) {
+    const decedent = deaths[i]!.decedentName
     for (const index of each.unpaidDispositions)
       warnings.push({
         code: 'dispositionNotApplied',
-        message: `Disposition ${index + 1} receives nothing at ${deaths[i]!.decedentName}'s death: nothing was left for it (or its entity is not in the estate).`,
+        message: `Disposition ${index + 1} receives nothing at ${decedent}'s death: nothing was left for it (or its entity is not in the estate).`,
       })
+    for (const index of each.lapsedDispositions)
+      warnings.push({
+        code: 'bequestLapsed',
+        message: `Disposition ${index + 1} lapses at ${decedent}'s death: its recipient is no longer living, so what it would take passes with the rest.`,
+      })
+  }
 
   return {
     version: 1,
@@ -296,23 +352,38 @@ function transferLine(transfer: CentsTransfer): ProjectionLine {
   return { label: transfer.toName, amount: units(transfer.amount - transfer.taxBorne) }
 }
 
-function deathOf(
-  decedent: Person,
-  year: number,
-  exclusion: ReturnType<typeof basicExclusionFor>,
-  dsue: { amount: number; fromId?: string; fromName?: string },
-  death: SettledDeath,
-  survivor: Person | undefined,
-  married: boolean,
-  lines: readonly CentsLine[],
-): ProjectionDeath {
+/** A DSUE counted at a death (cents), and whose it is. */
+interface ReceivedDsue {
+  readonly amount: number
+  readonly fromId?: string
+  readonly fromName?: string
+}
+
+/** One settled death as the projection's JSON says it. */
+function deathOf({
+  decedent,
+  year,
+  exclusion,
+  dsue,
+  death,
+  lines,
+  survivingSpouse,
+}: {
+  decedent: Person
+  year: number
+  exclusion: BasicExclusion
+  dsue: ReceivedDsue
+  death: SettledDeath
+  lines: readonly CentsLine[]
+  survivingSpouse: Person | undefined
+}): ProjectionDeath {
   const deductionLines = (kind: 'marital' | 'charitable') =>
     death.transfers.filter((transfer) => transfer.deduction === kind).map(transferLine)
   return {
     decedentId: decedent.id,
     decedentName: decedent.name,
     year,
-    ...(survivor !== undefined && married ? { survivingSpouseId: survivor.id } : {}),
+    ...(survivingSpouse === undefined ? {} : { survivingSpouseId: survivingSpouse.id }),
     grossEstate: { total: units(death.grossEstate), lines: lines.map(lineOf) },
     maritalDeduction: { total: units(death.maritalDeduction), lines: deductionLines('marital') },
     charitableDeduction: { total: units(death.charitableDeduction), lines: deductionLines('charitable') },

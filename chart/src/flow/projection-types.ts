@@ -23,7 +23,8 @@ export interface ProjectionFigure {
   readonly lines: readonly ProjectionLine[]
 }
 
-export type RecipientKind = 'spouse' | 'person' | 'trust' | 'charity' | 'heirs' | 'tax'
+/** entity: a business or a holding that receives (an LLC, an account); trust: any trust; charity: a foundation, DAF or public charity. */
+export type RecipientKind = 'spouse' | 'person' | 'trust' | 'entity' | 'charity' | 'heirs' | 'tax'
 
 /** How a transfer at a death is made. */
 export type TransferHow =
@@ -127,6 +128,12 @@ export type ProjectionWarningCode =
   | 'deceasedClientHolds'
   | 'firstDeathNotLiving'
   | 'dispositionNotApplied'
+  | 'bequestLapsed'
+  | 'priorDsueReplaced'
+  | 'yearAdjusted'
+  | 'basicExclusionNotUsed'
+  | 'giftExclusionAssumed'
+  | 'amountsTooLarge'
 
 export interface ProjectionWarning {
   readonly code: ProjectionWarningCode

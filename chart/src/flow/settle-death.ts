@@ -3,21 +3,26 @@
 //
 // Where it passes, in this order (the payload's dispositions, DESIGN §5):
 // 1. Joint property: the decedent's half to the surviving joint owner, by survivorship, unless a
-//    disposition names that entity as its `from`.
-// 2. Each entity a disposition names as `from`: its lines, by those dispositions; what they leave
-//    joins the residue.
+//    disposition names that entity (or one holding it) as its `from`.
+// 2. Each entity a disposition names as `from`: its lines and the lines of what it holds, by those
+//    dispositions; what they leave joins the residue.
 // 3. The residue (every other line): by the dispositions without `from`.
 // Within 2 and 3: fixed amounts first, then the formula (unusedExclusion: as much as passes free of
-// tax), then shares of what is left; what none of them takes goes by the common default: all to the
-// surviving spouse, else to the descendants by branch (descendants.ts), else to other heirs.
+// tax, counting what the shares after it will pass taxably), then shares of what is left; what none
+// of them takes goes by the common default: all to the surviving spouse (married: a partner takes
+// nothing by default), else to the descendants by branch (descendants.ts), else to other heirs. A
+// disposition to a person who is dead at this death lapses: what it would take stays where it was.
 //
 // The tax (IRC §2001(b)): tentative tax on (taxable estate + adjusted taxable gifts), less the gift
-// tax payable on those gifts, less the applicable credit (the tentative tax on basic exclusion +
-// DSUE), never below zero. The tax is borne first by what qualifies for no deduction, pro rata, so
-// the marital and charitable shares pass whole; only when those transfers cannot bear it does the
-// rest come from the deductible ones, which lowers the deductions and raises the tax: that
-// interrelated case is solved by iterating to the cent (each round moves the tax by at most 40 % of
-// the last change, so it settles in a few rounds).
+// tax payable on those gifts, less the applicable credit (the tentative tax on the basic exclusion +
+// DSUE), never below zero. The basic exclusion in the credit is never less than what the lifetime
+// gifts used of it (Treas. Reg. §20.2010-1(c), "anti-clawback"). The tax is borne by what qualifies
+// for no deduction, pro rata, so the marital and charitable shares pass whole. Those transfers can
+// always bear it: the taxable estate is exactly what they take, and the tax is at most 40 % of it,
+// since T(taxable + gifts) − T(gifts) ≤ 40 % × taxable (no bracket is above 40 %), the gift tax
+// payable T(gifts) − T(exclusion used) brings it back to T(taxable + gifts) − T(exclusion used), and
+// the credit is at least T(exclusion used) (anti-clawback). So no deduction ever shrinks to pay it
+// and the computation is not circular.
 import type { Disposition } from '../../payload.ts'
 import type { ProjectionTransfer, RecipientKind, TransferHow } from './projection-types.ts'
 import { tentativeTax, type BasicExclusion, type EstateTaxTable } from './federal-estate-tax.ts'
@@ -27,15 +32,18 @@ import type { Taker } from './descendants.ts'
 
 export interface Recipient {
   readonly name: string
-  readonly kind: Exclude<RecipientKind, 'tax' | 'heirs'>
+  readonly kind: Exclude<RecipientKind, 'tax' | 'heirs' | 'spouse'>
   /** A trust whose value is taxed in the surviving spouse's estate when the marital deduction is taken (kind qtip). */
   readonly qtip: boolean
+  /** A person who is dead at the deaths projected: a gift to them lapses. */
+  readonly dead: boolean
+  /** The client whose own estate the recipient is (their revocable trust): what it takes is theirs. */
+  readonly ownedBy?: string
 }
 
 export interface DeathFacts {
   readonly table: EstateTaxTable
   readonly decedentId: string
-  readonly year: number
   readonly lines: readonly CentsLine[]
   /** The other client, alive after this death; `spouse` when they are married. */
   readonly survivor?: { readonly id: string; readonly spouse: boolean; readonly citizen: boolean }
@@ -59,6 +67,8 @@ export interface CentsTransfer {
   readonly how: TransferHow
   readonly dispositionIndex?: number
   readonly fromEntityId?: string
+  /** The entities the transferred line was held within, when it is one line (for a later `from`). */
+  readonly within?: readonly string[]
   readonly amount: number
   taxBorne: number
   readonly deduction: 'marital' | 'charitable' | null
@@ -80,24 +90,43 @@ export interface SettledDeath {
   readonly transfers: readonly CentsTransfer[]
   /** Dispositions that received nothing because nothing was left (their indexes). */
   readonly unpaidDispositions: readonly number[]
+  /** Dispositions to someone dead at this death (their indexes). */
+  readonly lapsedDispositions: readonly number[]
+}
+
+/** What a pool of lines holds: its parts (one per line, for per-line transfers) and their sum. */
+interface Pool {
+  parts: { cents: number; entityId?: string; within?: readonly string[] }[]
+  /** Set once dispositions have taken from the pool: its parts no longer add up to what is left. */
+  mixed: boolean
 }
 
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0)
+const total = (pool: Pool) => sum(pool.parts.map((part) => part.cents))
 
 export function settleDeath(facts: DeathFacts): SettledDeath {
   const { survivor } = facts
   const married = survivor?.spouse === true
-  const applicableExclusion = facts.basicExclusion.amount + facts.dsue
+  // Anti-clawback: the credit's basic exclusion is at least what the lifetime gifts used of one.
+  const basicForCredit = Math.max(facts.basicExclusion.amount, facts.exclusionUsedByGifts)
+  const applicableExclusion = basicForCredit + facts.dsue
   const transfers: CentsTransfer[] = []
   const unpaid: number[] = []
+  const lapsed: number[] = []
 
+  const isSurvivors = (toId: string) =>
+    survivor !== undefined && (toId === survivor.id || facts.recipient(toId).ownedBy === survivor.id)
   const deductionFor = (toId: string): CentsTransfer['deduction'] => {
-    if (married && survivor.citizen && toId === survivor.id) return 'marital'
     const recipient = facts.recipient(toId)
-    if (married && survivor.citizen && recipient.qtip) return 'marital'
+    if (married && survivor.citizen && (isSurvivors(toId) || recipient.qtip)) return 'marital'
     return recipient.kind === 'charity' ? 'charitable' : null
   }
-  const give = (toId: string, amount: number, how: TransferHow, dispositionIndex?: number, fromEntityId?: string) => {
+  const give = (
+    toId: string,
+    amount: number,
+    how: TransferHow,
+    from: { dispositionIndex?: number; fromEntityId?: string; within?: readonly string[] } = {},
+  ) => {
     if (amount <= 0) return
     const recipient = facts.recipient(toId)
     const deduction = deductionFor(toId)
@@ -106,79 +135,125 @@ export function settleDeath(facts: DeathFacts): SettledDeath {
       toName: recipient.name,
       toKind: toId === survivor?.id && married ? 'spouse' : recipient.kind,
       how,
-      ...(dispositionIndex === undefined ? {} : { dispositionIndex }),
-      ...(fromEntityId === undefined ? {} : { fromEntityId }),
+      ...from,
       amount,
       taxBorne: 0,
       deduction,
-      // What the survivor takes outright is theirs at the next death; a QTIP trust is taxed there (§2044).
-      inSurvivorsEstate: toId === survivor?.id || (deduction === 'marital' && recipient.qtip),
+      // What the survivor takes (outright or in their revocable trust) is theirs at the next death; a
+      // QTIP trust is taxed there (§2044).
+      inSurvivorsEstate: isSurvivors(toId) || (deduction === 'marital' && recipient.qtip),
     })
   }
   const nonDeductibleSoFar = () => sum(transfers.filter((t) => t.deduction === null).map((t) => t.amount))
+  /** Whether what the default gives passes without a deduction. */
+  const defaultIsTaxable = () => (married && survivor.citizen ? false : true)
 
-  /** Runs dispositions over `available` cents; returns what they leave. */
-  const dispose = (available: number, list: DeathFacts['dispositions'], fromEntityId?: string): number => {
-    let left = available
+  /** Runs dispositions over `pool`; leaves in it what they do not take. */
+  const dispose = (pool: Pool, list: DeathFacts['dispositions'], fromEntityId?: string): void => {
+    const live = list.filter(({ index, disposition }) => {
+      if (!facts.recipient(disposition.to).dead) return true
+      lapsed.push(index)
+      return false
+    })
+    if (live.length === 0) return
+    let left = total(pool)
     const pay = (index: number, to: string, wanted: number) => {
       const paid = Math.min(wanted, left)
       if (paid <= 0) unpaid.push(index)
-      give(to, paid, 'disposition', index, fromEntityId)
+      give(to, paid, 'disposition', {
+        dispositionIndex: index,
+        ...(fromEntityId === undefined ? {} : { fromEntityId }),
+      })
       left -= paid
     }
-    for (const { index, disposition } of list)
+    for (const { index, disposition } of live)
       if (disposition.amount !== undefined) pay(index, disposition.to, cents(disposition.amount))
-    for (const { index, disposition } of list) {
+    const shares = live.filter(({ disposition }) => disposition.share !== undefined)
+    const shareWeights = shares.map(({ disposition }) => disposition.share!)
+    const unshared = Math.max(0, 100 - sum(shareWeights))
+    for (const { index, disposition } of live) {
       if (disposition.formula !== 'unusedExclusion') continue
-      // The exclusion not yet used: by the lifetime gifts, or by what already passes taxably.
+      // The exclusion not yet used (by the gifts, or by what already passes taxably), less what the
+      // shares after the formula will pass taxably out of what it leaves: solve F + s × (left − F) = room.
       const room = Math.max(0, applicableExclusion - facts.exclusionUsedByGifts - nonDeductibleSoFar())
-      pay(index, disposition.to, room)
+      const taxableShare =
+        (sum(shares.filter(({ disposition: d }) => deductionFor(d.to) === null).map(({ disposition: d }) => d.share!)) +
+          (defaultIsTaxable() ? unshared : 0)) /
+        100
+      const funded = taxableShare >= 1 ? room : Math.round((room - taxableShare * left) / (1 - taxableShare))
+      pay(index, disposition.to, Math.max(0, funded))
     }
-    const shares = list.filter(({ disposition }) => disposition.share !== undefined)
     if (shares.length > 0 && left > 0) {
-      const weights = shares.map(({ disposition }) => disposition.share!)
-      const parts = splitCents(left, [...weights, Math.max(0, 100 - sum(weights))])
-      shares.forEach(({ index, disposition }, i) => give(disposition.to, parts[i]!, 'disposition', index, fromEntityId))
+      const parts = splitCents(left, [...shareWeights, unshared])
+      shares.forEach(({ index, disposition }, i) =>
+        give(disposition.to, parts[i]!, 'disposition', {
+          dispositionIndex: index,
+          ...(fromEntityId === undefined ? {} : { fromEntityId }),
+        }),
+      )
       left = parts.at(-1)!
     } else for (const { index } of shares) unpaid.push(index)
-    return left
+    if (left !== total(pool)) pool.mixed = true
+    pool.parts = pool.mixed ? (left > 0 ? [{ cents: left }] : []) : pool.parts
   }
 
-  const fromIds = new Set(facts.dispositions.flatMap(({ disposition }) => disposition.from ?? []))
-  let residue = 0
+  const fromIds = [...new Set(facts.dispositions.flatMap(({ disposition }) => disposition.from ?? []))]
+  const claimedBy = (line: CentsLine) => fromIds.find((id) => (line.within ?? []).includes(id))
+  const residue: Pool = { parts: [], mixed: false }
+  const fromPools = new Map<string, Pool>(fromIds.map((id) => [id, { parts: [], mixed: false }]))
   for (const line of facts.lines) {
-    if (line.entityId !== undefined && fromIds.has(line.entityId)) continue
-    if (line.joint === true && survivor !== undefined)
-      give(survivor.id, line.cents, 'survivorship', undefined, line.entityId)
-    else residue += line.cents
+    const part = {
+      cents: line.cents,
+      ...(line.entityId === undefined ? {} : { entityId: line.entityId }),
+      ...(line.within === undefined ? {} : { within: line.within }),
+    }
+    const claimed = claimedBy(line)
+    if (claimed !== undefined) fromPools.get(claimed)!.parts.push(part)
+    else if (line.joint === true && survivor !== undefined)
+      give(survivor.id, line.cents, 'survivorship', {
+        ...(line.entityId === undefined ? {} : { fromEntityId: line.entityId }),
+        ...(line.within === undefined ? {} : { within: line.within }),
+      })
+    else residue.parts.push(part)
   }
-  for (const fromId of fromIds) {
-    const pool = sum(facts.lines.filter((line) => line.entityId === fromId).map((line) => line.cents))
-    const own = facts.dispositions.filter(({ disposition }) => disposition.from === fromId)
-    residue += dispose(pool, own, fromId)
+  for (const [fromId, pool] of fromPools) {
+    dispose(
+      pool,
+      facts.dispositions.filter(({ disposition }) => disposition.from === fromId),
+      fromId,
+    )
+    residue.parts.push(...pool.parts)
+    residue.mixed ||= pool.mixed
   }
-  const left = dispose(
+  dispose(
     residue,
     facts.dispositions.filter(({ disposition }) => disposition.from === undefined),
   )
-  if (left > 0) {
-    if (survivor !== undefined) give(survivor.id, left, 'default')
-    else if (facts.heirs.length > 0) {
-      const parts = splitCents(
-        left,
-        facts.heirs.map((taker) => taker.share),
-      )
-      facts.heirs.forEach((taker, i) => give(taker.id, parts[i]!, 'default'))
-    } else
+  // The default, part by part while the residue is still its own lines, so each stays traceable.
+  const takers: readonly Taker[] = married ? [{ id: survivor.id, share: 1 }] : facts.heirs
+  for (const part of residue.parts) {
+    const from = {
+      ...(part.entityId === undefined ? {} : { fromEntityId: part.entityId }),
+      ...(part.within === undefined ? {} : { within: part.within }),
+    }
+    if (takers.length === 0) {
       transfers.push({
         toName: 'Other heirs (no descendants in the chart)',
         toKind: 'heirs',
         how: 'default',
-        amount: left,
+        ...from,
+        amount: part.cents,
         taxBorne: 0,
         deduction: null,
         inSurvivorsEstate: false,
       })
+      continue
+    }
+    const split = splitCents(
+      part.cents,
+      takers.map((taker) => taker.share),
+    )
+    takers.forEach((taker, i) => give(taker.id, split[i]!, 'default', from))
   }
 
   const grossEstate = sum(facts.lines.map((line) => line.cents))
@@ -189,17 +264,11 @@ export function settleDeath(facts: DeathFacts): SettledDeath {
     tentativeTax(facts.table, atg) - tentativeTax(facts.table, Math.min(facts.exclusionUsedByGifts, atg)),
   )
   const applicableCredit = tentativeTax(facts.table, applicableExclusion)
-  const taxOn = (taxable: number) =>
-    Math.max(0, tentativeTax(facts.table, taxable + atg) - giftTaxPayable - applicableCredit)
-  let tax = taxOn(nonDeductible)
-  // Only when the tax is more than the non-deductible transfers: the rest comes out of the deductible
-  // ones, so the taxable estate is the tax itself (all of the non-deductible part plus that rest).
-  for (let round = 0; round < 100 && tax > nonDeductible; round++) {
-    const next = taxOn(tax)
-    if (next === tax) break
-    tax = next
-  }
-  bearTax(transfers, tax)
+  const estateTax = Math.max(0, tentativeTax(facts.table, nonDeductible + atg) - giftTaxPayable - applicableCredit)
+  bearTax(
+    transfers.filter((t) => t.deduction === null),
+    estateTax,
+  )
 
   const netOf = (kind: 'marital' | 'charitable') =>
     sum(transfers.filter((t) => t.deduction === kind).map((t) => t.amount - t.taxBorne))
@@ -207,9 +276,11 @@ export function settleDeath(facts: DeathFacts): SettledDeath {
   const charitableDeduction = netOf('charitable')
   const taxableEstate = grossEstate - maritalDeduction - charitableDeduction
   const taxBase = taxableEstate + atg
+  // For the DSUE, the gifts on which gift tax was paid are left out (Treas. Reg. §20.2010-2(c)(2)).
+  const dsueBase = taxableEstate + Math.min(facts.exclusionUsedByGifts, atg)
   const dsuePassed =
     married && facts.portabilityElected
-      ? Math.min(facts.basicExclusion.amount, Math.max(0, applicableExclusion - taxBase))
+      ? Math.min(facts.basicExclusion.amount, Math.max(0, applicableExclusion - dsueBase))
       : 0
   return {
     grossEstate,
@@ -221,25 +292,20 @@ export function settleDeath(facts: DeathFacts): SettledDeath {
     giftTaxPayable,
     applicableExclusion,
     applicableCredit,
-    estateTax: tax,
+    estateTax,
     dsuePassed,
     transfers,
     unpaidDispositions: unpaid,
+    lapsedDispositions: [...new Set(lapsed)],
   }
 }
 
-/** The tax taken from the transfers that qualify for no deduction, pro rata; any rest from the others, pro rata. */
-function bearTax(transfers: CentsTransfer[], tax: number): void {
-  let left = tax
-  for (const group of [transfers.filter((t) => t.deduction === null), transfers.filter((t) => t.deduction !== null)]) {
-    const available = sum(group.map((t) => t.amount))
-    if (left <= 0 || available <= 0) continue
-    const taken = Math.min(left, available)
-    const parts = splitCents(
-      taken,
-      group.map((t) => t.amount),
-    )
-    group.forEach((t, i) => (t.taxBorne = parts[i]!))
-    left -= taken
-  }
+/** The tax taken from `payers` (the transfers that qualify for no deduction), pro rata to what each takes. */
+function bearTax(payers: readonly CentsTransfer[], tax: number): void {
+  if (tax <= 0) return
+  const parts = splitCents(
+    tax,
+    payers.map((t) => t.amount),
+  )
+  payers.forEach((t, i) => (t.taxBorne = parts[i]!))
 }
