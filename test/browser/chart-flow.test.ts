@@ -16,7 +16,7 @@ import type { Payload } from '../../chart/payload.ts'
 import { projectEstate } from '../../chart/src/flow/project-estate.ts'
 import type { EstateProjection, ProjectionDeath } from '../../chart/src/flow/projection-types.ts'
 import { amountFormatter } from '../../chart/src/views/amount-format.ts'
-import { explainEstateTax, explainGross } from '../../chart/src/views/flow-explain.ts'
+import { explainEstateTax, explainGross, explainTransfer } from '../../chart/src/views/flow-explain.ts'
 import { WHY_HINT } from '../../chart/src/views/flow-view.ts'
 import { flowLines } from '../../chart/src/views/text-version.ts'
 import type { ViewsTestWindow } from './fixtures/views-entry.ts'
@@ -286,7 +286,12 @@ describe.runIf(hasChromium())('the Flow view in Chromium', () => {
     // Tab goes on to the next figure, and the line follows it.
     await page.keyboard.press('Tab')
     expect(await page.evaluate(() => document.activeElement?.closest('tr')?.dataset.figure)).toBe('transfer')
-    expect(await why.textContent()).toMatch(/^Chris Case, outright \$8,100,000: /)
+    // Linda's estate passes holding by holding: the first is Chris's half of her brokerage, 5,000,000,
+    // which bears 5/17 of the 800,000 tax, 235,294.
+    expect(await why.textContent()).toBe(
+      'Chris Case, outright $4,764,706: by the default (no disposition says otherwise); $5,000,000 less $235,294 of estate tax',
+    )
+    expect(await why.textContent()).toBe(explainTransfer(second.transfers[0]!, undefined, usd))
 
     // Hovering says the hovered figure's words; leaving goes back to the focused one's.
     const grossWords = 'Gross estate $21,000,000: Robert brokerage $20,000,000 + Half of Home (joint) $1,000,000'

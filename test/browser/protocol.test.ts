@@ -359,7 +359,11 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
         const host = globalThis as unknown as HostWindow
         return [...host.received, ...host.ignored.map((entry) => entry.data)]
       })
-      expect(JSON.stringify(everything)).not.toContain('pwned')
+      // What a name ran would post 'pwned' itself; the estate message carries the names as data, markup and all.
+      expect(everything.filter((data) => data === 'pwned')).toEqual([])
+      expect(
+        everything.filter((data) => JSON.stringify(data).includes('pwned')).map((data) => (data as Message).type),
+      ).toEqual(['estate'])
       expect(dialogs).toEqual([])
     } finally {
       await page.close()

@@ -235,6 +235,7 @@ const RECIPIENT_WORDS: Record<EstateProjection['recipients'][number]['kind'], st
   spouse: 'spouse',
   person: 'person',
   trust: 'trust',
+  entity: 'entity',
   charity: 'charity',
   heirs: 'other heirs',
   tax: 'tax',
