@@ -1,10 +1,11 @@
 // The chart page's protocol side (spec §4.4, §6; DESIGN §4 "Chart protocol v1"; the messages are
 // listed in protocol.ts): says `ready`, accepts `render` only from the parent window with protocol
 // v1, a verified token minted for the sender's origin, a valid payload and a valid appearance, then
-// draws the household's three views (views/view-shell.ts) and talks only to that origin. A refused
+// draws the household's four views (views/view-shell.ts) and talks only to that origin. A refused
 // render answers `error` and leaves any chart already shown as it was. theme, setView, focus, print
 // and appearance act on the drawn chart and are accepted only from the parent, at the origin that
-// rendered, after a render. Downloads and print documents go to that origin too, when its render
+// rendered, after a render; an appearance redraws the chart on the view, theme and Flow order and
+// years shown, and posts no `estate` (the host holds that projection already). Downloads and print documents go to that origin too, when its render
 // said the host handles them (`handles`). No cookies, no storage, and one request per new token id
 // (the key set, which meters the render).
 //
@@ -33,6 +34,7 @@ import {
 import { validatePayload } from './validate.ts'
 import { createTokenVerifier, fetchChartKeys } from './verify.ts'
 import { readAppearance, type Appearance } from './views/appearance.ts'
+import { flowChoicesOf, type FlowChoices } from './views/flow-controls.ts'
 import type { HostHandlers } from './views/host-handlers.ts'
 import { drawHousehold, type DrawnHousehold } from './views/view-shell.ts'
 import type { ViewName } from './views/view-types.ts'
@@ -57,6 +59,16 @@ let hostOrigin: string | null = null
 let shownView: ViewName | undefined
 /** The theme shown: the render's, or the last theme message's (a redraw keeps it). */
 let shownTheme: Theme = 'system'
+/**
+ * Who dies first and the years of the Flow view's projection shown (the last one posted as
+ * `estate`): an appearance redraw opens on them again. A render starts from its payload's assumptions.
+ */
+let shownFlow: FlowChoices | undefined
+/**
+ * True while an appearance redraw draws: the projection it makes is the one the host already
+ * holds (the same payload and the same choices), so it is not posted again.
+ */
+let redrawing = false
 let lastHeight = -1
 let resizeObserver: ResizeObserver | null = null
 /**
@@ -122,13 +134,18 @@ function restyle(value: unknown): void {
     return
   }
   const restyled: Drawing = { ...drawing, appearance: appearance.appearance }
+  redrawing = true
   try {
     // A new font changes the measured layout: a redraw, not a style change. Not a render: no
-    // `rendered` (a changed height is reported by `resize`) and no token, so nothing is metered.
+    // `rendered` (a changed height is reported by `resize`), no `estate` (the Flow view opens on the
+    // reader's order and years again: the projection is the one last posted) and no token, so
+    // nothing is metered.
     draw(restyled)
   } catch {
     forget()
     refuse(errorMessage('appearance_invalid', 'appearance: the chart could not draw this household in it.'))
+  } finally {
+    redrawing = false
   }
 }
 
@@ -163,6 +180,8 @@ async function handleRender(request: RenderRequest, source: MessageEventSource |
     return
   }
   shownTheme = payload.payload.options?.theme ?? 'system'
+  // A render (an update) may say other assumptions: its Flow view starts from them.
+  shownFlow = undefined
   try {
     draw({ payload: payload.payload, appearance: appearance.appearance, handled: readHandles(request.handles), origin })
   } catch {
@@ -175,7 +194,10 @@ async function handleRender(request: RenderRequest, source: MessageEventSource |
   post({ type: 'rendered', height: lastHeight }, origin)
 }
 
-/** Draws `next` in place of the chart shown, on the view shown last and in the theme shown. */
+/**
+ * Draws `next` in place of the chart shown, on the view shown last, in the theme shown and with the
+ * Flow view's order and years shown last.
+ */
 function draw(next: Drawing): void {
   const { origin } = next
   chart?.destroy()
@@ -188,6 +210,7 @@ function draw(next: Drawing): void {
     appearance: next.appearance,
     handlers: hostHandlers(next.handled, origin),
     ...(shownView === undefined ? {} : { view: shownView }),
+    ...(shownFlow === undefined ? {} : { flowChoices: shownFlow }),
     onSelect(id, kind) {
       // The origin of the render that drew this chart.
       post({ type: 'select', id, kind }, origin)
@@ -197,6 +220,8 @@ function draw(next: Drawing): void {
       post({ type: 'viewchange', view }, origin)
     },
     onEstate(projection) {
+      shownFlow = flowChoicesOf(projection)
+      if (redrawing) return
       // Called while the shell draws too: a microtask later, so the host hears `rendered` first.
       queueMicrotask(() => post({ type: 'estate', projection }, origin))
     },

@@ -17,6 +17,7 @@ import { projectEstate } from '../../chart/src/flow/project-estate.ts'
 import type { EstateProjection, ProjectionDeath } from '../../chart/src/flow/projection-types.ts'
 import { amountFormatter } from '../../chart/src/views/amount-format.ts'
 import { explainEstateTax, explainGross, explainTransfer } from '../../chart/src/views/flow-explain.ts'
+import type { FlowChoices } from '../../chart/src/views/flow-controls.ts'
 import { WHY_HINT } from '../../chart/src/views/flow-view.ts'
 import { flowLines } from '../../chart/src/views/text-version.ts'
 import type { ViewsTestWindow } from './fixtures/views-entry.ts'
@@ -121,7 +122,12 @@ describe.runIf(hasChromium())('the Flow view in Chromium', () => {
 
   async function open(
     household: 'couple' | 'single',
-    { theme = 'light', width = 1100, handlers }: { theme?: 'light' | 'dark'; width?: number; handlers?: string } = {},
+    {
+      theme = 'light',
+      width = 1100,
+      handlers,
+      flowChoices,
+    }: { theme?: 'light' | 'dark'; width?: number; handlers?: string; flowChoices?: FlowChoices } = {},
   ): Promise<Page> {
     const page = await browser.newPage({ viewport: { width, height: 900 } })
     const watched = { page, problems: [] as string[] }
@@ -129,6 +135,7 @@ describe.runIf(hasChromium())('the Flow view in Chromium', () => {
     await watchProblems(page, watched.problems)
     const query = new URLSearchParams({ payload: household, theme, view: 'flow' })
     if (handlers !== undefined) query.set('handlers', handlers)
+    if (flowChoices !== undefined) query.set('flowChoices', JSON.stringify(flowChoices))
     await page.goto(`${site.origin}/?${query.toString()}`)
     await page.waitForFunction(() => (window as unknown as ViewsTestWindow).drawn)
     return page
@@ -227,6 +234,20 @@ describe.runIf(hasChromium())('the Flow view in Chromium', () => {
     expect(heard[1]).toEqual(JSON.parse(JSON.stringify(expected)))
     // Only the Flow view was drawn again: focus stays on the radio the reader moved to.
     expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.value)).toBe('linda')
+  })
+
+  it('opens on the flowChoices it is given (a redraw’s), over the payload’s assumptions, and the host hears that projection', async () => {
+    const choices: FlowChoices = { firstDeath: 'linda', firstDeathYear: 2030, secondDeathYear: 2035 }
+    const page = await open('couple', { flowChoices: choices })
+    const order = page.getByRole('group', { name: 'Who dies first' })
+    expect(await order.getByRole('radio', { name: 'Linda Case' }).isChecked()).toBe(true)
+    expect(await page.getByLabel('First death in').inputValue()).toBe('2030')
+    expect(await page.getByLabel('Second death in').inputValue()).toBe('2035')
+    const expected = projectEstate(couple, choices)
+    const [, firstShown] = await columns(page)
+    expect(firstShown).toMatchObject({ title: 'First death: Linda Case', subtitle: '2030' })
+    expect(firstShown!.rows).toEqual(statementOf(expected.deaths[0]!))
+    expect(await estates(page)).toEqual([JSON.parse(JSON.stringify(expected))])
   })
 
   it('a first death in 2030 uses the last known exclusion (2026’s); the second year follows; out of range is clamped', async () => {

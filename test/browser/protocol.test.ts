@@ -2,7 +2,9 @@
 // exactly as spec §4.4 says (sandbox, pinned src, messages only from the embed origin and the
 // iframe's window, render on ready to the embed origin) and records every message. Then the happy
 // path, each kind of abuse, the network the chart makes, resize, select, theme and storage, and
-// 0.2.0's extensions: handles (download, printdocument), setView, focus, print and appearance.
+// 0.2.0's extensions: handles (download, printdocument), setView, focus, print and appearance, and
+// 0.3.0's estate message (after a render and after the reader's change; an appearance redraw keeps
+// the reader's Flow choices and posts none).
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -13,6 +15,7 @@ import { startChartStack, type ChartStack } from '../helpers/chart-stack.ts'
 import { loadChartSigner, mintChartToken } from '../../src/embed/tokens.ts'
 import type { Payload } from '../../chart/payload.ts'
 import { projectEstate } from '../../chart/src/flow/project-estate.ts'
+import type { EstateProjection } from '../../chart/src/flow/projection-types.ts'
 
 const example = JSON.parse(readFileSync(new URL('../../chart/example.json', import.meta.url), 'utf8')) as Payload
 
@@ -605,6 +608,62 @@ describe.runIf(hasChromium())('chart protocol v1 (hand-mounted, no SDK)', () => 
             expect(decodeURIComponent(request.url)).not.toContain(secret)
             expect(request.postData ?? '').not.toContain(secret)
           }
+        expect(consoleErrors).toEqual([])
+      } finally {
+        await page.close()
+      }
+    })
+
+    it('keeps the reader’s order and years in the Flow view across an appearance redraw, and posts no estate for it', async () => {
+      const { page, chart, consoleErrors } = await openHost(await renderMessage(flowPayload))
+      try {
+        await waitFor(page, 'estate')
+        await chart.locator('#chart').getByRole('tab', { name: 'Flow' }).click()
+        const order = chart.locator('#chart').getByRole('group', { name: 'Who dies first' })
+        await order.getByRole('radio', { name: 'Margaret Chen' }).check()
+        const chosen = projectEstate(flowPayload, {
+          firstDeath: 'margaret',
+          firstDeathYear: 2026,
+          secondDeathYear: 2031,
+        })
+        const heard = (await waitFor(page, 'estate', 2)) as unknown as { projection: EstateProjection }
+        expect(heard.projection).toEqual(JSON.parse(JSON.stringify(chosen)))
+
+        await send(page, { type: 'appearance', v: 1, appearance: { accentColor: '#0a6e5c' } })
+        await expect.poll(() => accentOf(chart)).toBe('#0a6e5c')
+        // Drawn anew on the Flow view, Margaret still first, in the same years.
+        expect(await shownTab(chart)).toBe('Flow')
+        expect(await order.getByRole('radio', { name: 'Margaret Chen' }).isChecked()).toBe(true)
+        expect(await chart.locator('#chart .hv-flow-col[data-column="death-0"] .hv-flow-col-title').textContent()).toBe(
+          'First death: Margaret Chen',
+        )
+        expect(await chart.locator('#chart').getByLabel('Second death in').inputValue()).toBe('2031')
+
+        // The next change in the redrawn view is the next estate: the redraw posted none (the defaults least of all).
+        const firstYear = chart.locator('#chart').getByLabel('First death in')
+        await firstYear.fill('2030')
+        await firstYear.press('Enter')
+        const next = (await waitFor(page, 'estate', 3)) as unknown as { projection: EstateProjection }
+        expect(next.projection).toEqual(
+          JSON.parse(
+            JSON.stringify(
+              projectEstate(flowPayload, { firstDeath: 'margaret', firstDeathYear: 2030, secondDeathYear: 2031 }),
+            ),
+          ),
+        )
+        const estates = (await received(page, 'estate')) as unknown as { projection: EstateProjection }[]
+        expect(estates.map((message) => message.projection.assumptions.order[0])).toEqual([
+          'robert',
+          'margaret',
+          'margaret',
+        ])
+        expect(await received(page, 'rendered')).toHaveLength(1)
+
+        // A render (an update) starts again from its payload's assumptions, and says so.
+        await send(page, await renderMessage(flowPayload))
+        const rendered = (await waitFor(page, 'estate', 4)) as unknown as { projection: EstateProjection }
+        expect(rendered.projection).toEqual(JSON.parse(JSON.stringify(projectEstate(flowPayload))))
+        expect(await order.getByRole('radio', { name: 'Robert Chen' }).isChecked()).toBe(true)
         expect(consoleErrors).toEqual([])
       } finally {
         await page.close()

@@ -3,7 +3,9 @@
 // never before the first). A change is committed when the reader leaves the field or presses Enter
 // (not on each keystroke: "20" on the way to "2030" is no year), then handed to onChange as the
 // projection's choices; show() puts the years the projection used back in the fields (a year out of
-// range comes back clamped, as projectEstate clamps it).
+// range comes back clamped, as projectEstate clamps it). flowChoicesOf(projection) gives the choices
+// that make a projection again: the view shell starts from them when it is drawn anew (main.ts keeps
+// them across an appearance redraw).
 import { PROJECTION_YEARS } from '../flow/federal-estate-tax.ts'
 import type { ProjectionChoices } from '../flow/project-estate.ts'
 import type { EstateProjection } from '../flow/projection-types.ts'
@@ -23,7 +25,18 @@ export interface FlowControls {
   show(projection: EstateProjection): void
 }
 
-type Choices = Pick<ProjectionChoices, 'firstDeath' | 'firstDeathYear' | 'secondDeathYear'>
+/** What the reader chooses in the Flow view: who dies first and the years (the view shell carries them across redraws). */
+export type FlowChoices = Pick<ProjectionChoices, 'firstDeath' | 'firstDeathYear' | 'secondDeathYear'>
+
+/** The choices that make `projection` again: its order and years, as the projection used them. */
+export function flowChoicesOf(projection: EstateProjection): FlowChoices {
+  const { order, years } = projection.assumptions
+  return {
+    ...(order[0] === undefined ? {} : { firstDeath: order[0] }),
+    ...(years[0] === undefined ? {} : { firstDeathYear: years[0] }),
+    ...(years[1] === undefined ? {} : { secondDeathYear: years[1] }),
+  }
+}
 
 function yearField(parent: Element, id: string, label: string): HTMLInputElement {
   const field = htmlElement('div', 'hv-flow-field', parent)
@@ -43,19 +56,12 @@ export function createFlowControls(
   parent: Element,
   clients: readonly FlowClient[],
   idPrefix: string,
-  onChange: (choices: Choices) => void,
+  onChange: (choices: FlowChoices) => void,
   signal: AbortSignal,
 ): FlowControls {
   const bar = htmlElement('div', 'hv-flow-controls', parent)
   let shown: EstateProjection | null = null
-  const choices = (): Choices => {
-    const { order, years } = shown!.assumptions
-    return {
-      ...(order[0] === undefined ? {} : { firstDeath: order[0] }),
-      ...(years[0] === undefined ? {} : { firstDeathYear: years[0] }),
-      ...(years[1] === undefined ? {} : { secondDeathYear: years[1] }),
-    }
-  }
+  const choices = (): FlowChoices => flowChoicesOf(shown!)
 
   const radios: HTMLInputElement[] = []
   if (clients.length === 2) {

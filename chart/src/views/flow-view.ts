@@ -8,14 +8,16 @@
 // disclaimer. Every figure is a focus stop described by what it is made of (flow-explain.ts), and
 // the explanation line under the controls shows those words for the figure focused or hovered. The
 // controls (flow-controls.ts) change who dies first and the years: the projection is made again and
-// only this view is drawn again; onChange hands the new projection to the shell.
+// only this view is drawn again; onChange hands the new projection to the shell. It opens on the
+// payload's assumptions, or on `initial` (the choices the reader made before the shell was redrawn).
+// The warnings are listed as the projection gives them, each with its message, whatever its code.
 import type { Payload } from '../../payload.ts'
 import { projectEstate, type ProjectionChoices } from '../flow/project-estate.ts'
 import type { EstateProjection } from '../flow/projection-types.ts'
 import { amountFormatter } from './amount-format.ts'
 import { htmlElement } from './dom.ts'
 import { assumptionsLine } from './flow-assumptions.ts'
-import { createFlowControls, type FlowClient } from './flow-controls.ts'
+import { createFlowControls, type FlowChoices, type FlowClient } from './flow-controls.ts'
 import { clientNamesOf, flowColumns, livingClients, type FlowColumn, type FlowRow } from './flow-statement.ts'
 import type { DrawnView } from './view-types.ts'
 
@@ -81,6 +83,7 @@ export function drawFlowView(
   payload: Payload,
   idPrefix: string,
   onChange: (projection: EstateProjection) => void,
+  initial: FlowChoices = {},
 ): DrawnFlowView {
   const controller = new AbortController()
   const format = amountFormatter(payload.household.currency)
@@ -171,7 +174,7 @@ export function drawFlowView(
     htmlElement('p', 'hv-flow-disclaimer', body, projection.disclaimer)
     return true
   }
-  draw({})
+  draw(initial)
 
   return {
     projection: () => projection,

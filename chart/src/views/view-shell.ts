@@ -8,7 +8,9 @@
 // browser), Print (print-layout.ts: title block and all views) and Present (present-mode.ts: full
 // screen, larger type, the views as slides). Under the views, the household in words (text-version.ts).
 // The Flow view's projection goes to onEstate once the shell is drawn and again whenever the reader
-// changes who dies first or a year (main.ts posts it to the host as `estate`).
+// changes who dies first or a year (main.ts posts it to the host as `estate`). The Flow view opens
+// on `flowChoices` when given (main.ts carries the reader's across an appearance redraw, as it
+// carries the view shown).
 //
 // Where files and printing go (host-handlers.ts): with no `handlers` (a page drawing the chart
 // itself) the chart saves and prints in its own page; with `handlers` (the embed iframe, whose
@@ -21,6 +23,7 @@ import type { Appearance } from './appearance.ts'
 import { createDownloadControl } from './download-control.ts'
 import { drawEstateView } from './estate-view.ts'
 import { htmlElement } from './dom.ts'
+import type { FlowChoices } from './flow-controls.ts'
 import { drawFlowView } from './flow-view.ts'
 import { drawGenogramView } from './genogram-view.ts'
 import { applyAppearance, fontFamilyOf } from './host-appearance.ts'
@@ -48,6 +51,11 @@ export interface HouseholdOptions {
    * who dies first or a year of death (not called when the projection could not be made).
    */
   onEstate?(projection: EstateProjection): void
+  /**
+   * Who dies first and the years the Flow view opens on, over the payload's assumptions: a redraw
+   * passes the choices of the projection onEstate heard last (flowChoicesOf), so the reader's keep.
+   */
+  flowChoices?: FlowChoices
   /** The host's font family, accent colour and corner radius (read and checked by appearance.ts). */
   appearance?: Appearance
   /** Where downloads and printing go; absent: this page saves and prints itself. */
@@ -159,10 +167,16 @@ export function drawHousehold(host: HTMLElement, household: Payload, options: Ho
     ['structure', drawStructureView(tabs.panels.get('structure')!, household, select, appearance)],
     ['estate', drawEstateView(tabs.panels.get('estate')!, household, select)],
   ])
-  const flow = drawFlowView(tabs.panels.get('flow')!, household, idPrefix, (projection) => {
-    text.showEstate(projection)
-    options.onEstate?.(projection)
-  })
+  const flow = drawFlowView(
+    tabs.panels.get('flow')!,
+    household,
+    idPrefix,
+    (projection) => {
+      text.showEstate(projection)
+      options.onEstate?.(projection)
+    },
+    options.flowChoices,
+  )
   views.set('flow', flow)
   const text = drawTextVersion(host, household, flow.projection())
 
