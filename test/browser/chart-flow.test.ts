@@ -16,7 +16,13 @@ import type { Payload } from '../../chart/payload.ts'
 import { projectEstate } from '../../chart/src/flow/project-estate.ts'
 import type { EstateProjection, ProjectionDeath } from '../../chart/src/flow/projection-types.ts'
 import { amountFormatter } from '../../chart/src/views/amount-format.ts'
-import { explainEstateTax, explainGross, explainTransfer } from '../../chart/src/views/flow-explain.ts'
+import {
+  explainApplicableCredit,
+  explainEstateTax,
+  explainGross,
+  explainTentativeTax,
+  explainTransfer,
+} from '../../chart/src/views/flow-explain.ts'
 import type { FlowChoices } from '../../chart/src/views/flow-controls.ts'
 import { WHY_HINT } from '../../chart/src/views/flow-view.ts'
 import { flowLines } from '../../chart/src/views/text-version.ts'
@@ -84,6 +90,9 @@ const statementOf = (death: ProjectionDeath) => [
   ['basicExclusion', dollars(death.basicExclusion.amount)],
   ['dsue', dollars(death.dsue.amount)],
   ['applicableExclusion', dollars(death.applicableExclusion)],
+  ['tentativeTax', dollars(death.tentativeTax)],
+  ...(death.giftTaxPayable > 0 ? [['giftTax', dollars(death.giftTaxPayable)]] : []),
+  ['applicableCredit', dollars(death.applicableCredit)],
   ['estateTax', dollars(death.estateTax)],
   ...(death.survivingSpouseId === undefined ? [] : [['dsuePassed', dollars(death.dsuePassed)]]),
   ...death.transfers.map((transfer) => ['transfer', dollars(transfer.net)]),
@@ -192,7 +201,20 @@ describe.runIf(hasChromium())('the Flow view in Chromium', () => {
     expect(firstShown.labels).toContain('DSUE passed to Linda Case')
     expect(secondShown).toMatchObject({ title: 'Second death: Linda Case', subtitle: '2026' })
     expect(secondShown.rows).toEqual(statementOf(second))
-    expect(secondShown.notes).toEqual(["2026's amount"])
+    // The tax worked out down the column: T(17,000,000) 6,745,800 − credit T(15,000,000) 5,945,800 = 800,000.
+    expect(second.tentativeTax - second.giftTaxPayable - second.applicableCredit).toBe(second.estateTax)
+    const taxRows = secondShown.rows.map(([key]) => key)
+    expect(
+      secondShown.rows.slice(taxRows.indexOf('applicableExclusion') + 1, taxRows.indexOf('estateTax') + 1),
+    ).toEqual([
+      ['tentativeTax', '$6,745,800'],
+      ['applicableCredit', '$5,945,800'],
+      ['estateTax', '$800,000'],
+    ])
+    expect(secondShown.labels).toEqual(expect.arrayContaining(['Tentative tax', 'Applicable credit', 'Estate tax']))
+    expect(secondShown.labels).not.toContain('Gift tax payable') // none paid
+    expect(secondShown.notes).toEqual(["2026's amount", 'on $17,000,000', 'the tax on $15,000,000'])
+    expect(firstShown.notes).toContain('never below zero')
     expect(recipients.rows).toEqual([
       ...projection.recipients.map((recipient) => [
         recipient.kind === 'tax' ? 'recipient-tax' : 'recipient',
@@ -263,7 +285,7 @@ describe.runIf(hasChromium())('the Flow view in Chromium', () => {
     expect(await secondYear.getAttribute('min')).toBe('2030')
     const [, firstShown] = await columns(page)
     expect(firstShown!.subtitle).toBe('2030')
-    expect(firstShown!.notes).toEqual(["the last known amount, 2026's"])
+    expect(firstShown!.notes[0]).toBe("the last known amount, 2026's")
     expect(firstShown!.labels).toContain('Basic exclusion, 2030')
     expect(await assumptions(page)).toContain("$15,000,000 in 2030 (the last known amount, 2026's)")
     const heard = await estates(page)
@@ -313,6 +335,19 @@ describe.runIf(hasChromium())('the Flow view in Chromium', () => {
       'Chris Case, outright $4,764,706: by the default (no disposition says otherwise); $5,000,000 less $235,294 of estate tax',
     )
     expect(await why.textContent()).toBe(explainTransfer(second.transfers[0]!, undefined, usd))
+    // The tax's parts explain themselves too.
+    for (const [key, words] of [
+      ['tentativeTax', explainTentativeTax(second, usd)],
+      ['applicableCredit', explainApplicableCredit(second, usd)],
+    ] as const) {
+      await figure('death-1', key).focus()
+      expect(await why.textContent()).toBe(words)
+      expect(await description('death-1', key)).toBe(words)
+    }
+    expect(explainTentativeTax(second, usd)).toMatch(
+      /^Tentative tax \$6,745,800: the tax on the tax base \$17,000,000 /,
+    )
+    await figure('death-1', 'transfer').first().focus()
 
     // Hovering says the hovered figure's words; leaving goes back to the focused one's.
     const grossWords = 'Gross estate $21,000,000: Robert brokerage $20,000,000 + Half of Home (joint) $1,000,000'
@@ -440,6 +475,13 @@ describe.runIf(hasChromium())('the Flow view in Chromium', () => {
     expect(svg.texts).toContain('Second death: Robert Case')
     expect(svg.texts).toContain(dollars(expected.deaths[0]!.grossEstate.total))
     expect(svg.texts).toContain(`= ${dollars(expected.deaths[1]!.taxableEstate)}`)
+    // The tax worked out, as the view reads it: tentative tax − credit = estate tax, with their notes.
+    const second = expected.deaths[1]!
+    for (const words of ['Tentative tax', 'Applicable credit', 'Estate tax', `on ${dollars(second.taxBase)}`])
+      expect(svg.texts).toContain(words)
+    expect(svg.texts).toContain(dollars(second.tentativeTax))
+    expect(svg.texts).toContain(`− ${dollars(second.applicableCredit)}`)
+    expect(svg.texts).toContain(`= ${dollars(second.estateTax)}`)
     expect(svg.texts.join(' ')).toContain(expected.disclaimer)
   })
 

@@ -4,17 +4,20 @@
 // 345,800 + 40 % × (x − 1,000,000); basic exclusion 2026 $15,000,000, later years the last known).
 import { describe, expect, it } from 'vitest'
 import type { Payload } from '../../chart/payload.ts'
+import { FEDERAL_ESTATE_TAX, type EstateTaxTable } from '../../chart/src/flow/federal-estate-tax.ts'
 import { projectEstate } from '../../chart/src/flow/project-estate.ts'
 import type { EstateProjection, ProjectionDeath } from '../../chart/src/flow/projection-types.ts'
 import { amountFormatter } from '../../chart/src/views/amount-format.ts'
 import { assumptionsLine, portabilityWords } from '../../chart/src/views/flow-assumptions.ts'
 import {
   explainApplicable,
+  explainApplicableCredit,
   explainBasicExclusion,
   explainCharitable,
   explainDsue,
   explainDsuePassed,
   explainEstateTax,
+  explainGiftTax,
   explainGifts,
   explainGross,
   explainGrossLine,
@@ -22,6 +25,7 @@ import {
   explainOutsideLine,
   explainRecipient,
   explainTaxable,
+  explainTentativeTax,
   explainToday,
   explainTransfer,
   transferWords,
@@ -169,6 +173,63 @@ describe('what a death’s figures say', () => {
     )
   })
 
+  it('the tax worked out: tentative tax, gift tax payable, applicable credit', () => {
+    // Robert: T(4,200,000) = 345,800 + 40 % × 3,200,000 = 1,625,800; credit T(15,000,000) = 345,800 +
+    // 40 % × 14,000,000 = 5,945,800.
+    expect(explainTentativeTax(robert, usd)).toBe(
+      'Tentative tax $1,625,800: the tax on the tax base $4,200,000 (taxable estate $4,200,000 + adjusted taxable gifts $0) by IRC §2001(c), $345,800 + 40 % of the $3,200,000 over $1,000,000',
+    )
+    expect(explainApplicableCredit(robert, usd)).toBe(
+      'Applicable credit $5,945,800: the tax on the applicable exclusion $15,000,000 by IRC §2001(c), $345,800 + 40 % of the $14,000,000 over $1,000,000; it comes off the tentative tax',
+    )
+    // Linda: T(21,000,000) = 345,800 + 40 % × 20,000,000 = 8,345,800; gift tax 2,000,000 (see above);
+    // credit T(25,800,000) = 345,800 + 40 % × 24,800,000 = 10,265,800.
+    expect(explainTentativeTax(linda, usd)).toBe(
+      'Tentative tax $8,345,800: the tax on the tax base $21,000,000 (taxable estate $1,000,000 + adjusted taxable gifts $20,000,000) by IRC §2001(c), $345,800 + 40 % of the $20,000,000 over $1,000,000',
+    )
+    expect(explainGiftTax(linda, usd)).toBe(
+      "Gift tax payable $2,000,000: the gift tax on Linda's lifetime gifts beyond what the exclusion covered, subtracted so the gifts in the tax base are not taxed twice",
+    )
+    expect(explainApplicableCredit(linda, usd)).toBe(
+      'Applicable credit $10,265,800: the tax on the applicable exclusion $25,800,000 by IRC §2001(c), $345,800 + 40 % of the $24,800,000 over $1,000,000; it comes off the tentative tax',
+    )
+  })
+
+  it('each death’s statement reads the tax down the column: tentative − gift tax (when paid) − credit = tax', () => {
+    const columns = flowColumns(projection, { primaryClient: 'Robert', coClient: 'Linda' }, usd)
+    const tail = (column: number) => {
+      const rows = columns[column]!.rows
+      const from = rows.findIndex((row) => row.key === 'applicableExclusion')
+      return rows
+        .slice(from, rows.findIndex((row) => row.key === 'estateTax') + 1)
+        .map((row) => [row.key, row.label, row.sign ?? '', row.amount])
+    }
+    expect(tail(1)).toEqual([
+      ['applicableExclusion', 'Applicable exclusion', '', 15 * M],
+      ['tentativeTax', 'Tentative tax', '', 1_625_800],
+      ['applicableCredit', 'Applicable credit', '−', 5_945_800],
+      ['estateTax', 'Estate tax', '=', 0],
+    ])
+    expect(tail(2)).toEqual([
+      ['applicableExclusion', 'Applicable exclusion', '', 25_800_000],
+      ['tentativeTax', 'Tentative tax', '', 8_345_800],
+      ['giftTax', 'Gift tax payable', '−', 2 * M],
+      ['applicableCredit', 'Applicable credit', '−', 10_265_800],
+      ['estateTax', 'Estate tax', '=', 0],
+    ])
+    const row = (column: number, key: string) => columns[column]!.rows.find((each) => each.key === key)!
+    expect(row(2, 'tentativeTax')).toMatchObject({
+      note: 'on $21,000,000',
+      explanation: explainTentativeTax(linda, usd),
+    })
+    expect(row(2, 'giftTax').explanation).toBe(explainGiftTax(linda, usd))
+    expect(row(2, 'applicableCredit')).toMatchObject({
+      note: 'the tax on $25,800,000',
+      explanation: explainApplicableCredit(linda, usd),
+    })
+    expect(row(2, 'estateTax').note).toBe('never below zero')
+  })
+
   it('transfers, recipients, Today and what is outside', () => {
     const [home, bypass] = robert.transfers
     expect(transferWords(home!)).toBe('Linda, by survivorship')
@@ -223,6 +284,39 @@ describe('the tax, DSUE and exclusion in other cases', () => {
     expect(explainDsuePassed(robert, projection, usd)).toBe('No DSUE passed to Linda: portability is not elected')
     expect(explainDsue(linda, projection, usd)).toBe("No DSUE: portability is not elected at Robert's death")
     expect(portabilityWords(projection)).toBe('not elected')
+    // The tax on a taxed estate: T(30,000,000) − credit = tax, with no note that it stops at zero.
+    const columns = flowColumns(projection, { primaryClient: 'Robert', coClient: 'Linda' }, usd)
+    expect(columns[2]!.rows.find((row) => row.key === 'estateTax')).toMatchObject({ amount: 6 * M, sign: '=' })
+    expect(columns[2]!.rows.find((row) => row.key === 'estateTax')!.note).toBeUndefined()
+  })
+
+  it('names the rate and the threshold the tax table says, not words of its own', () => {
+    const [, linda] = deathsOf(project(taxed))
+    const top = FEDERAL_ESTATE_TAX.brackets.at(-1)!
+    expect([top.rate, top.over]).toEqual([0.4, 100_000_000]) // 40 % over $1,000,000, in cents
+    // Another schedule whose top bracket is 45 % over $500,000 (the lower brackets as they are).
+    const other: EstateTaxTable = {
+      ...FEDERAL_ESTATE_TAX,
+      bracketsSource: 'a test schedule',
+      brackets: [
+        ...FEDERAL_ESTATE_TAX.brackets.filter((each) => each.over < 50_000_000),
+        { ...top, over: 50_000_000, rate: 0.45 },
+      ],
+    }
+    expect(explainEstateTax(linda, usd, other)).toMatch(
+      /^Estate tax \$6,000,000: 45 % of the \$15,000,000 by which the tax base passes the applicable exclusion /,
+    )
+    expect(explainTentativeTax(linda, usd, other)).toMatch(
+      /by a test schedule, \$345,800 \+ 45 % of the \$29,500,000 over \$500,000$/,
+    )
+    // A schedule whose top rate starts above the applicable exclusion: no single rate says the tax.
+    const higher: EstateTaxTable = {
+      ...FEDERAL_ESTATE_TAX,
+      brackets: [...FEDERAL_ESTATE_TAX.brackets, { over: 2_000_000_000, base: 0, rate: 0.5 }],
+    }
+    expect(explainEstateTax(linda, usd, higher)).toBe(
+      'Estate tax $6,000,000: tentative tax $11,945,800 on $30,000,000 − credit $5,945,800',
+    )
   })
 
   it('a later year uses the last known exclusion, or the one assumed', () => {

@@ -3,7 +3,11 @@
 // $21,000,000 − marital deduction $6,000,000 − charitable deduction $0", "Estate tax $800,000: 40 % of
 // the $2,000,000 by which the tax base passes the applicable exclusion (tentative tax $6,745,800 −
 // credit $5,945,800)". Amounts are written as the view writes them (the household's currency, in
-// full), so the words add up to the figures shown. flow-statement.ts puts one on every row.
+// full), so the words add up to the figures shown. flow-statement.ts puts one on every row. The
+// rates and thresholds the words name are read from the tax table (federal-estate-tax.ts), never
+// written here, so the words cannot drift from the schedule the projection used.
+import { FEDERAL_ESTATE_TAX, type EstateTaxTable, type TaxBracket } from '../flow/federal-estate-tax.ts'
+import { cents, units } from '../flow/money.ts'
 import type {
   EstateProjection,
   ProjectionDeath,
@@ -14,9 +18,11 @@ import type {
 
 type Format = (amount: number) => string
 
-/** The top rate of the unified schedule (IRC §2001(c)), and where it starts. */
-const TOP_RATE = 0.4
-const TOP_RATE_FROM = 1_000_000
+/** The bracket of `table` that `amount` (in the currency unit) falls in: the last it is over. */
+function bracketOf(table: EstateTaxTable, amount: number): TaxBracket {
+  const inCents = cents(amount)
+  return table.brackets.reduce((applies, each) => (inCents > each.over ? each : applies), table.brackets[0]!)
+}
 
 /** "a $1 + b $2 + c $3"; `none` when there are no lines. */
 function sum(lines: readonly { label: string; amount: number }[], format: Format, none: string): string {
@@ -113,7 +119,57 @@ export function explainApplicable(death: ProjectionDeath, format: Format): strin
   )
 }
 
-export function explainEstateTax(death: ProjectionDeath, format: Format): string {
+/**
+ * "Tentative tax $6,745,800: the tax on the tax base $17,000,000 (taxable estate $17,000,000 +
+ * adjusted taxable gifts $0) by IRC §2001(c), $345,800 + 40 % of the $16,000,000 over $1,000,000".
+ */
+export function explainTentativeTax(
+  death: ProjectionDeath,
+  format: Format,
+  table: EstateTaxTable = FEDERAL_ESTATE_TAX,
+): string {
+  const base = `the tax base ${format(death.taxBase)} (taxable estate ${format(death.taxableEstate)} + adjusted taxable gifts ${format(death.adjustedTaxableGifts)})`
+  if (death.taxBase <= 0) return `No tentative tax: nothing is taxed, ${base}`
+  return `Tentative tax ${format(death.tentativeTax)}: the tax on ${base} by ${table.bracketsSource}, ${scheduleWords(table, death.taxBase, format)}`
+}
+
+/** "$345,800 + 40 % of the $16,000,000 over $1,000,000": how the schedule taxes `amount`. */
+function scheduleWords(table: EstateTaxTable, amount: number, format: Format): string {
+  const bracket = bracketOf(table, amount)
+  const over = units(bracket.over)
+  const rated = `${percentWords(bracket.rate)} of the ${format(amount - over)} over ${format(over)}`
+  return bracket.base === 0 ? rated : `${format(units(bracket.base))} + ${rated}`
+}
+
+export function explainGiftTax(death: ProjectionDeath, format: Format): string {
+  return (
+    `Gift tax payable ${format(death.giftTaxPayable)}: the gift tax on ${death.decedentName}'s lifetime gifts` +
+    ` beyond what the exclusion covered, subtracted so the gifts in the tax base are not taxed twice`
+  )
+}
+
+/** "Applicable credit $5,945,800: the tentative tax on the applicable exclusion $15,000,000, …". */
+export function explainApplicableCredit(
+  death: ProjectionDeath,
+  format: Format,
+  table: EstateTaxTable = FEDERAL_ESTATE_TAX,
+): string {
+  if (death.applicableExclusion <= 0) return 'No applicable credit: there is no applicable exclusion'
+  return (
+    `Applicable credit ${format(death.applicableCredit)}: the tax on the applicable exclusion ${format(death.applicableExclusion)}` +
+    ` by ${table.bracketsSource}, ${scheduleWords(table, death.applicableExclusion, format)}; it comes off the tentative tax`
+  )
+}
+
+/**
+ * The estate tax, with its arithmetic; at the top rate also as the top rate of `table` on what the
+ * tax base passes the applicable exclusion by (when both are in the top bracket and no gift tax was paid).
+ */
+export function explainEstateTax(
+  death: ProjectionDeath,
+  format: Format,
+  table: EstateTaxTable = FEDERAL_ESTATE_TAX,
+): string {
   const gift = death.giftTaxPayable > 0 ? ` − gift tax paid ${format(death.giftTaxPayable)}` : ''
   const arithmetic = `tentative tax ${format(death.tentativeTax)} on ${format(death.taxBase)}${gift} − credit ${format(death.applicableCredit)}`
   if (death.estateTax === 0) {
@@ -121,9 +177,10 @@ export function explainEstateTax(death: ProjectionDeath, format: Format): string
       return `No estate tax: the tax base ${format(death.taxBase)} is within the applicable exclusion ${format(death.applicableExclusion)} (${arithmetic})`
     return `No estate tax: ${arithmetic} is not above zero`
   }
+  const top = table.brackets.at(-1)!
   const over = death.taxBase - death.applicableExclusion
-  if (death.giftTaxPayable === 0 && death.applicableExclusion >= TOP_RATE_FROM && over > 0)
-    return `Estate tax ${format(death.estateTax)}: ${percentWords(TOP_RATE)} of the ${format(over)} by which the tax base passes the applicable exclusion (${arithmetic})`
+  if (death.giftTaxPayable === 0 && death.applicableExclusion >= units(top.over) && over > 0)
+    return `Estate tax ${format(death.estateTax)}: ${percentWords(top.rate)} of the ${format(over)} by which the tax base passes the applicable exclusion (${arithmetic})`
   return `Estate tax ${format(death.estateTax)}: ${arithmetic}`
 }
 

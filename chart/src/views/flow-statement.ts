@@ -1,7 +1,10 @@
 // The Flow view's columns as rows, pure: Today (each client's estate, joint, outside, charity), then
 // each death as a statement read top to bottom (gross estate and its lines, the marital and
 // charitable deductions, the taxable estate, adjusted taxable gifts, the applicable exclusion and
-// its parts, the estate tax, the DSUE passed on, and what passes where), then who ends with what.
+// its parts, then the tax worked out: the tentative tax on the tax base, less the gift tax paid (when
+// any) and the applicable credit, equals the estate tax; the DSUE passed on, and what passes
+// where), then who ends with what. Printed and exported copies read the tax's arithmetic down the
+// column.
 // The view (flow-view.ts), its SVG export (export/flow-svg.ts) and the text version read the same
 // rows, so every copy of the view shows the same figures in the same order. The figures are the
 // projection's (chart/src/flow/project-estate.ts): nothing is computed here but words. Each row
@@ -9,11 +12,13 @@
 import type { EstateProjection, ProjectionDeath } from '../flow/projection-types.ts'
 import {
   explainApplicable,
+  explainApplicableCredit,
   explainBasicExclusion,
   explainCharitable,
   explainDsue,
   explainDsuePassed,
   explainEstateTax,
+  explainGiftTax,
   explainGifts,
   explainGross,
   explainGrossLine,
@@ -21,6 +26,7 @@ import {
   explainOutsideLine,
   explainRecipient,
   explainTaxable,
+  explainTentativeTax,
   explainToday,
   explainTransfer,
   transferWords,
@@ -197,10 +203,41 @@ function deathColumn(projection: EstateProjection, index: number, format: Format
       explanation: explainApplicable(death, format),
     },
     {
+      key: 'tentativeTax',
+      label: 'Tentative tax',
+      amount: death.tentativeTax,
+      kind: 'figure',
+      note: `on ${format(death.taxBase)}`,
+      explanation: explainTentativeTax(death, format),
+    },
+    ...(death.giftTaxPayable > 0
+      ? [
+          {
+            key: 'giftTax',
+            label: 'Gift tax payable',
+            amount: death.giftTaxPayable,
+            kind: 'figure',
+            sign: '−',
+            explanation: explainGiftTax(death, format),
+          } satisfies FlowRow,
+        ]
+      : []),
+    {
+      key: 'applicableCredit',
+      label: 'Applicable credit',
+      amount: death.applicableCredit,
+      kind: 'figure',
+      sign: '−',
+      note: `the tax on ${format(death.applicableExclusion)}`,
+      explanation: explainApplicableCredit(death, format),
+    },
+    {
       key: 'estateTax',
       label: 'Estate tax',
       amount: death.estateTax,
       kind: 'result',
+      sign: '=',
+      ...(death.estateTax === 0 ? { note: 'never below zero' } : {}),
       explanation: explainEstateTax(death, format),
     },
   ]

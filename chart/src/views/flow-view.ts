@@ -1,8 +1,8 @@
 // The Flow view (chart 0.3.0): what happens to the estate at the first and the second death with the
 // federal estate tax, from projectEstate (chart/src/flow/project-estate.ts). Columns, left to right:
 // Today (each client's estate, joint, outside, charity), each death as a statement (flow-statement.ts:
-// gross estate and its lines, deductions, taxable estate, gifts, the exclusion and its basis, the tax,
-// the DSUE passed on, where it passes), and who ends with what, with what is outside both estates.
+// gross estate and its lines, deductions, taxable estate, gifts, the exclusion and its basis, the tax
+// worked out (tentative tax − gift tax paid − credit = estate tax), the DSUE passed on, where it passes), and who ends with what, with what is outside both estates.
 // They keep their width and the row scrolls sideways in a narrow frame rather than squeezing them.
 // Under them: the projection's warnings, the assumptions line (flow-assumptions.ts) and the
 // disclaimer. Every figure is a focus stop described by what it is made of (flow-explain.ts), and
