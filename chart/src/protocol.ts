@@ -36,7 +36,9 @@
 // - 0.3.0 chart → host, only to the origin of the accepted render:
 //   - `estate` {projection}: the estate projection (flow/projection-types.ts) the chart computed from
 //     the payload, after each render and whenever the reader changes who dies first or a year in
-//     the Flow view. The host sent the payload, so nothing it does not hold leaves the frame.
+//     the Flow view (a redraw for `appearance` keeps the reader's choices and posts none: the host
+//     already holds that projection). The host sent the payload, so nothing it does not hold leaves
+//     the frame.
 //   - `setView` also takes 'flow'.
 import type { Theme } from '../payload.ts'
 import type { EstateProjection } from './flow/projection-types.ts'
