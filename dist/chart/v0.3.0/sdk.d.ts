@@ -186,7 +186,7 @@ export interface HouseholdChartGift {
     donor: string;
     /** Absent: gifts were made whose amount is not known (counted as none, and the Flow view says so). */
     taxableGifts?: number;
-    /** The part of the basic exclusion the gifts used; gift tax was paid on the rest. Absent: all of taxableGifts. */
+    /** The part of the basic exclusion the gifts used; gift tax was paid on the rest. Absent: all of taxableGifts, up to the year of death's basic exclusion. */
     exclusionUsed?: number;
 }
 /**
@@ -257,7 +257,8 @@ export interface ProjectionFigure {
     readonly total: number;
     readonly lines: readonly ProjectionLine[];
 }
-export type RecipientKind = 'spouse' | 'person' | 'trust' | 'charity' | 'heirs' | 'tax';
+/** entity: a business or a holding that receives (an LLC, an account); trust: any trust; charity: a foundation, DAF or public charity. */
+export type RecipientKind = 'spouse' | 'person' | 'trust' | 'entity' | 'charity' | 'heirs' | 'tax';
 /** How a transfer at a death is made. */
 export type TransferHow = 
 /** Half of joint property, to the surviving joint owner, whatever the dispositions say. */
@@ -346,7 +347,7 @@ export interface ProjectionAssumptions {
     readonly portabilityStated: boolean;
     readonly married: boolean;
 }
-export type ProjectionWarningCode = 'noLivingClient' | 'notMarried' | 'nonCitizenSpouse' | 'citizenshipAssumed' | 'portabilityAssumed' | 'dsueNotElected' | 'giftsAmountUnknown' | 'unassignedValue' | 'deceasedClientHolds' | 'firstDeathNotLiving' | 'dispositionNotApplied';
+export type ProjectionWarningCode = 'noLivingClient' | 'notMarried' | 'nonCitizenSpouse' | 'citizenshipAssumed' | 'portabilityAssumed' | 'dsueNotElected' | 'giftsAmountUnknown' | 'unassignedValue' | 'deceasedClientHolds' | 'firstDeathNotLiving' | 'dispositionNotApplied' | 'bequestLapsed' | 'priorDsueReplaced' | 'yearAdjusted' | 'basicExclusionNotUsed' | 'giftExclusionAssumed' | 'amountsTooLarge';
 export interface ProjectionWarning {
     readonly code: ProjectionWarningCode;
     readonly message: string;

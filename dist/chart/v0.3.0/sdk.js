@@ -122,13 +122,13 @@ function cents(amount) {
 function units(amountInCents) {
   return amountInCents / 100;
 }
-function splitCents(total, weights) {
+function splitCents(total2, weights) {
   const sum2 = weights.reduce((a, b) => a + b, 0);
   if (weights.length === 0) return [];
-  if (sum2 <= 0) return weights.map((_, i) => i === 0 ? total : 0);
-  const exact = weights.map((weight) => total * weight / sum2);
+  if (sum2 <= 0) return weights.map((_, i) => i === 0 ? total2 : 0);
+  const exact = weights.map((weight) => total2 * weight / sum2);
   const parts = exact.map(Math.floor);
-  let left = total - parts.reduce((a, b) => a + b, 0);
+  let left = total2 - parts.reduce((a, b) => a + b, 0);
   const order = exact.map((value, i) => ({ i, remainder: value - Math.floor(value) })).sort((a, b) => b.remainder - a.remainder || a.i - b.i);
   for (const { i } of order) {
     if (left <= 0) break;
@@ -166,6 +166,7 @@ var FEDERAL_ESTATE_TAX = {
     { year: 2026, amount: cents(15e6), source: "P.L. 119-21 (IRC \xA72010(c)(3)), Rev. Proc. 2025-32" }
   ]
 };
+var PROJECTION_YEARS = { first: FEDERAL_ESTATE_TAX.exclusions[0].year, last: 2200 };
 function tentativeTax(table, amount) {
   if (amount <= 0) return 0;
   let applies = table.brackets[0];
@@ -204,19 +205,22 @@ function amountFormatter(currency) {
 
 // chart/src/flow/settle-death.ts
 var sum = (values) => values.reduce((a, b) => a + b, 0);
+var total = (pool) => sum(pool.parts.map((part) => part.cents));
 function settleDeath(facts) {
   const { survivor } = facts;
   const married = survivor?.spouse === true;
-  const applicableExclusion = facts.basicExclusion.amount + facts.dsue;
+  const basicForCredit = Math.max(facts.basicExclusion.amount, facts.exclusionUsedByGifts);
+  const applicableExclusion = basicForCredit + facts.dsue;
   const transfers = [];
   const unpaid = [];
+  const lapsed = [];
+  const isSurvivors = (toId) => survivor !== void 0 && (toId === survivor.id || facts.recipient(toId).ownedBy === survivor.id);
   const deductionFor = (toId) => {
-    if (married && survivor.citizen && toId === survivor.id) return "marital";
     const recipient = facts.recipient(toId);
-    if (married && survivor.citizen && recipient.qtip) return "marital";
+    if (married && survivor.citizen && (isSurvivors(toId) || recipient.qtip)) return "marital";
     return recipient.kind === "charity" ? "charitable" : null;
   };
-  const give = (toId, amount, how, dispositionIndex, fromEntityId) => {
+  const give = (toId, amount, how, from = {}) => {
     if (amount <= 0) return;
     const recipient = facts.recipient(toId);
     const deduction = deductionFor(toId);
@@ -225,75 +229,115 @@ function settleDeath(facts) {
       toName: recipient.name,
       toKind: toId === survivor?.id && married ? "spouse" : recipient.kind,
       how,
-      ...dispositionIndex === void 0 ? {} : { dispositionIndex },
-      ...fromEntityId === void 0 ? {} : { fromEntityId },
+      ...from,
       amount,
       taxBorne: 0,
       deduction,
-      // What the survivor takes outright is theirs at the next death; a QTIP trust is taxed there (§2044).
-      inSurvivorsEstate: toId === survivor?.id || deduction === "marital" && recipient.qtip
+      // What the survivor takes (outright or in their revocable trust) is theirs at the next death; a
+      // QTIP trust is taxed there (§2044).
+      inSurvivorsEstate: isSurvivors(toId) || deduction === "marital" && recipient.qtip
     });
   };
   const nonDeductibleSoFar = () => sum(transfers.filter((t) => t.deduction === null).map((t) => t.amount));
-  const dispose = (available, list, fromEntityId) => {
-    let left2 = available;
+  const defaultIsTaxable = () => married && survivor.citizen ? false : true;
+  const dispose = (pool, list, fromEntityId) => {
+    const live = list.filter(({ index, disposition }) => {
+      if (!facts.recipient(disposition.to).dead) return true;
+      lapsed.push(index);
+      return false;
+    });
+    if (live.length === 0) return;
+    let left = total(pool);
     const pay = (index, to, wanted) => {
-      const paid = Math.min(wanted, left2);
+      const paid = Math.min(wanted, left);
       if (paid <= 0) unpaid.push(index);
-      give(to, paid, "disposition", index, fromEntityId);
-      left2 -= paid;
+      give(to, paid, "disposition", {
+        dispositionIndex: index,
+        ...fromEntityId === void 0 ? {} : { fromEntityId }
+      });
+      left -= paid;
     };
-    for (const { index, disposition } of list)
+    for (const { index, disposition } of live)
       if (disposition.amount !== void 0) pay(index, disposition.to, cents(disposition.amount));
-    for (const { index, disposition } of list) {
+    const shares = live.filter(({ disposition }) => disposition.share !== void 0);
+    const shareWeights = shares.map(({ disposition }) => disposition.share);
+    const unshared = Math.max(0, 100 - sum(shareWeights));
+    for (const { index, disposition } of live) {
       if (disposition.formula !== "unusedExclusion") continue;
       const room = Math.max(0, applicableExclusion - facts.exclusionUsedByGifts - nonDeductibleSoFar());
-      pay(index, disposition.to, room);
+      const taxableShare = (sum(shares.filter(({ disposition: d }) => deductionFor(d.to) === null).map(({ disposition: d }) => d.share)) + (defaultIsTaxable() ? unshared : 0)) / 100;
+      const funded = taxableShare >= 1 ? room : Math.round((room - taxableShare * left) / (1 - taxableShare));
+      pay(index, disposition.to, Math.max(0, funded));
     }
-    const shares = list.filter(({ disposition }) => disposition.share !== void 0);
-    if (shares.length > 0 && left2 > 0) {
-      const weights = shares.map(({ disposition }) => disposition.share);
-      const parts = splitCents(left2, [...weights, Math.max(0, 100 - sum(weights))]);
-      shares.forEach(({ index, disposition }, i) => give(disposition.to, parts[i], "disposition", index, fromEntityId));
-      left2 = parts.at(-1);
+    if (shares.length > 0 && left > 0) {
+      const parts = splitCents(left, [...shareWeights, unshared]);
+      shares.forEach(
+        ({ index, disposition }, i) => give(disposition.to, parts[i], "disposition", {
+          dispositionIndex: index,
+          ...fromEntityId === void 0 ? {} : { fromEntityId }
+        })
+      );
+      left = parts.at(-1);
     } else for (const { index } of shares) unpaid.push(index);
-    return left2;
+    if (left !== total(pool)) pool.mixed = true;
+    pool.parts = pool.mixed ? left > 0 ? [{ cents: left }] : [] : pool.parts;
   };
-  const fromIds = new Set(facts.dispositions.flatMap(({ disposition }) => disposition.from ?? []));
-  let residue = 0;
+  const fromIds = [...new Set(facts.dispositions.flatMap(({ disposition }) => disposition.from ?? []))];
+  const claimedBy = (line) => fromIds.find((id) => (line.within ?? []).includes(id));
+  const residue = { parts: [], mixed: false };
+  const fromPools = new Map(fromIds.map((id) => [id, { parts: [], mixed: false }]));
   for (const line of facts.lines) {
-    if (line.entityId !== void 0 && fromIds.has(line.entityId)) continue;
-    if (line.joint === true && survivor !== void 0)
-      give(survivor.id, line.cents, "survivorship", void 0, line.entityId);
-    else residue += line.cents;
+    const part = {
+      cents: line.cents,
+      ...line.entityId === void 0 ? {} : { entityId: line.entityId },
+      ...line.within === void 0 ? {} : { within: line.within }
+    };
+    const claimed = claimedBy(line);
+    if (claimed !== void 0) fromPools.get(claimed).parts.push(part);
+    else if (line.joint === true && survivor !== void 0)
+      give(survivor.id, line.cents, "survivorship", {
+        ...line.entityId === void 0 ? {} : { fromEntityId: line.entityId },
+        ...line.within === void 0 ? {} : { within: line.within }
+      });
+    else residue.parts.push(part);
   }
-  for (const fromId of fromIds) {
-    const pool = sum(facts.lines.filter((line) => line.entityId === fromId).map((line) => line.cents));
-    const own = facts.dispositions.filter(({ disposition }) => disposition.from === fromId);
-    residue += dispose(pool, own, fromId);
+  for (const [fromId, pool] of fromPools) {
+    dispose(
+      pool,
+      facts.dispositions.filter(({ disposition }) => disposition.from === fromId),
+      fromId
+    );
+    residue.parts.push(...pool.parts);
+    residue.mixed ||= pool.mixed;
   }
-  const left = dispose(
+  dispose(
     residue,
     facts.dispositions.filter(({ disposition }) => disposition.from === void 0)
   );
-  if (left > 0) {
-    if (survivor !== void 0) give(survivor.id, left, "default");
-    else if (facts.heirs.length > 0) {
-      const parts = splitCents(
-        left,
-        facts.heirs.map((taker) => taker.share)
-      );
-      facts.heirs.forEach((taker, i) => give(taker.id, parts[i], "default"));
-    } else
+  const takers = married ? [{ id: survivor.id, share: 1 }] : facts.heirs;
+  for (const part of residue.parts) {
+    const from = {
+      ...part.entityId === void 0 ? {} : { fromEntityId: part.entityId },
+      ...part.within === void 0 ? {} : { within: part.within }
+    };
+    if (takers.length === 0) {
       transfers.push({
         toName: "Other heirs (no descendants in the chart)",
         toKind: "heirs",
         how: "default",
-        amount: left,
+        ...from,
+        amount: part.cents,
         taxBorne: 0,
         deduction: null,
         inSurvivorsEstate: false
       });
+      continue;
+    }
+    const split = splitCents(
+      part.cents,
+      takers.map((taker) => taker.share)
+    );
+    takers.forEach((taker, i) => give(taker.id, split[i], "default", from));
   }
   const grossEstate = sum(facts.lines.map((line) => line.cents));
   const nonDeductible = nonDeductibleSoFar();
@@ -303,20 +347,18 @@ function settleDeath(facts) {
     tentativeTax(facts.table, atg) - tentativeTax(facts.table, Math.min(facts.exclusionUsedByGifts, atg))
   );
   const applicableCredit = tentativeTax(facts.table, applicableExclusion);
-  const taxOn = (taxable) => Math.max(0, tentativeTax(facts.table, taxable + atg) - giftTaxPayable - applicableCredit);
-  let tax = taxOn(nonDeductible);
-  for (let round = 0; round < 100 && tax > nonDeductible; round++) {
-    const next = taxOn(tax);
-    if (next === tax) break;
-    tax = next;
-  }
-  bearTax(transfers, tax);
+  const estateTax = Math.max(0, tentativeTax(facts.table, nonDeductible + atg) - giftTaxPayable - applicableCredit);
+  bearTax(
+    transfers.filter((t) => t.deduction === null),
+    estateTax
+  );
   const netOf = (kind) => sum(transfers.filter((t) => t.deduction === kind).map((t) => t.amount - t.taxBorne));
   const maritalDeduction = netOf("marital");
   const charitableDeduction = netOf("charitable");
   const taxableEstate = grossEstate - maritalDeduction - charitableDeduction;
   const taxBase = taxableEstate + atg;
-  const dsuePassed = married && facts.portabilityElected ? Math.min(facts.basicExclusion.amount, Math.max(0, applicableExclusion - taxBase)) : 0;
+  const dsueBase = taxableEstate + Math.min(facts.exclusionUsedByGifts, atg);
+  const dsuePassed = married && facts.portabilityElected ? Math.min(facts.basicExclusion.amount, Math.max(0, applicableExclusion - dsueBase)) : 0;
   return {
     grossEstate,
     maritalDeduction,
@@ -327,25 +369,20 @@ function settleDeath(facts) {
     giftTaxPayable,
     applicableExclusion,
     applicableCredit,
-    estateTax: tax,
+    estateTax,
     dsuePassed,
     transfers,
-    unpaidDispositions: unpaid
+    unpaidDispositions: unpaid,
+    lapsedDispositions: [...new Set(lapsed)]
   };
 }
-function bearTax(transfers, tax) {
-  let left = tax;
-  for (const group of [transfers.filter((t) => t.deduction === null), transfers.filter((t) => t.deduction !== null)]) {
-    const available = sum(group.map((t) => t.amount));
-    if (left <= 0 || available <= 0) continue;
-    const taken = Math.min(left, available);
-    const parts = splitCents(
-      taken,
-      group.map((t) => t.amount)
-    );
-    group.forEach((t, i) => t.taxBorne = parts[i]);
-    left -= taken;
-  }
+function bearTax(payers, tax) {
+  if (tax <= 0) return;
+  const parts = splitCents(
+    tax,
+    payers.map((t) => t.amount)
+  );
+  payers.forEach((t, i) => t.taxBorne = parts[i]);
 }
 
 // chart/src/estate/estate-buckets.ts
@@ -631,12 +668,12 @@ function directValueOf(entity, warnings) {
   });
   return 0;
 }
-function addMemberFraction(members, memberId, direct, total) {
+function addMemberFraction(members, memberId, direct, total2) {
   const fraction = members.get(memberId);
-  if (fraction === void 0) members.set(memberId, { direct, total });
+  if (fraction === void 0) members.set(memberId, { direct, total: total2 });
   else {
     fraction.direct += direct;
-    fraction.total += total;
+    fraction.total += total2;
   }
 }
 function loopWarning(entity, holder, counted) {
@@ -650,21 +687,43 @@ function loopWarning(entity, holder, counted) {
 
 // chart/src/flow/today-estates.ts
 var percent = (fraction) => `${Math.round(fraction * 1e3) / 10} %`;
-function entityLine(name, entityId, part, whole, joint) {
+var EQUAL_SHARES = 1e-9;
+function entityLine(name, entityId, within, part, whole, joint) {
   const fraction = part / whole;
   const label = joint ? `Half of ${fraction * 2 >= 0.9995 ? "" : `${percent(fraction * 2)} of `}${name} (joint)` : fraction >= 0.9995 ? name : `${percent(fraction)} of ${name}`;
-  return { label, cents: part, entityId, fraction, ...joint ? { joint } : {} };
+  return { label, cents: part, entityId, within, fraction, ...joint ? { joint } : {} };
 }
-function todayEstates(payload) {
+function withinOf(look) {
+  const within = /* @__PURE__ */ new Map();
+  const visit = (id, seen) => {
+    const known = within.get(id);
+    if (known !== void 0) return known;
+    const owners = [id];
+    for (const holder of look.entities.get(id)?.holders ?? []) {
+      if (holder.is !== "entity" || seen.has(holder.id)) continue;
+      for (const owner of visit(holder.id, /* @__PURE__ */ new Set([...seen, holder.id])))
+        if (!owners.includes(owner)) owners.push(owner);
+    }
+    within.set(id, owners);
+    return owners;
+  };
+  for (const id of look.entities.keys()) visit(id, /* @__PURE__ */ new Set([id]));
+  return within;
+}
+function todayEstates(payload, clients) {
   const look = lookThroughEstate(payload);
   const nameOf = new Map((payload.entities ?? []).map((entity) => [entity.id, entity.shortName ?? entity.name]));
+  const directShare = (clientId, entityId) => clientId === void 0 ? 0 : look.members.get(clientId)?.holdings.find((holding) => holding.entityId === entityId)?.directFraction ?? 0;
+  const within = withinOf(look);
   const totals = Object.fromEntries(ESTATE_BUCKETS.map((bucket) => [bucket, 0]));
   const primaryLines = [];
   const coLines = [];
   const outsideLines = [];
+  let sum2 = 0;
   for (const [id, entity] of look.entities) {
     const whole = cents(entity.directValue);
     if (whole <= 0) continue;
+    sum2 += whole;
     const parts = splitCents(
       whole,
       ESTATE_BUCKETS.map((bucket) => entity.directBuckets[bucket])
@@ -672,32 +731,50 @@ function todayEstates(payload) {
     const part = (bucket) => parts[ESTATE_BUCKETS.indexOf(bucket)];
     for (const bucket of ESTATE_BUCKETS) totals[bucket] += part(bucket);
     const name = nameOf.get(id) ?? id;
+    const chain = within.get(id) ?? [id];
+    const line = (into, amount, joint2) => {
+      if (amount > 0) into.push(entityLine(name, id, chain, amount, whole, joint2));
+    };
+    line(primaryLines, part("primaryClient"), false);
+    line(coLines, part("coClient"), false);
     const joint = part("joint");
-    const primaryHalf = Math.floor(joint / 2);
-    if (part("primaryClient") > 0) primaryLines.push(entityLine(name, id, part("primaryClient"), whole, false));
-    if (primaryHalf > 0) primaryLines.push(entityLine(name, id, primaryHalf, whole, true));
-    if (part("coClient") > 0) coLines.push(entityLine(name, id, part("coClient"), whole, false));
-    if (joint - primaryHalf > 0) coLines.push(entityLine(name, id, joint - primaryHalf, whole, true));
+    const primaryShare = directShare(clients.primaryId, id);
+    const coShare = directShare(clients.coId, id);
+    if (primaryShare > 0 && coShare > 0 && Math.abs(primaryShare - coShare) > EQUAL_SHARES) {
+      const [primaryPart, coPart] = splitCents(joint, [primaryShare, coShare]);
+      line(primaryLines, primaryPart, false);
+      line(coLines, coPart, false);
+    } else {
+      const primaryHalf = Math.floor(joint / 2);
+      line(primaryLines, primaryHalf, true);
+      line(coLines, joint - primaryHalf, true);
+    }
     const outside = part("outside") + part("charity");
-    if (outside > 0) outsideLines.push(entityLine(name, id, outside, whole, false));
+    if (outside > 0) outsideLines.push(entityLine(name, id, chain, outside, whole, false));
   }
-  return { primaryLines, coLines, totals, outsideLines };
+  return { primaryLines, coLines, totals, outsideLines, tooLarge: !Number.isSafeInteger(sum2) };
 }
 
 // chart/src/flow/project-estate.ts
 var PROJECTION_DISCLAIMER = "An estimate of the federal estate tax from the figures in this chart, not tax or legal advice. It leaves out state taxes, debts, expenses and the generation-skipping transfer tax.";
-var FIRST_YEAR = FEDERAL_ESTATE_TAX.exclusions[0].year;
-var LAST_YEAR = 2200;
-var clampYear = (year) => Math.min(LAST_YEAR, Math.max(FIRST_YEAR, Math.trunc(year)));
+var clampYear = (year) => Math.min(PROJECTION_YEARS.last, Math.max(PROJECTION_YEARS.first, Math.trunc(year)));
 function projectEstate(payload, choices = {}) {
   const warnings = [];
   const people = new Map(payload.people.map((person) => [person.id, person]));
   const entityKinds = new Map((payload.entities ?? []).map((entity) => [entity.id, entity.kind]));
   const entityNames = new Map((payload.entities ?? []).map((entity) => [entity.id, entity.shortName ?? entity.name]));
   const assumptions = payload.assumptions ?? {};
-  const today = todayEstates(payload);
   const primary = payload.people.find((person) => person.role === "primaryClient" && person.deathDate === void 0);
   const co = payload.people.find((person) => person.role === "coClient" && person.deathDate === void 0);
+  const today = todayEstates(payload, {
+    ...primary === void 0 ? {} : { primaryId: primary.id },
+    ...co === void 0 ? {} : { coId: co.id }
+  });
+  if (today.tooLarge)
+    warnings.push({
+      code: "amountsTooLarge",
+      message: "The values add up to more than about $90 trillion: beyond that the figures cannot be exact to the cent, so they may be off by a few cents."
+    });
   for (const role of ["primaryClient", "coClient"]) {
     const held = role === "primaryClient" ? today.primaryLines : today.coLines;
     if ((role === "primaryClient" ? primary : co) === void 0 && held.length > 0)
@@ -731,23 +808,52 @@ function projectEstate(payload, choices = {}) {
   if (first !== void 0 && second !== void 0 && !married)
     warnings.push({
       code: "notMarried",
-      message: `${first.name} and ${second.name} are not joined as spouses: no marital deduction and no portability between them.`
+      message: `${first.name} and ${second.name} are not joined as spouses: no marital deduction and no portability between them, and by default each one's estate goes to their descendants, not to the other (joint property still passes to the survivor).`
     });
   const thisYear = (choices.today ?? /* @__PURE__ */ new Date()).getUTCFullYear();
   const asOfYear = payload.household.asOf === void 0 ? void 0 : Number(payload.household.asOf.slice(0, 4));
-  const firstYear = clampYear(choices.firstDeathYear ?? assumptions.firstDeathYear ?? asOfYear ?? thisYear);
-  const secondYear = Math.max(firstYear, clampYear(choices.secondDeathYear ?? assumptions.secondDeathYear ?? firstYear));
+  const given = (year) => year !== void 0 && Number.isFinite(year) ? year : void 0;
+  const wantedFirstYear = given(choices.firstDeathYear) ?? assumptions.firstDeathYear ?? asOfYear ?? thisYear;
+  const firstYear = clampYear(wantedFirstYear);
+  const wantedSecondYear = given(choices.secondDeathYear) ?? assumptions.secondDeathYear ?? firstYear;
+  const secondYear = Math.max(firstYear, clampYear(wantedSecondYear));
+  if (first !== void 0 && (firstYear !== wantedFirstYear || second !== void 0 && secondYear !== wantedSecondYear))
+    warnings.push({
+      code: "yearAdjusted",
+      message: `The years of death are taken as ${second === void 0 ? firstYear : `${firstYear} and ${secondYear}`}: a death is projected from ${PROJECTION_YEARS.first} to ${PROJECTION_YEARS.last}, the second not before the first.`
+    });
+  const knownYear = (year) => FEDERAL_ESTATE_TAX.exclusions.some((each) => each.year === year);
+  const projectedYears = second === void 0 ? [firstYear] : [firstYear, secondYear];
+  if (first !== void 0 && assumptions.basicExclusion !== void 0 && projectedYears.every(knownYear))
+    warnings.push({
+      code: "basicExclusionNotUsed",
+      message: `The basic exclusion assumed is for years after ${FEDERAL_ESTATE_TAX.exclusions.at(-1).year}; the years projected have their own amounts, which are used.`
+    });
   const portabilityElected = assumptions.portabilityElected ?? true;
-  const recipient = (id) => {
+  const grantorsOf = (entityId) => (payload.links ?? []).filter((link) => link.type === "grantor" && link.to === entityId).map((link) => link.from);
+  const recipientAt = (deadIds) => (id) => {
     const person = people.get(id);
-    if (person !== void 0) return { name: person.name, kind: "person", qtip: false };
+    if (person !== void 0)
+      return {
+        name: person.name,
+        kind: "person",
+        qtip: false,
+        dead: person.deathDate !== void 0 || deadIds.has(id)
+      };
     const kind = entityKinds.get(id);
     const name = entityNames.get(id) ?? id;
-    if (kind === void 0 || isParty(kind)) return { name, kind: "person", qtip: false };
+    if (kind === void 0 || isParty(kind)) return { name, kind: "entity", qtip: false, dead: false };
     const group = entityGroupOf(kind);
-    return { name, kind: group === "charity" ? "charity" : "trust", qtip: kind === "qtip" };
+    const grantors = grantorsOf(id);
+    return {
+      name,
+      kind: group === "charity" ? "charity" : group === "trust" ? "trust" : "entity",
+      qtip: kind === "qtip",
+      dead: false,
+      ...kind === "revocableTrust" && grantors.length === 1 ? { ownedBy: grantors[0] } : {}
+    };
   };
-  const giftsOf = (client) => {
+  const giftsOf = (client, exclusion) => {
     const gift = (payload.gifts ?? []).find((each) => each.donor === client.id);
     if (gift !== void 0 && gift.taxableGifts === void 0)
       warnings.push({
@@ -755,11 +861,20 @@ function projectEstate(payload, choices = {}) {
         message: `${client.name} has made lifetime gifts whose amount is not in the chart: counted as none.`
       });
     const adjustedTaxableGifts = cents(gift?.taxableGifts ?? 0);
-    return { adjustedTaxableGifts, exclusionUsedByGifts: cents(gift?.exclusionUsed ?? gift?.taxableGifts ?? 0) };
+    if (gift?.exclusionUsed !== void 0)
+      return { adjustedTaxableGifts, exclusionUsedByGifts: cents(gift.exclusionUsed) };
+    const exclusionUsedByGifts = Math.min(adjustedTaxableGifts, exclusion.amount);
+    if (exclusionUsedByGifts < adjustedTaxableGifts)
+      warnings.push({
+        code: "giftExclusionAssumed",
+        message: `${client.name}'s lifetime gifts are more than the basic exclusion: assumed they used ${amountFormatter(payload.household.currency)(units(exclusionUsedByGifts))} of it and paid gift tax on the rest (set gifts' exclusionUsed to say otherwise).`
+      });
+    return { adjustedTaxableGifts, exclusionUsedByGifts };
   };
-  const receivedDsue = (client) => {
+  const receivedDsue = (client, replaced = false) => {
     const received = client.dsueReceived;
     if (received === void 0) return { amount: 0 };
+    if (replaced) return { amount: received.portabilityElected === false ? 0 : cents(received.amount) };
     const fromName = received.from === void 0 ? void 0 : people.get(received.from)?.name;
     if (received.portabilityElected === false) {
       warnings.push({
@@ -784,6 +899,35 @@ function projectEstate(payload, choices = {}) {
   );
   const deaths = [];
   const settled = [];
+  const settle = (decedent, year, lines, dsue, deadIds, survivor) => {
+    const basicExclusion = basicExclusionFor(FEDERAL_ESTATE_TAX, year, optionalCents(assumptions.basicExclusion));
+    const death = settleDeath({
+      table: FEDERAL_ESTATE_TAX,
+      decedentId: decedent.id,
+      lines,
+      ...survivor === void 0 ? {} : { survivor: { id: survivor.id, spouse: married, citizen: survivor.usCitizen !== false } },
+      dispositions: dispositionsOf(decedent),
+      basicExclusion,
+      dsue: dsue.amount,
+      ...giftsOf(decedent, basicExclusion),
+      portabilityElected,
+      recipient: recipientAt(deadIds),
+      heirs: descendantsByBranch(payload, decedent.id)
+    });
+    settled.push(death);
+    deaths.push(
+      deathOf({
+        decedent,
+        year,
+        exclusion: basicExclusion,
+        dsue,
+        death,
+        lines,
+        survivingSpouse: married ? survivor : void 0
+      })
+    );
+    return death;
+  };
   if (first === void 0)
     warnings.push({ code: "noLivingClient", message: "No living client in the chart: there is no death to project." });
   else {
@@ -797,81 +941,43 @@ function projectEstate(payload, choices = {}) {
         code: "citizenshipAssumed",
         message: `${second.name}'s citizenship is not in the chart: assumed a US citizen (the marital deduction applies).`
       });
-    const firstDsue = receivedDsue(first);
-    const firstFacts = {
-      table: FEDERAL_ESTATE_TAX,
-      decedentId: first.id,
-      year: firstYear,
-      lines: linesOf(first),
-      ...second === void 0 ? {} : { survivor: { id: second.id, spouse: married, citizen: second.usCitizen !== false } },
-      dispositions: dispositionsOf(first),
-      basicExclusion: basicExclusionFor(FEDERAL_ESTATE_TAX, firstYear, optionalCents(assumptions.basicExclusion)),
-      dsue: firstDsue.amount,
-      ...giftsOf(first),
-      portabilityElected,
-      recipient,
-      heirs: descendantsByBranch(payload, first.id)
-    };
-    const firstSettled = settleDeath(firstFacts);
-    settled.push(firstSettled);
-    deaths.push(
-      deathOf(
-        first,
-        firstFacts.year,
-        firstFacts.basicExclusion,
-        firstDsue,
-        firstSettled,
-        second,
-        married,
-        linesOf(first)
-      )
-    );
+    const firstSettled = settle(first, firstYear, linesOf(first), receivedDsue(first), /* @__PURE__ */ new Set(), second);
     if (second !== void 0) {
       const received = firstSettled.transfers.flatMap(
         (transfer) => transfer.inSurvivorsEstate && transfer.amount - transfer.taxBorne > 0 ? [
           {
-            label: transfer.toId === second.id ? `From ${first.name}${transfer.how === "survivorship" ? " by survivorship" : ""}${transfer.fromEntityId === void 0 ? "" : `: ${entityNames.get(transfer.fromEntityId) ?? transfer.fromEntityId}`}` : `${transfer.toName} (QTIP, funded at ${first.name}'s death)`,
+            label: transfer.toId === second.id ? `From ${first.name}${transfer.how === "survivorship" ? " by survivorship" : ""}${transfer.fromEntityId === void 0 ? "" : `: ${entityNames.get(transfer.fromEntityId) ?? transfer.fromEntityId}`}` : `${transfer.toName} (${transfer.deduction === "marital" && recipientAt(/* @__PURE__ */ new Set())(transfer.toId ?? "").qtip ? "QTIP" : `${second.name}'s`}, funded at ${first.name}'s death)`,
             cents: transfer.amount - transfer.taxBorne,
-            fromDeath: 0
+            fromDeath: 0,
+            // Still the same holding: the survivor's own dispositions `from` it reach it.
+            ...transfer.fromEntityId === void 0 ? {} : { entityId: transfer.fromEntityId },
+            ...transfer.within === void 0 ? {} : { within: transfer.within }
           }
         ] : []
       );
-      const secondDsue = married ? firstSettled.dsuePassed > 0 ? { amount: firstSettled.dsuePassed, fromId: first.id, fromName: first.name } : { amount: 0 } : receivedDsue(second);
-      const secondFacts = {
-        table: FEDERAL_ESTATE_TAX,
-        decedentId: second.id,
-        year: secondYear,
-        lines: [...linesOf(second), ...received],
-        dispositions: dispositionsOf(second),
-        basicExclusion: basicExclusionFor(FEDERAL_ESTATE_TAX, secondYear, optionalCents(assumptions.basicExclusion)),
-        dsue: secondDsue.amount,
-        ...giftsOf(second),
-        portabilityElected,
-        recipient,
-        heirs: descendantsByBranch(payload, second.id)
-      };
-      const secondSettled = settleDeath(secondFacts);
-      settled.push(secondSettled);
-      deaths.push(
-        deathOf(
-          second,
-          secondYear,
-          secondFacts.basicExclusion,
-          secondDsue,
-          secondSettled,
-          void 0,
-          false,
-          secondFacts.lines
-        )
-      );
+      const ownDsue = receivedDsue(second, married);
+      if (married && ownDsue.amount > 0)
+        warnings.push({
+          code: "priorDsueReplaced",
+          message: `${second.name}'s DSUE from an earlier spouse is replaced at ${first.name}'s death: only the last deceased spouse's DSUE counts.`
+        });
+      const secondDsue = married ? firstSettled.dsuePassed > 0 ? { amount: firstSettled.dsuePassed, fromId: first.id, fromName: first.name } : { amount: 0 } : ownDsue;
+      settle(second, secondYear, [...linesOf(second), ...received], secondDsue, /* @__PURE__ */ new Set([first.id]));
     }
   }
-  for (const [i, each] of settled.entries())
+  for (const [i, each] of settled.entries()) {
+    const decedent = deaths[i].decedentName;
     for (const index of each.unpaidDispositions)
       warnings.push({
         code: "dispositionNotApplied",
-        message: `Disposition ${index + 1} receives nothing at ${deaths[i].decedentName}'s death: nothing was left for it (or its entity is not in the estate).`
+        message: `Disposition ${index + 1} receives nothing at ${decedent}'s death: nothing was left for it (or its entity is not in the estate).`
       });
+    for (const index of each.lapsedDispositions)
+      warnings.push({
+        code: "bequestLapsed",
+        message: `Disposition ${index + 1} lapses at ${decedent}'s death: its recipient is no longer living, so what it would take passes with the rest.`
+      });
+  }
   return {
     version: 1,
     ...payload.household.currency === void 0 ? {} : { currency: payload.household.currency },
@@ -913,13 +1019,21 @@ function lineOf(line) {
 function transferLine(transfer) {
   return { label: transfer.toName, amount: units(transfer.amount - transfer.taxBorne) };
 }
-function deathOf(decedent, year, exclusion, dsue, death, survivor, married, lines) {
+function deathOf({
+  decedent,
+  year,
+  exclusion,
+  dsue,
+  death,
+  lines,
+  survivingSpouse
+}) {
   const deductionLines = (kind) => death.transfers.filter((transfer) => transfer.deduction === kind).map(transferLine);
   return {
     decedentId: decedent.id,
     decedentName: decedent.name,
     year,
-    ...survivor !== void 0 && married ? { survivingSpouseId: survivor.id } : {},
+    ...survivingSpouse === void 0 ? {} : { survivingSpouseId: survivingSpouse.id },
     grossEstate: { total: units(death.grossEstate), lines: lines.map(lineOf) },
     maritalDeduction: { total: units(death.maritalDeduction), lines: deductionLines("marital") },
     charitableDeduction: { total: units(death.charitableDeduction), lines: deductionLines("charitable") },
