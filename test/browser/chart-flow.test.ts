@@ -329,10 +329,10 @@ describe.runIf(hasChromium())('the Flow view in Chromium', () => {
     // Tab goes on to the next figure, and the line follows it.
     await page.keyboard.press('Tab')
     expect(await page.evaluate(() => document.activeElement?.closest('tr')?.dataset.figure)).toBe('transfer')
-    // Linda's estate passes holding by holding: the first is Chris's half of her brokerage, 5,000,000,
-    // which bears 5/17 of the 800,000 tax, 235,294.
+    // Linda's 17,000,000 passes by default to the two children, one transfer each: Chris's half,
+    // 8,500,000, bears half of the 800,000 tax, 400,000.
     expect(await why.textContent()).toBe(
-      'Chris Case, outright $4,764,706: by the default (no disposition says otherwise); $5,000,000 less $235,294 of estate tax',
+      'Chris Case, outright $8,100,000: by the default (no disposition says otherwise); $8,500,000 less $400,000 of estate tax',
     )
     expect(await why.textContent()).toBe(explainTransfer(second.transfers[0]!, undefined, usd))
     // The tax's parts explain themselves too.

@@ -15,7 +15,7 @@ import { entityGroupOf, isParty, type EntityKind } from '../../../src/domain/est
 import { descendantsByBranch } from './descendants.ts'
 import { basicExclusionFor, FEDERAL_ESTATE_TAX, PROJECTION_YEARS, type BasicExclusion } from './federal-estate-tax.ts'
 import { amountFormatter } from '../views/amount-format.ts'
-import { cents, units } from './money.ts'
+import { cents, splitCents, units } from './money.ts'
 import type {
   EstateProjection,
   ProjectionDeath,
@@ -203,6 +203,43 @@ export function projectEstate(payload: Payload, choices: ProjectionChoices = {})
       disposition.at === client.id ? [{ index, disposition }] : [],
     )
 
+  /** What the survivor received in `transfer` at `first`'s death, as lines of their gross estate, holding by holding. */
+  const receivedLines = (transfer: CentsTransfer, first: Person, survivor: Person): CentsLine[] => {
+    const net = transfer.amount - transfer.taxBorne
+    if (net <= 0) return []
+    const holdings = transfer.holdings ?? [
+      {
+        cents: transfer.amount,
+        ...(transfer.fromEntityId === undefined ? {} : { entityId: transfer.fromEntityId }),
+        ...(transfer.within === undefined ? {} : { within: transfer.within }),
+      },
+    ]
+    const nets = splitCents(
+      net,
+      holdings.map((holding) => holding.cents),
+    )
+    const qtip = transfer.deduction === 'marital' && transfer.toId !== survivor.id && transfer.toKind === 'trust'
+    return holdings.flatMap((holding, i) => {
+      if (nets[i]! <= 0) return []
+      const holdingName =
+        holding.entityId === undefined ? undefined : (entityNames.get(holding.entityId) ?? holding.entityId)
+      const label =
+        transfer.toId === survivor.id
+          ? `From ${first.name}${transfer.how === 'survivorship' ? ' by survivorship' : ''}${holdingName === undefined ? '' : `: ${holdingName}`}`
+          : `${transfer.toName} (${qtip ? 'QTIP' : `${survivor.name}'s`}, funded at ${first.name}'s death)`
+      return [
+        {
+          label,
+          cents: nets[i]!,
+          fromDeath: 0,
+          // Still the same holding: the survivor's own dispositions `from` it reach it.
+          ...(holding.entityId === undefined ? {} : { entityId: holding.entityId }),
+          ...(holding.within === undefined ? {} : { within: holding.within }),
+        },
+      ]
+    })
+  }
+
   const deaths: ProjectionDeath[] = []
   const settled: SettledDeath[] = []
   /** Settles `decedent`'s death in `year` with these lines and DSUE, `deadIds` dead before them. */
@@ -262,21 +299,7 @@ export function projectEstate(payload: Payload, choices: ProjectionChoices = {})
 
     if (second !== undefined) {
       const received: CentsLine[] = firstSettled.transfers.flatMap((transfer) =>
-        transfer.inSurvivorsEstate && transfer.amount - transfer.taxBorne > 0
-          ? [
-              {
-                label:
-                  transfer.toId === second.id
-                    ? `From ${first.name}${transfer.how === 'survivorship' ? ' by survivorship' : ''}${transfer.fromEntityId === undefined ? '' : `: ${entityNames.get(transfer.fromEntityId) ?? transfer.fromEntityId}`}`
-                    : `${transfer.toName} (${transfer.deduction === 'marital' && recipientAt(new Set())(transfer.toId ?? '').qtip ? 'QTIP' : `${second.name}'s`}, funded at ${first.name}'s death)`,
-                cents: transfer.amount - transfer.taxBorne,
-                fromDeath: 0,
-                // Still the same holding: the survivor's own dispositions `from` it reach it.
-                ...(transfer.fromEntityId === undefined ? {} : { entityId: transfer.fromEntityId }),
-                ...(transfer.within === undefined ? {} : { within: transfer.within }),
-              },
-            ]
-          : [],
+        transfer.inSurvivorsEstate ? receivedLines(transfer, first, second) : [],
       )
       // Only the last deceased spouse's DSUE counts: married, the first decedent's replaces any earlier one.
       const ownDsue = receivedDsue(second, married)

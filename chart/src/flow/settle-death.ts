@@ -69,6 +69,8 @@ export interface CentsTransfer {
   readonly fromEntityId?: string
   /** The entities the transferred line was held within, when it is one line (for a later `from`). */
   readonly within?: readonly string[]
+  /** What the default transfer is made of, holding by holding, so the survivor's lines stay traceable. */
+  readonly holdings?: readonly Holding[]
   readonly amount: number
   taxBorne: number
   readonly deduction: 'marital' | 'charitable' | null
@@ -94,9 +96,16 @@ export interface SettledDeath {
   readonly lapsedDispositions: readonly number[]
 }
 
+/** A part of a pool or of a transfer: its cents and, while it is one line, the holding it is. */
+interface Holding {
+  readonly cents: number
+  readonly entityId?: string
+  readonly within?: readonly string[]
+}
+
 /** What a pool of lines holds: its parts (one per line, for per-line transfers) and their sum. */
 interface Pool {
-  parts: { cents: number; entityId?: string; within?: readonly string[] }[]
+  parts: Holding[]
   /** Set once dispositions have taken from the pool: its parts no longer add up to what is left. */
   mixed: boolean
 }
@@ -125,7 +134,12 @@ export function settleDeath(facts: DeathFacts): SettledDeath {
     toId: string,
     amount: number,
     how: TransferHow,
-    from: { dispositionIndex?: number; fromEntityId?: string; within?: readonly string[] } = {},
+    from: {
+      dispositionIndex?: number
+      fromEntityId?: string
+      within?: readonly string[]
+      holdings?: readonly Holding[]
+    } = {},
   ) => {
     if (amount <= 0) return
     const recipient = facts.recipient(toId)
@@ -229,31 +243,31 @@ export function settleDeath(facts: DeathFacts): SettledDeath {
     residue,
     facts.dispositions.filter(({ disposition }) => disposition.from === undefined),
   )
-  // The default, part by part while the residue is still its own lines, so each stays traceable.
+  // The default: one transfer per taker, made of its share of each holding left, so what the
+  // survivor takes stays traceable holding by holding (and a later disposition `from` one finds it).
   const takers: readonly Taker[] = married ? [{ id: survivor.id, share: 1 }] : facts.heirs
-  for (const part of residue.parts) {
-    const from = {
-      ...(part.entityId === undefined ? {} : { fromEntityId: part.entityId }),
-      ...(part.within === undefined ? {} : { within: part.within }),
-    }
-    if (takers.length === 0) {
-      transfers.push({
-        toName: 'Other heirs (no descendants in the chart)',
-        toKind: 'heirs',
-        how: 'default',
-        ...from,
-        amount: part.cents,
-        taxBorne: 0,
-        deduction: null,
-        inSurvivorsEstate: false,
-      })
-      continue
-    }
-    const split = splitCents(
-      part.cents,
-      takers.map((taker) => taker.share),
+  const left = total(residue)
+  if (left > 0 && takers.length === 0)
+    transfers.push({
+      toName: 'Other heirs (no descendants in the chart)',
+      toKind: 'heirs',
+      how: 'default',
+      amount: left,
+      taxBorne: 0,
+      deduction: null,
+      inSurvivorsEstate: false,
+    })
+  else if (left > 0) {
+    const splits = residue.parts.map((part) =>
+      splitCents(
+        part.cents,
+        takers.map((taker) => taker.share),
+      ),
     )
-    takers.forEach((taker, i) => give(taker.id, split[i]!, 'default', from))
+    takers.forEach((taker, i) => {
+      const holdings = residue.parts.map((part, j) => ({ ...part, cents: splits[j]![i]! }))
+      give(taker.id, sum(holdings.map((holding) => holding.cents)), 'default', { holdings })
+    })
   }
 
   const grossEstate = sum(facts.lines.map((line) => line.cents))
