@@ -247,15 +247,15 @@ function settleDeath(facts) {
       return false;
     });
     if (live.length === 0) return;
-    let left = total(pool);
+    let left2 = total(pool);
     const pay = (index, to, wanted) => {
-      const paid = Math.min(wanted, left);
+      const paid = Math.min(wanted, left2);
       if (paid <= 0) unpaid.push(index);
       give(to, paid, "disposition", {
         dispositionIndex: index,
         ...fromEntityId === void 0 ? {} : { fromEntityId }
       });
-      left -= paid;
+      left2 -= paid;
     };
     for (const { index, disposition } of live)
       if (disposition.amount !== void 0) pay(index, disposition.to, cents(disposition.amount));
@@ -266,21 +266,21 @@ function settleDeath(facts) {
       if (disposition.formula !== "unusedExclusion") continue;
       const room = Math.max(0, applicableExclusion - facts.exclusionUsedByGifts - nonDeductibleSoFar());
       const taxableShare = (sum(shares.filter(({ disposition: d }) => deductionFor(d.to) === null).map(({ disposition: d }) => d.share)) + (defaultIsTaxable() ? unshared : 0)) / 100;
-      const funded = taxableShare >= 1 ? room : Math.round((room - taxableShare * left) / (1 - taxableShare));
+      const funded = taxableShare >= 1 ? room : Math.round((room - taxableShare * left2) / (1 - taxableShare));
       pay(index, disposition.to, Math.max(0, funded));
     }
-    if (shares.length > 0 && left > 0) {
-      const parts = splitCents(left, [...shareWeights, unshared]);
+    if (shares.length > 0 && left2 > 0) {
+      const parts = splitCents(left2, [...shareWeights, unshared]);
       shares.forEach(
         ({ index, disposition }, i) => give(disposition.to, parts[i], "disposition", {
           dispositionIndex: index,
           ...fromEntityId === void 0 ? {} : { fromEntityId }
         })
       );
-      left = parts.at(-1);
+      left2 = parts.at(-1);
     } else for (const { index } of shares) unpaid.push(index);
-    if (left !== total(pool)) pool.mixed = true;
-    pool.parts = pool.mixed ? left > 0 ? [{ cents: left }] : [] : pool.parts;
+    if (left2 !== total(pool)) pool.mixed = true;
+    pool.parts = pool.mixed ? left2 > 0 ? [{ cents: left2 }] : [] : pool.parts;
   };
   const fromIds = [...new Set(facts.dispositions.flatMap(({ disposition }) => disposition.from ?? []))];
   const claimedBy = (line) => fromIds.find((id) => (line.within ?? []).includes(id));
@@ -315,29 +315,28 @@ function settleDeath(facts) {
     facts.dispositions.filter(({ disposition }) => disposition.from === void 0)
   );
   const takers = married ? [{ id: survivor.id, share: 1 }] : facts.heirs;
-  for (const part of residue.parts) {
-    const from = {
-      ...part.entityId === void 0 ? {} : { fromEntityId: part.entityId },
-      ...part.within === void 0 ? {} : { within: part.within }
-    };
-    if (takers.length === 0) {
-      transfers.push({
-        toName: "Other heirs (no descendants in the chart)",
-        toKind: "heirs",
-        how: "default",
-        ...from,
-        amount: part.cents,
-        taxBorne: 0,
-        deduction: null,
-        inSurvivorsEstate: false
-      });
-      continue;
-    }
-    const split = splitCents(
-      part.cents,
-      takers.map((taker) => taker.share)
+  const left = total(residue);
+  if (left > 0 && takers.length === 0)
+    transfers.push({
+      toName: "Other heirs (no descendants in the chart)",
+      toKind: "heirs",
+      how: "default",
+      amount: left,
+      taxBorne: 0,
+      deduction: null,
+      inSurvivorsEstate: false
+    });
+  else if (left > 0) {
+    const splits = residue.parts.map(
+      (part) => splitCents(
+        part.cents,
+        takers.map((taker) => taker.share)
+      )
     );
-    takers.forEach((taker, i) => give(taker.id, split[i], "default", from));
+    takers.forEach((taker, i) => {
+      const holdings = residue.parts.map((part, j) => ({ ...part, cents: splits[j][i] }));
+      give(taker.id, sum(holdings.map((holding) => holding.cents)), "default", { holdings });
+    });
   }
   const grossEstate = sum(facts.lines.map((line) => line.cents));
   const nonDeductible = nonDeductibleSoFar();
@@ -897,6 +896,37 @@ function projectEstate(payload, choices = {}) {
   const dispositionsOf = (client) => (payload.dispositions ?? []).flatMap(
     (disposition, index) => disposition.at === client.id ? [{ index, disposition }] : []
   );
+  const receivedLines = (transfer, first2, survivor) => {
+    const net = transfer.amount - transfer.taxBorne;
+    if (net <= 0) return [];
+    const holdings = transfer.holdings ?? [
+      {
+        cents: transfer.amount,
+        ...transfer.fromEntityId === void 0 ? {} : { entityId: transfer.fromEntityId },
+        ...transfer.within === void 0 ? {} : { within: transfer.within }
+      }
+    ];
+    const nets = splitCents(
+      net,
+      holdings.map((holding) => holding.cents)
+    );
+    const qtip = transfer.deduction === "marital" && transfer.toId !== survivor.id && transfer.toKind === "trust";
+    return holdings.flatMap((holding, i) => {
+      if (nets[i] <= 0) return [];
+      const holdingName = holding.entityId === void 0 ? void 0 : entityNames.get(holding.entityId) ?? holding.entityId;
+      const label = transfer.toId === survivor.id ? `From ${first2.name}${transfer.how === "survivorship" ? " by survivorship" : ""}${holdingName === void 0 ? "" : `: ${holdingName}`}` : `${transfer.toName} (${qtip ? "QTIP" : `${survivor.name}'s`}, funded at ${first2.name}'s death)`;
+      return [
+        {
+          label,
+          cents: nets[i],
+          fromDeath: 0,
+          // Still the same holding: the survivor's own dispositions `from` it reach it.
+          ...holding.entityId === void 0 ? {} : { entityId: holding.entityId },
+          ...holding.within === void 0 ? {} : { within: holding.within }
+        }
+      ];
+    });
+  };
   const deaths = [];
   const settled = [];
   const settle = (decedent, year, lines, dsue, deadIds, survivor) => {
@@ -944,16 +974,7 @@ function projectEstate(payload, choices = {}) {
     const firstSettled = settle(first, firstYear, linesOf(first), receivedDsue(first), /* @__PURE__ */ new Set(), second);
     if (second !== void 0) {
       const received = firstSettled.transfers.flatMap(
-        (transfer) => transfer.inSurvivorsEstate && transfer.amount - transfer.taxBorne > 0 ? [
-          {
-            label: transfer.toId === second.id ? `From ${first.name}${transfer.how === "survivorship" ? " by survivorship" : ""}${transfer.fromEntityId === void 0 ? "" : `: ${entityNames.get(transfer.fromEntityId) ?? transfer.fromEntityId}`}` : `${transfer.toName} (${transfer.deduction === "marital" && recipientAt(/* @__PURE__ */ new Set())(transfer.toId ?? "").qtip ? "QTIP" : `${second.name}'s`}, funded at ${first.name}'s death)`,
-            cents: transfer.amount - transfer.taxBorne,
-            fromDeath: 0,
-            // Still the same holding: the survivor's own dispositions `from` it reach it.
-            ...transfer.fromEntityId === void 0 ? {} : { entityId: transfer.fromEntityId },
-            ...transfer.within === void 0 ? {} : { within: transfer.within }
-          }
-        ] : []
+        (transfer) => transfer.inSurvivorsEstate ? receivedLines(transfer, first, second) : []
       );
       const ownDsue = receivedDsue(second, married);
       if (married && ownDsue.amount > 0)
