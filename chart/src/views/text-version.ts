@@ -116,6 +116,8 @@ export function flowLines(projection: EstateProjection, format: (amount: number)
   return [
     ...deathLines,
     ...(received.length === 0 ? [] : [`Who ends with what: ${received.join(', ')}`]),
+    // What the view lists as warnings (an assumption made, a bequest that lapsed), in the same words.
+    ...projection.warnings.map((warning) => `Note: ${warning.message}`),
     assumptionsLine(projection, format),
     projection.disclaimer,
   ]
