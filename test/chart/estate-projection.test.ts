@@ -434,6 +434,9 @@ describe('what it says of the payload', () => {
     expect(qtip.deaths[1]!.grossEstate.total).toBe(30 * M)
     expect(qtip.deaths[1]!.grossEstate.lines.at(-1)!.label).toBe("qtip (QTIP, funded at Robert's death)")
     expect(qtip.deaths[1]!.estateTax).toBe(0)
+    // What went to Linda's own revocable trust is hers, and says so (not "QTIP").
+    const ownTrust = projectCase("a bequest to the surviving spouse's revocable trust is the spouse's")
+    expect(ownTrust.deaths[1]!.grossEstate.lines.at(-1)!.label).toBe("lrt (Linda's, funded at Robert's death)")
   })
 })
 

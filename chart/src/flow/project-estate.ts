@@ -218,7 +218,8 @@ export function projectEstate(payload: Payload, choices: ProjectionChoices = {})
       net,
       holdings.map((holding) => holding.cents),
     )
-    const qtip = transfer.deduction === 'marital' && transfer.toId !== survivor.id && transfer.toKind === 'trust'
+    // A QTIP trust, or the survivor's own revocable trust (theirs whatever it is called).
+    const qtip = transfer.toId !== undefined && entityKinds.get(transfer.toId) === 'qtip'
     return holdings.flatMap((holding, i) => {
       if (nets[i]! <= 0) return []
       const holdingName =

@@ -103,11 +103,12 @@ interface Holding {
   readonly within?: readonly string[]
 }
 
-/** What a pool of lines holds: its parts (one per line, for per-line transfers) and their sum. */
+/**
+ * What a pool of lines holds: one part per line while nothing has been taken from it (so the default
+ * can pass it holding by holding), one part without a holding once dispositions have taken some.
+ */
 interface Pool {
   parts: Holding[]
-  /** Set once dispositions have taken from the pool: its parts no longer add up to what is left. */
-  mixed: boolean
 }
 
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0)
@@ -159,8 +160,8 @@ export function settleDeath(facts: DeathFacts): SettledDeath {
     })
   }
   const nonDeductibleSoFar = () => sum(transfers.filter((t) => t.deduction === null).map((t) => t.amount))
-  /** Whether what the default gives passes without a deduction. */
-  const defaultIsTaxable = () => (married && survivor.citizen ? false : true)
+  /** What the default gives qualifies for the marital deduction: it goes to a citizen spouse. */
+  const defaultDeductible = married && survivor.citizen
 
   /** Runs dispositions over `pool`; leaves in it what they do not take. */
   const dispose = (pool: Pool, list: DeathFacts['dispositions'], fromEntityId?: string): void => {
@@ -192,7 +193,7 @@ export function settleDeath(facts: DeathFacts): SettledDeath {
       const room = Math.max(0, applicableExclusion - facts.exclusionUsedByGifts - nonDeductibleSoFar())
       const taxableShare =
         (sum(shares.filter(({ disposition: d }) => deductionFor(d.to) === null).map(({ disposition: d }) => d.share!)) +
-          (defaultIsTaxable() ? unshared : 0)) /
+          (defaultDeductible ? 0 : unshared)) /
         100
       const funded = taxableShare >= 1 ? room : Math.round((room - taxableShare * left) / (1 - taxableShare))
       pay(index, disposition.to, Math.max(0, funded))
@@ -207,14 +208,13 @@ export function settleDeath(facts: DeathFacts): SettledDeath {
       )
       left = parts.at(-1)!
     } else for (const { index } of shares) unpaid.push(index)
-    if (left !== total(pool)) pool.mixed = true
-    pool.parts = pool.mixed ? (left > 0 ? [{ cents: left }] : []) : pool.parts
+    if (left !== total(pool)) pool.parts = left > 0 ? [{ cents: left }] : []
   }
 
   const fromIds = [...new Set(facts.dispositions.flatMap(({ disposition }) => disposition.from ?? []))]
   const claimedBy = (line: CentsLine) => fromIds.find((id) => (line.within ?? []).includes(id))
-  const residue: Pool = { parts: [], mixed: false }
-  const fromPools = new Map<string, Pool>(fromIds.map((id) => [id, { parts: [], mixed: false }]))
+  const residue: Pool = { parts: [] }
+  const fromPools = new Map<string, Pool>(fromIds.map((id) => [id, { parts: [] }]))
   for (const line of facts.lines) {
     const part = {
       cents: line.cents,
@@ -237,7 +237,6 @@ export function settleDeath(facts: DeathFacts): SettledDeath {
       fromId,
     )
     residue.parts.push(...pool.parts)
-    residue.mixed ||= pool.mixed
   }
   dispose(
     residue,
