@@ -29,6 +29,9 @@ import { registerOrganizationKeyRoutes } from './http/routes/organization-keys.t
 import { registerOrganizationOriginRoutes } from './http/routes/organization-origins.ts'
 import { registerOrganizationUserRoutes } from './http/routes/organization-users.ts'
 import { registerOrganizationUsageRoutes } from './http/routes/organization-usage.ts'
+import { registerEventRoutes } from './http/routes/events.ts'
+import { deleteEventsBefore } from './store/events.ts'
+import { EVENT_RETENTION_DAYS, eventPurgeLine } from './events/retention.ts'
 import { registerOrganizationLimitRoutes } from './http/routes/organization-limits.ts'
 import { registerSignInRoutes } from './http/routes/sign-in.ts'
 import { registerChooseOrganizationRoute } from './http/routes/choose-organization.ts'
@@ -85,6 +88,8 @@ export interface AppDependencies {
   oidc?: OidcSignIn
   /** The store's connection use (Store.poolStats), for the db_pool_* metrics; without it they are not reported. */
   poolStats?: () => PoolStats
+  /** Days the change feed keeps events (HEARTH_EVENT_RETENTION_DAYS; default EVENT_RETENTION_DAYS). */
+  eventRetentionDays?: number
   /** What GET /readyz checks beside the store and its migrations (Redis, when configured): see ReadinessCheck. */
   readinessChecks?: ReadinessCheck[]
 }
@@ -153,16 +158,18 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     addressRequests: deps.config.addressRateLimitMax,
     windowSeconds: deps.config.rateLimitWindowSeconds,
   }
+  const eventRetentionDays = deps.eventRetentionDays ?? EVENT_RETENTION_DAYS
   const usage = new KeyUsageRecorder(deps.db, (error) => app.log.error({ err: error }, 'could not record key usage'))
   // Idempotency keys are replayed for 24 hours, sign-ins wait 10 minutes, ended sessions are kept
-  // a day: forget older ones soon after start and hourly.
+  // a day, events their retention (and a day's grace): forget older ones soon after start and hourly.
   const sweep = () =>
     Promise.all([
       expireIdempotencyKeys(deps.db),
       expireSignInAttempts(deps.db, new Date()),
       deleteEndedSessions(deps.db, new Date()),
+      deleteEventsBefore(deps.db, eventPurgeLine(eventRetentionDays)),
     ]).catch((error: unknown) =>
-      app.log.error({ err: error }, 'could not expire idempotency keys, sign-in attempts or sessions'),
+      app.log.error({ err: error }, 'could not expire idempotency keys, sign-in attempts, sessions or events'),
     )
   const firstSweep = setTimeout(() => void sweep(), 10_000).unref()
   const sweeper = setInterval(() => void sweep(), 3600_000).unref()
@@ -202,6 +209,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   registerOrganizationOriginRoutes(app, deps.db)
   registerOrganizationUserRoutes(app, deps.db)
   registerOrganizationUsageRoutes(app, deps.db)
+  registerEventRoutes(app, deps.db, eventRetentionDays)
   registerOrganizationLimitRoutes(app, deps.db, limits)
   registerSignOutRoutes(app, deps.db, deps.publicUrl)
   registerSignInRoutes(app, deps.db, { publicUrl: deps.publicUrl, oidc: deps.oidc })

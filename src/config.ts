@@ -6,6 +6,7 @@ import path from 'node:path'
 import { StringEnum } from './schemas/common.ts'
 import { MAX_PROXY_HOPS, proxyEntryProblem, type ProxyTrust } from './net/trust-proxy.ts'
 import { MAX_WORKERS } from './cluster/worker-limit.ts'
+import { EVENT_RETENTION_DAYS } from './events/retention.ts'
 
 const Port = Type.Integer({ minimum: 0, maximum: 65535 })
 
@@ -44,6 +45,7 @@ const ConfigSchema = Type.Object({
   orgQueueTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 3600 }),
   logLevel: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
   workers: Type.Integer({ minimum: 1, maximum: MAX_WORKERS }),
+  eventRetentionDays: Type.Integer({ minimum: 1, maximum: 3650 }),
 })
 export type Config = Static<typeof ConfigSchema>
 
@@ -91,6 +93,8 @@ const ENVIRONMENT = {
   HEARTH_ORG_QUEUE_TIMEOUT:
     "seconds a request may wait for one of its organization's slots before it gets 429 concurrency_limited (default 10)",
   HEARTH_LOG_LEVEL: 'fatal|error|warn|info|debug|trace|silent (default info)',
+  HEARTH_EVENT_RETENTION_DAYS:
+    'days the change feed (GET /api/v1/events) keeps events; an older cursor is 410 event_cursor_expired (default 30)',
   HEARTH_WORKERS: `API processes hearth serve runs on this machine, 1 to ${MAX_WORKERS} (default 1); more than 1 needs DATABASE_URL (hearth serve --workers wins)`,
 } as const
 
@@ -130,6 +134,7 @@ const SOURCE: Record<keyof Config, EnvName> = {
   orgQueueTimeoutSeconds: 'HEARTH_ORG_QUEUE_TIMEOUT',
   logLevel: 'HEARTH_LOG_LEVEL',
   workers: 'HEARTH_WORKERS',
+  eventRetentionDays: 'HEARTH_EVENT_RETENTION_DAYS',
 }
 
 export class ConfigError extends Error {}
@@ -226,6 +231,7 @@ export function loadConfig(env: Env = process.env): Config {
     orgQueueTimeoutSeconds: integer(env, 'HEARTH_ORG_QUEUE_TIMEOUT', 10),
     logLevel: (env.HEARTH_LOG_LEVEL || 'info') as Config['logLevel'],
     workers: integer(env, 'HEARTH_WORKERS', 1),
+    eventRetentionDays: integer(env, 'HEARTH_EVENT_RETENTION_DAYS', EVENT_RETENTION_DAYS),
   }
   if (!Value.Check(ConfigSchema, config)) {
     const first = [...Value.Errors(ConfigSchema, config)][0]

@@ -179,6 +179,7 @@ async function startApiHere({ config, store, port, publicUrl, embedOrigin, oidc 
       oidc: oidc && new OidcSignIn(store.db, oidc, publicUrl),
       db: store.db,
       poolStats: () => store.poolStats(),
+      eventRetentionDays: config.eventRetentionDays,
       config,
       rateLimitStore,
       publicUrl,

@@ -11,6 +11,8 @@ export const PERMISSIONS = [
   'households:read',
   'households:write',
   'embed:chart',
+  // The change feed (GET /api/v1/events): every change to every household, so a key of its own.
+  'events:read',
 ] as const
 export type Permission = (typeof PERMISSIONS)[number]
 
@@ -22,12 +24,18 @@ export type Permission = (typeof PERMISSIONS)[number]
 export const ORG_ADMIN = 'org:admin'
 
 /** What a route asks for; the legacy names are accepted on keys, never required by routes. */
-export type RequiredPermission = 'relationships:read' | 'relationships:write' | 'embed:chart' | typeof ORG_ADMIN
+export type RequiredPermission =
+  | 'relationships:read'
+  | 'relationships:write'
+  | 'embed:chart'
+  | 'events:read'
+  | typeof ORG_ADMIN
 
 const EQUIVALENT: Record<RequiredPermission, readonly string[]> = {
   'relationships:read': ['relationships:read', 'households:read', 'relationships:write', 'households:write'],
   'relationships:write': ['relationships:write', 'households:write'],
   'embed:chart': ['embed:chart'],
+  'events:read': ['events:read'],
   [ORG_ADMIN]: [ORG_ADMIN],
 }
 

@@ -13,6 +13,8 @@
 // are kept): for a payload with gifts the settings are read first, and when an entry was kept so,
 // the write claims the version they were read at, so that nothing is judged against settings it
 // did not see.
+import { appendEvents } from '../store/events.ts'
+import { householdPartsJson } from '../store/household-document.ts'
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import { Value } from 'typebox/value'
@@ -84,6 +86,11 @@ export async function importChart(
     }
     const changed = [...plan.changed, ...Object.keys(changes)]
     await recordAudit(trx, { actor: principal, action: 'chart.import', householdId, changed })
+    await appendEvents(trx, {
+      orgId,
+      householdId,
+      events: [{ type: 'household.replaced', resources: await householdPartsJson(trx, orgId, householdId) }],
+    })
     const stored = await readHouseholdChart(trx, orgId, householdId)
     const answer = stored && toChartPayload(stored.record)
     if (!answer) throw householdNotFound()

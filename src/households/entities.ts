@@ -26,6 +26,9 @@ import { recordAudit } from '../store/audit.ts'
 import { writeHousehold, type Written } from './household-write.ts'
 import { checkKindKeepsLinks } from './entity-links.ts'
 import { entityNotFound, householdNotFound, RuleViolation } from './rule-violation.ts'
+import { appendEvents } from '../store/events.ts'
+import { linkDeletedEvents } from '../events/removed-links.ts'
+import { linkIdsOf } from '../store/entity-links.ts'
 
 /** As many entities as one chart can draw. */
 export const ENTITIES_MAX = ESTATE_LIMITS.entities
@@ -124,7 +127,14 @@ export async function createEntity(
           await recordValuation(trx, householdId, entityId, { value: fields.value, valueAsOf: fields.valueAsOf })
         const changed = (Object.keys(fields) as EntityFieldName[]).filter((name) => fields[name] !== null)
         await recordAudit(trx, { actor: principal, action: 'entity.create', householdId, entityId, changed })
-        return { entityId, entity: await readEntityJson(trx, orgId, householdId, entityId) }
+        const entity = await readEntityJson(trx, orgId, householdId, entityId)
+        if (entity)
+          await appendEvents(trx, {
+            orgId,
+            householdId,
+            events: [{ type: 'entity.created', resources: { entity: entity.body } }],
+          })
+        return { entityId, entity }
       }),
     fields.externalId,
   )
@@ -172,7 +182,14 @@ export async function updateEntity(
         if (merged.value !== current.value || merged.valueAsOf !== current.valueAsOf)
           await recordValuation(trx, householdId, entityId, { value: merged.value, valueAsOf: merged.valueAsOf })
         await recordAudit(trx, { actor: principal, action: 'entity.update', householdId, entityId, changed: sent })
-        return readEntityJson(trx, orgId, householdId, entityId)
+        const entity = await readEntityJson(trx, orgId, householdId, entityId)
+        if (entity)
+          await appendEvents(trx, {
+            orgId,
+            householdId,
+            events: [{ type: 'entity.updated', resources: { entity: entity.body } }],
+          })
+        return entity
       }),
     patch.externalId,
   )
@@ -197,8 +214,17 @@ export async function deleteEntity(
     db,
     { orgId: principal.orgId, id: householdId, expected: input.expected },
     async (trx) => {
+      const links = await linkIdsOf(trx, householdId, entityId)
       if (!(await deleteEntityRow(trx, householdId, entityId))) throw entityNotFound()
       await recordAudit(trx, { actor: principal, action: 'entity.delete', householdId, entityId, changed: [] })
+      await appendEvents(trx, {
+        orgId: principal.orgId,
+        householdId,
+        events: [
+          { type: 'entity.deleted', resources: { entityId: JSON.stringify(entityId) } },
+          ...linkDeletedEvents(links),
+        ],
+      })
     },
   )
   return { version: written.version }

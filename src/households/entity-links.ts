@@ -42,6 +42,8 @@ import { recordAudit } from '../store/audit.ts'
 import { isUuid } from '../domain/ids.ts'
 import { writeHousehold, type Written } from './household-write.ts'
 import { linkNotFound, RuleViolation } from './rule-violation.ts'
+import { appendEvents } from '../store/events.ts'
+import { linkDeletedEvents } from '../events/removed-links.ts'
 
 /** Shares are stored as numeric(7,4): a percentage with at most 4 decimals. */
 const SHARE_UNITS = 10_000
@@ -294,8 +296,20 @@ export async function createLink(
       .filter(([, value]) => value !== null)
       .map(([key]) => key)
     await recordAudit(trx, { actor: principal, action: 'link.create', householdId, linkId, changed })
-    return readOrThrow(trx, householdId, linkId)
+    return withEvent(trx, principal.orgId, householdId, 'link.created', await readOrThrow(trx, householdId, linkId))
   })
+}
+
+/** Appends the link's event (link.created or link.updated) and answers the link. */
+async function withEvent(
+  trx: Kysely<Database>,
+  orgId: string,
+  householdId: string,
+  type: 'link.created' | 'link.updated',
+  link: Link,
+): Promise<Link> {
+  await appendEvents(trx, { orgId, householdId, events: [{ type, resources: { link: JSON.stringify(link) } }] })
+  return link
 }
 
 async function readOrThrow(trx: Kysely<Database>, householdId: string, linkId: string): Promise<Link> {
@@ -341,7 +355,7 @@ export async function updateLink(
       linkId: id,
       changed: Object.keys(patch),
     })
-    return readOrThrow(trx, householdId, id)
+    return withEvent(trx, principal.orgId, householdId, 'link.updated', await readOrThrow(trx, householdId, id))
   })
 }
 
@@ -369,6 +383,11 @@ export async function deleteLink(
         householdId,
         linkId: linkId.toLowerCase(),
         changed: [],
+      })
+      await appendEvents(trx, {
+        orgId: principal.orgId,
+        householdId,
+        events: linkDeletedEvents([linkId.toLowerCase()]),
       })
     },
   )

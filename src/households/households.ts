@@ -17,6 +17,7 @@ import {
 import { claimIdempotencyKey, completeIdempotencyKey } from '../store/idempotency.ts'
 import { recordAudit } from '../store/audit.ts'
 import { writeHousehold } from './household-write.ts'
+import { appendEvents } from '../store/events.ts'
 import { jsonPointer } from '../domain/json-pointer.ts'
 import { householdNotFound, RuleViolation } from './rule-violation.ts'
 
@@ -115,7 +116,15 @@ export async function updateHousehold(
         householdId: id,
         changed: Object.keys(checked.fields),
       })
-      return readHouseholdJson(trx, orgId, id)
+      const household = await readHouseholdJson(trx, orgId, id)
+      if (household)
+        await appendEvents(trx, {
+          orgId,
+          householdId: id,
+          householdJson: household.body,
+          events: [{ type: 'household.updated' }],
+        })
+      return household
     },
   )
   if (!written.value) throw householdNotFound()
@@ -137,5 +146,6 @@ export async function deleteHousehold(
   await writeHousehold(db, { orgId: principal.orgId, id, expected: input.expected }, async (trx) => {
     await deleteHouseholdRow(trx, id)
     await recordAudit(trx, { actor: principal, action: 'household.delete', householdId: id, changed: [] })
+    await appendEvents(trx, { orgId: principal.orgId, householdId: id, events: [{ type: 'household.deleted' }] })
   })
 }

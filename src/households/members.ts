@@ -34,6 +34,10 @@ import { recordAudit } from '../store/audit.ts'
 import { PAYLOAD_LIMITS } from '../../chart/payload.ts'
 import { writeHousehold, type Written } from './household-write.ts'
 import { householdNotFound, memberNotFound, RuleViolation } from './rule-violation.ts'
+import { appendEvents } from '../store/events.ts'
+import { watchKin } from '../events/member-kin-events.ts'
+import { linkDeletedEvents } from '../events/removed-links.ts'
+import { linkIdsOf } from '../store/entity-links.ts'
 
 /** As many people as one chart can draw (chart payload v1), so …/chart always answers. */
 export const MEMBERS_MAX = PAYLOAD_LIMITS.people
@@ -152,13 +156,24 @@ export async function addMember(
         if ((await memberCount(trx, householdId)) >= MEMBERS_MAX) {
           throw new RuleViolation('household_members_limit', `A household has at most ${MEMBERS_MAX} members.`, '')
         }
+        const kin = await watchKin(
+          trx,
+          householdId,
+          undefined,
+          kinships.map((kinship) => kinship.memberId),
+        )
         const memberId = await insertMember(trx, householdId, fields)
         const replaced = await replaceKinships(trx, householdId, memberId, kinships)
         if (!replaced.ok) throw refusedKinship(replaced, sent)
         const changed: string[] = (Object.keys(fields) as (keyof MemberFields)[]).filter((key) => fields[key] !== null)
         if (kinships.length > 0) changed.push('relationships')
         await recordAudit(trx, { actor: principal, action: 'member.create', householdId, memberId, changed })
-        return { memberId, member: await readMemberJson(trx, orgId, householdId, memberId) }
+        const member = await readMemberJson(trx, orgId, householdId, memberId)
+        if (member) {
+          const events = [{ type: 'member.created', resources: { member: member.body } } as const]
+          await appendEvents(trx, { orgId, householdId, events: [...events, ...(await kin.changed())] })
+        }
+        return { memberId, member }
       }),
     fields.role,
     fields.externalId,
@@ -204,6 +219,15 @@ export async function updateMember(
           throw roleTakenViolation(merged.fields.role)
         if (merged.fields.externalId !== current.externalId)
           await checkExternalId(trx, householdId, merged.fields, memberId)
+        const kin =
+          kinships === undefined
+            ? undefined
+            : await watchKin(
+                trx,
+                householdId,
+                memberId,
+                kinships.map((kinship) => kinship.memberId),
+              )
         await updateMemberRow(trx, memberId, merged.fields)
         if (kinships !== undefined) {
           const replaced = await replaceKinships(trx, householdId, memberId, kinships)
@@ -216,7 +240,12 @@ export async function updateMember(
           memberId,
           changed: Object.keys(patch),
         })
-        return readMemberJson(trx, orgId, householdId, memberId)
+        const member = await readMemberJson(trx, orgId, householdId, memberId)
+        if (member) {
+          const events = [{ type: 'member.updated', resources: { member: member.body } } as const]
+          await appendEvents(trx, { orgId, householdId, events: [...events, ...((await kin?.changed()) ?? [])] })
+        }
+        return member
       }),
     patch.role,
     patch.externalId,
@@ -242,8 +271,19 @@ export async function removeMember(
     db,
     { orgId: principal.orgId, id: householdId, expected: input.expected },
     async (trx) => {
+      const kin = await watchKin(trx, householdId, memberId, [])
+      const links = await linkIdsOf(trx, householdId, memberId)
       if (!(await deleteMember(trx, householdId, memberId))) throw memberNotFound()
       await recordAudit(trx, { actor: principal, action: 'member.delete', householdId, memberId, changed: [] })
+      await appendEvents(trx, {
+        orgId: principal.orgId,
+        householdId,
+        events: [
+          { type: 'member.deleted', resources: { memberId: JSON.stringify(memberId) } },
+          ...(await kin.changed()),
+          ...linkDeletedEvents(links),
+        ],
+      })
     },
   )
   return { version: written.version }

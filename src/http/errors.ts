@@ -8,6 +8,15 @@ export const ERRORS = {
     meaning:
       'cursor is not a nextCursor this API gave out, or it was given for another query (sortBy, sortOrder, filters or pageSize): repeat that query, or start again from page 1.',
   },
+  invalid_event_cursor: {
+    status: 400,
+    meaning: 'after is not a nextCursor the change feed gave out: pass one exactly as it came, or leave after out to start at the oldest event kept.',
+  },
+  event_cursor_expired: {
+    status: 410,
+    meaning:
+      "after names a place in the change feed older than the events' retention, so events after it may be gone: read the relationships again in full, then follow the feed from a new cursor.",
+  },
   invalid_body: { status: 400, meaning: 'The request body does not match the schema or its rules.' },
   invalid_json: { status: 400, meaning: 'The request body is not valid JSON.' },
   invalid_header: { status: 400, meaning: 'A request header has an invalid value (for example Idempotency-Key).' },

@@ -322,3 +322,17 @@ export async function ownsThroughChain(
   `.execute(db)
   return result.rows.length > 0
 }
+
+/** The ids of the links from or to a member or an entity, oldest first (those its removal takes with it). */
+export async function linkIdsOf(db: Kysely<Database>, householdId: string, endId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('entity_links')
+    .select('id')
+    .where('household_id', '=', householdId)
+    .where((eb) =>
+      eb.or([eb('from_member_id', '=', endId), eb('from_entity_id', '=', endId), eb('to_entity_id', '=', endId)]),
+    )
+    .orderBy('seq')
+    .execute()
+  return rows.map((row) => row.id)
+}

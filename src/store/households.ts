@@ -194,8 +194,9 @@ export async function insertMembers(db: Kysely<Database>, householdId: string, m
 }
 
 /**
- * Inserts a household and its audit entry (naming the `changed` fields) in one statement (a
- * data-modifying WITH is atomic on its own): one round trip, where a transaction around two INSERTs took four.
+ * Inserts a household, its audit entry (naming the `changed` fields) and its household.created
+ * event in one statement (a data-modifying WITH is atomic on its own): one round trip, where a
+ * transaction around three INSERTs took five.
  */
 export async function insertAuditedHousehold(
   db: Kysely<Database>,
@@ -208,10 +209,15 @@ export async function insertAuditedHousehold(
   const result = await sql<{ id: string; name: string; is_sample: boolean; created_at: Date; updated_at: Date }>`
     WITH created AS (
       INSERT INTO households (org_id, ${columns}) VALUES (${orgId}, ${values})
-      RETURNING id, name, is_sample, created_at, updated_at
+      RETURNING *
     ), audited AS (
       INSERT INTO audit_log (org_id, actor_type, actor_id, action, household_id, changed)
       SELECT ${orgId}, ${actor.kind}, ${actor.id}, 'household.create', id, ${changed}::text[] FROM created
+    ), evented AS (
+      INSERT INTO events (org_id, type, household_id, data)
+      SELECT ${orgId}, 'household.created', h.id,
+        '{"household":' || json_build_object(${LIST_ITEM_PAIRS}, ${householdJsonPairs(false)})::text || '}'
+      FROM created h
     )
     SELECT id, name, is_sample, created_at, updated_at FROM created
   `.execute(db)

@@ -319,3 +319,28 @@ export function hasCycle(edges: readonly (readonly [string, string])[]): boolean
   }
   return removed < incoming.size
 }
+
+/** The members who share a kinship with `memberId`, either way round. */
+export async function kinIds(trx: Kysely<Database>, householdId: string, memberId: string): Promise<string[]> {
+  const rows = await trx
+    .selectFrom('member_relationships')
+    .select(sql<string>`CASE WHEN from_member_id = ${memberId} THEN to_member_id ELSE from_member_id END`.as('id'))
+    .where('household_id', '=', householdId)
+    .where((eb) => eb.or([eb('from_member_id', '=', memberId), eb('to_member_id', '=', memberId)]))
+    .execute()
+  return rows.map((row) => row.id)
+}
+
+/** These members of the household as JSON texts (Member), by id; ids that are not members are left out. */
+export async function readMembersJsonByIds(
+  trx: Kysely<Database>,
+  householdId: string,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map()
+  const result = await sql<{ id: string; body: string }>`
+    SELECT m.id, ${memberJson('m')}::text AS body FROM members m
+    WHERE m.household_id = ${householdId} AND m.id = ANY(${[...ids]}::uuid[])
+  `.execute(trx)
+  return new Map(result.rows.map((row) => [row.id, row.body]))
+}

@@ -5,6 +5,8 @@ import { sql, type Kysely } from 'kysely'
 import type { Database } from './tables.ts'
 import { SAMPLE_ADVISORS, SAMPLE_HOUSEHOLDS, type SampleHousehold } from '../domain/sample-households.ts'
 import { insertHousehold, insertMembers } from './households.ts'
+import { appendEvents } from './events.ts'
+import { householdPartsJson } from './household-document.ts'
 
 export async function addSampleHouseholds(
   db: Kysely<Database>,
@@ -56,6 +58,12 @@ export async function addSampleHouseholds(
           )
           .execute()
       }
+      // Written whole, as PUT …/chart writes: the change feed tells it as household.replaced.
+      await appendEvents(trx, {
+        orgId,
+        householdId: household.id,
+        events: [{ type: 'household.replaced', resources: await householdPartsJson(trx, orgId, household.id) }],
+      })
       added++
     }
     return { added, skipped: SAMPLE_HOUSEHOLDS.length - added }

@@ -197,6 +197,20 @@ export interface AuditLogTable {
   at: CreatedAt
 }
 
+/** One change, written by the change's own transaction (migration 0013). */
+export interface EventsTable {
+  /** The writing transaction's id: the feed's order with seq (see migration 0013). */
+  tx: ColumnType<number, never, never>
+  seq: ColumnType<number, never, never>
+  id: Generated<string>
+  org_id: string
+  type: string
+  household_id: string
+  /** The event's data as JSON text. */
+  data: string
+  occurred_at: CreatedAt
+}
+
 export interface SessionsTable {
   id: Generated<string>
   /** SHA-256 (hex) of the cookie value; the value itself is never stored. */
@@ -252,6 +266,7 @@ export interface Database {
   entity_valuations: EntityValuationsTable
   entity_links: EntityLinksTable
   audit_log: AuditLogTable
+  events: EventsTable
   sessions: SessionsTable
   sign_in_attempts: SignInAttemptsTable
   sign_in_choices: SignInChoicesTable
@@ -468,6 +483,16 @@ export const TABLE_COLUMNS: {
     link_id: { type: 'uuid', nullable: true },
     changed: { type: '_text', nullable: false },
     at: { type: 'timestamptz', nullable: false },
+  },
+  events: {
+    tx: { type: 'int8', nullable: false },
+    seq: { type: 'int8', nullable: false },
+    id: { type: 'uuid', nullable: false },
+    org_id: { type: 'uuid', nullable: false },
+    type: { type: 'text', nullable: false },
+    household_id: { type: 'uuid', nullable: false },
+    data: { type: 'text', nullable: false },
+    occurred_at: { type: 'timestamptz', nullable: false },
   },
   sessions: {
     id: { type: 'uuid', nullable: false },

@@ -39,6 +39,8 @@ type AppConfigOverrides = Partial<
   poolStats?: AppDependencies['poolStats']
   /** Extra /readyz checks (e.g. a Redis stand-in). */
   readinessChecks?: AppDependencies['readinessChecks']
+  /** Days the change feed keeps events (src/events/retention.ts otherwise). */
+  eventRetentionDays?: number
 }
 
 /** The public origin test apps run under unless told otherwise. */
@@ -74,6 +76,7 @@ export async function startApp(db: Kysely<Database>, overrides: AppConfigOverrid
     oidc: overrides.oidc,
     poolStats: overrides.poolStats,
     readinessChecks: overrides.readinessChecks,
+    ...(overrides.eventRetentionDays ? { eventRetentionDays: overrides.eventRetentionDays } : {}),
   })
   await app.listen({ host: '127.0.0.1', port: overrides.port ?? 0 })
   const address = app.server.address()

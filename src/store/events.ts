@@ -1,0 +1,129 @@
+// The events table (migration 0013): appending a write's events in the write's own transaction,
+// reading an organization's feed in order, and forgetting events past their retention.
+import { sql, type Kysely } from 'kysely'
+import type { Database } from './tables.ts'
+import type { EventType } from '../events/event-types.ts'
+import { householdJsonPairs } from '../households/household-fields.ts'
+import { LIST_ITEM_PAIRS } from './households.ts'
+
+/** One event of a write: its type and the resources it names beside the household. */
+export interface EventOfWrite {
+  type: EventType
+  /** JSON texts by key, e.g. {member: '{"id":…}'} or {memberId: '"…"'}. */
+  resources?: Record<string, string>
+}
+
+export interface WriteEvents {
+  orgId: string
+  householdId: string
+  /** The household as GET answers it after the write, when the write already read it (saves a query). */
+  householdJson?: string
+  events: readonly EventOfWrite[]
+}
+
+/** The Household JSON of the household `householdId`, built by the database (null when it is gone). */
+export function householdJsonOf(householdId: string) {
+  return sql<string>`(SELECT json_build_object(${LIST_ITEM_PAIRS}, ${householdJsonPairs(false)})::text
+    FROM households h WHERE h.id = ${householdId})`
+}
+
+function resourcesText(resources: Record<string, string> | undefined): string {
+  return Object.entries(resources ?? {})
+    .map(([key, json]) => `,${JSON.stringify(key)}:${json}`)
+    .join('')
+}
+
+/**
+ * Appends the events of one write to one household, in the write's transaction: they commit or
+ * roll back with it. The data is `{"household": …, …resources}`, the household read by the
+ * database in this same transaction unless the caller passes the text it already read;
+ * household.deleted carries only its resources.
+ */
+export async function appendEvents(db: Kysely<Database>, write: WriteEvents): Promise<void> {
+  if (write.events.length === 0) return
+  const household = write.householdJson ?? householdJsonOf(write.householdId)
+  const rows = write.events.map((event) => {
+    const rest = resourcesText(event.resources)
+    const data =
+      event.type === 'household.deleted'
+        ? sql`${`{${rest.slice(1)}}`}::text`
+        : sql`'{"household":' || coalesce(${household}, 'null') || ${rest}::text || '}'`
+    return sql`(${write.orgId}::uuid, ${event.type}::text, ${write.householdId}::uuid, ${data})`
+  })
+  await sql`
+    INSERT INTO events (org_id, type, household_id, data) VALUES ${sql.join(rows)}
+  `.execute(db)
+}
+
+/** A position in the feed: the writing transaction and the row's number in it. */
+export interface FeedPosition {
+  tx: number
+  seq: number
+}
+
+export interface FeedRow extends FeedPosition {
+  /** When it occurred, in ms since the epoch. */
+  at: number
+  /** The event as the feed sends it: {id, type, occurredAt, householdId, data} as JSON text. */
+  json: string
+}
+
+export interface FeedPage {
+  rows: FeedRow[]
+  /**
+   * Every transaction below this id has ended: no event can ever appear before
+   * (horizon, 0) that is not already readable (see migration 0013).
+   */
+  horizon: number
+}
+
+export interface FeedQuery {
+  orgId: string
+  after: FeedPosition | undefined
+  types: readonly EventType[] | undefined
+  limit: number
+}
+
+/**
+ * The organization's events after `after` in (tx, seq) order, only those of transactions that
+ * have ended, at most `limit`. The horizon comes from the same statement's snapshot, so every
+ * committed event below it is in the result (or after its last row when the page is full).
+ */
+export async function readFeed(db: Kysely<Database>, query: FeedQuery): Promise<FeedPage> {
+  const after = query.after ?? { tx: -1, seq: -1 }
+  const types = query.types
+  const result = await sql<{
+    tx: number | null
+    seq: number | null
+    at: string | null
+    json: string | null
+    horizon: string
+  }>`
+    WITH horizon AS (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS tx)
+    SELECT e.tx, e.seq, (extract(epoch FROM e.occurred_at) * 1000)::bigint::text AS at, json_build_object(
+        'id', e.id, 'type', e.type,
+        'occurredAt', to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+        'householdId', e.household_id, 'data', e.data::json)::text AS json,
+      horizon.tx::text AS horizon
+    FROM horizon LEFT JOIN LATERAL (
+      SELECT * FROM events
+      WHERE org_id = ${query.orgId} AND (tx, seq) > (${after.tx}::bigint, ${after.seq}::bigint) AND tx < horizon.tx
+        ${types ? sql`AND type = ANY(${[...types]}::text[])` : sql``}
+      ORDER BY tx, seq LIMIT ${query.limit}
+    ) e ON true
+    ORDER BY e.tx, e.seq
+  `.execute(db)
+  const horizon = Number(result.rows[0]?.horizon ?? 0)
+  const rows: FeedRow[] = []
+  for (const row of result.rows) {
+    if (row.tx === null || row.seq === null || row.at === null || row.json === null) continue
+    rows.push({ tx: row.tx, seq: row.seq, at: Number(row.at), json: row.json })
+  }
+  return { rows, horizon }
+}
+
+/** Deletes events that occurred before `before`; answers how many. */
+export async function deleteEventsBefore(db: Kysely<Database>, before: Date): Promise<number> {
+  const result = await db.deleteFrom('events').where('occurred_at', '<', before).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}

@@ -1,0 +1,26 @@
+-- The change feed and the webhooks' source: one row per change, written by the change's own
+-- transaction (a transactional outbox), so an event exists exactly when its write committed.
+--
+-- Order. A sequence number is taken when a row is inserted, not when its transaction commits, so
+-- a reader that saw event 7 could later find event 6 commit behind it. Each row therefore records
+-- the id of the transaction that wrote it (tx, from pg_current_xact_id(), 64 bits: it never wraps),
+-- and the feed reads in (tx, seq) order and returns only rows whose tx is below the oldest
+-- transaction still running (pg_snapshot_xmin). Every transaction below that line has ended, and
+-- every later one gets a larger id, so nothing can ever appear behind a position the feed has
+-- handed out (src/store/events.ts; test/integration/events-concurrency.test.ts proves it).
+CREATE TABLE events (
+  tx bigint NOT NULL DEFAULT (pg_current_xact_id()::text::bigint),
+  seq bigint GENERATED ALWAYS AS IDENTITY,
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  org_id uuid NOT NULL REFERENCES orgs (id) ON DELETE CASCADE,
+  type text NOT NULL,
+  household_id uuid NOT NULL,
+  -- The event's data as JSON text, exactly as the feed and the webhooks send it.
+  data text NOT NULL,
+  occurred_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+  PRIMARY KEY (tx, seq)
+);
+-- The feed of one organization, in order.
+CREATE INDEX events_org_order ON events (org_id, tx, seq);
+-- Retention: the oldest go first.
+CREATE INDEX events_occurred_at ON events (occurred_at);
