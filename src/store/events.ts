@@ -5,6 +5,7 @@ import type { Database } from './tables.ts'
 import type { EventType } from '../events/event-types.ts'
 import { householdJsonPairs } from '../households/household-fields.ts'
 import { LIST_ITEM_PAIRS } from './households.ts'
+import { readHorizon } from './event-horizon.ts'
 
 /** One event of a write: its type and the resources it names beside the household. */
 export interface EventOfWrite {
@@ -85,41 +86,32 @@ export interface FeedQuery {
 }
 
 /**
- * The organization's events after `after` in (tx, seq) order, only those of transactions that
- * have ended, at most `limit`. The horizon comes from the same statement's snapshot, so every
- * committed event below it is in the result (or after its last row when the page is full).
+ * The organization's events after `after` in (tx, seq) order, only those of transactions below the
+ * horizon (event-horizon.ts), at most `limit`: every committed event below it is in the result, or
+ * after its last row when the page is full.
  */
 export async function readFeed(db: Kysely<Database>, query: FeedQuery): Promise<FeedPage> {
   const after = query.after ?? { tx: -1, seq: -1 }
   const types = query.types
-  const result = await sql<{
-    tx: number | null
-    seq: number | null
-    at: string | null
-    json: string | null
-    horizon: string
-  }>`
-    WITH horizon AS (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS tx)
-    SELECT e.tx, e.seq, (extract(epoch FROM e.occurred_at) * 1000)::bigint::text AS at, json_build_object(
-        'id', e.id, 'type', e.type,
-        'occurredAt', to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-        'householdId', e.household_id, 'data', e.data::json)::text AS json,
-      horizon.tx::text AS horizon
-    FROM horizon LEFT JOIN LATERAL (
-      SELECT * FROM events
-      WHERE org_id = ${query.orgId} AND (tx, seq) > (${after.tx}::bigint, ${after.seq}::bigint) AND tx < horizon.tx
-        ${types ? sql`AND type = ANY(${[...types]}::text[])` : sql``}
-      ORDER BY tx, seq LIMIT ${query.limit}
-    ) e ON true
-    ORDER BY e.tx, e.seq
-  `.execute(db)
-  const horizon = Number(result.rows[0]?.horizon ?? 0)
-  const rows: FeedRow[] = []
-  for (const row of result.rows) {
-    if (row.tx === null || row.seq === null || row.at === null || row.json === null) continue
-    rows.push({ tx: row.tx, seq: row.seq, at: Number(row.at), json: row.json })
-  }
-  return { rows, horizon }
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .setAccessMode('read only')
+    .execute(async (trx) => {
+      const horizon = await readHorizon(trx)
+      const result = await sql<{ tx: number; seq: number; at: string; json: string }>`
+        SELECT tx, seq, (extract(epoch FROM occurred_at) * 1000)::bigint::text AS at, json_build_object(
+            'id', id, 'type', type,
+            'occurredAt', to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+            'householdId', household_id, 'data', data::json)::text AS json
+        FROM events
+        WHERE org_id = ${query.orgId} AND (tx, seq) > (${after.tx}::bigint, ${after.seq}::bigint)
+          AND tx < ${horizon}::bigint ${types ? sql`AND type = ANY(${[...types]}::text[])` : sql``}
+        ORDER BY tx, seq LIMIT ${query.limit}
+      `.execute(trx)
+      const rows = result.rows.map((row) => ({ tx: row.tx, seq: row.seq, at: Number(row.at), json: row.json }))
+      return { rows, horizon }
+    })
 }
 
 /** Deletes events that occurred before `before`; answers how many. */

@@ -6,7 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTestStore, storeKinds, type TestStore } from '../helpers/stores.ts'
 import { call, createKey, createOrgWithKey, startApp, type TestApp } from '../helpers/app.ts'
 import { EventMirror, type FeedEvent } from '../helpers/event-mirror.ts'
+import { sql } from 'kysely'
 import { encodeEventCursor } from '../../src/events/event-cursor.ts'
+import { deleteEventsBefore } from '../../src/store/events.ts'
+import { eventPurgeLine } from '../../src/events/retention.ts'
 
 const WRITE = ['relationships:read', 'relationships:write']
 const FEED = ['events:read']
@@ -252,6 +255,27 @@ describe.each(storeKinds())('change feed on %s', (kind) => {
     expect(expired.status).toBe(410)
     expect(expired.body).toMatchObject({ code: 'event_cursor_expired' })
     expect(String(expired.body.error)).toMatch(/30 days/)
+  }, 60_000)
+
+  it('forgets events a day after their retention, never one a cursor still accepted could need', async () => {
+    const now = Date.now()
+    const day = 86_400_000
+    const ages = [29, 30.5, 31.5]
+    for (const age of ages) {
+      await sql`INSERT INTO events (org_id, type, household_id, data, occurred_at)
+        VALUES (${orgId}, 'household.updated', gen_random_uuid(), ${JSON.stringify({ age })}, ${new Date(now - age * day)})`.execute(
+        store.db,
+      )
+    }
+    expect(await deleteEventsBefore(store.db, eventPurgeLine(30, now))).toBe(1)
+    const left = await store.db
+      .selectFrom('events')
+      .select('data')
+      .where('org_id', '=', orgId)
+      .where('occurred_at', '<', new Date(now - 28 * day))
+      .execute()
+    const kept = left.map((row) => (JSON.parse(row.data) as { age: number }).age)
+    expect(kept.sort((a, b) => a - b)).toEqual([29, 30.5])
   }, 60_000)
 
   it('needs events:read (relationships keys keep their list), and shows nothing of another organization', async () => {

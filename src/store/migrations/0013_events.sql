@@ -5,7 +5,7 @@
 -- a reader that saw event 7 could later find event 6 commit behind it. Each row therefore records
 -- the id of the transaction that wrote it (tx, from pg_current_xact_id(), 64 bits: it never wraps),
 -- and the feed reads in (tx, seq) order and returns only rows whose tx is below the oldest
--- transaction still running (pg_snapshot_xmin). Every transaction below that line has ended, and
+-- transaction of this database still running (src/store/event-horizon.ts). Every transaction below that line has ended, and
 -- every later one gets a larger id, so nothing can ever appear behind a position the feed has
 -- handed out (src/store/events.ts; test/integration/events-concurrency.test.ts proves it).
 CREATE TABLE events (
