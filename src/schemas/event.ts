@@ -9,9 +9,9 @@ const typeTable = Object.entries(EVENT_TYPES)
   .map(([type, meaning]) => `${type}: ${meaning}`)
   .join(' ')
 
-export const EventTypeName = StringEnum(EVENT_TYPE_NAMES, { description: typeTable })
+const EventTypeName = StringEnum(EVENT_TYPE_NAMES, { description: typeTable })
 
-export const ChangeEvent = Type.Object(
+const ChangeEvent = Type.Object(
   {
     id: Type.String({
       format: 'uuid',

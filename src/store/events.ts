@@ -23,7 +23,7 @@ export interface WriteEvents {
 }
 
 /** The Household JSON of the household `householdId`, built by the database (null when it is gone). */
-export function householdJsonOf(householdId: string) {
+function householdJsonOf(householdId: string) {
   return sql<string>`(SELECT json_build_object(${LIST_ITEM_PAIRS}, ${householdJsonPairs(false)})::text
     FROM households h WHERE h.id = ${householdId})`
 }

@@ -14,7 +14,7 @@ import { principalOf } from '../plugins/authenticate.ts'
 import type { App } from '../types.ts'
 import { authErrors } from './auth-errors.ts'
 
-export const EVENTS_PATH = '/api/v1/events'
+const EVENTS_PATH = '/api/v1/events'
 
 /** The largest seq: a cursor at (tx, LAST_SEQ) is past every event of transaction tx. */
 const LAST_SEQ = Number.MAX_SAFE_INTEGER
