@@ -24,6 +24,7 @@ interface ReactHostWindow {
   firstIframe?: HTMLIFrameElement
   setPayload(payload: unknown): void
   setShown(shown: boolean): void
+  setTheme(theme: string): void
 }
 
 const QUILLS = {
@@ -44,7 +45,13 @@ const QUILLS_GROWN = {
 const APP = `
 import { StrictMode, useRef, useState } from 'react'
 import { createRoot } from 'react-dom/client'
-import { SDK_CHART_VERSION, type ChartEvent, type HouseholdChartHandle, type HouseholdChartPayload } from '@hearth/chart-sdk'
+import {
+  SDK_CHART_VERSION,
+  type ChartEvent,
+  type ChartTheme,
+  type HouseholdChartHandle,
+  type HouseholdChartPayload,
+} from '@hearth/chart-sdk'
 import { HouseholdChart } from '@hearth/chart-sdk/react'
 
 interface Config {
@@ -58,6 +65,7 @@ declare global {
     chartIframe: () => HTMLIFrameElement | null | undefined
     setPayload: (payload: HouseholdChartPayload) => void
     setShown: (shown: boolean) => void
+    setTheme: (theme: ChartTheme) => void
   }
 }
 
@@ -67,9 +75,11 @@ window.events = []
 function App() {
   const [payload, setPayload] = useState(config.payload)
   const [shown, setShown] = useState(true)
+  const [theme, setTheme] = useState<ChartTheme>('light')
   const chart = useRef<HouseholdChartHandle>(null)
   window.setPayload = setPayload
   window.setShown = setShown
+  window.setTheme = setTheme
   window.chartIframe = () => chart.current?.iframe ?? null
   if (!shown) return <p id="gone">The chart was taken away.</p>
   return (
@@ -78,6 +88,7 @@ function App() {
       version={SDK_CHART_VERSION}
       title={'Household chart of the ' + payload.household.name}
       payload={payload}
+      theme={theme}
       fetchToken={async () => {
         const response = await fetch('/token', { method: 'POST' })
         if (!response.ok) throw new Error('token endpoint answered ' + response.status)
@@ -207,7 +218,7 @@ describe.runIf(hasChromium())('the @hearth/chart-sdk package with React', () => 
     await project.exec('tsc', ['-p', 'tsconfig.json'])
   })
 
-  it('mounts the chart, re-renders on a new payload, and removes the iframe on unmount', async () => {
+  it('mounts the chart, re-renders on a new payload, switches the theme, and removes the iframe on unmount', async () => {
     await page.goto(`${stack.partner.origin}/index.html`)
     await waitForRendered(1)
     expect(
@@ -254,6 +265,19 @@ describe.runIf(hasChromium())('the @hearth/chart-sdk package with React', () => 
         }
       }),
     ).toEqual({ count: 1, same: true })
+
+    // A new theme goes to the drawn chart (setTheme), in the same iframe.
+    const frame = await (await page.waitForSelector('#root iframe', { state: 'attached' })).contentFrame()
+    expect(await frame?.locator('#chart').getAttribute('data-theme')).toBe('light')
+    await page.evaluate(() => {
+      ;(window as unknown as ReactHostWindow).setTheme('dark')
+    })
+    await frame?.waitForSelector('#chart[data-theme="dark"]', { state: 'attached' })
+    expect(
+      await page.evaluate(
+        () => document.querySelector('#root iframe') === (window as unknown as ReactHostWindow).firstIframe,
+      ),
+    ).toBe(true)
 
     await page.evaluate(() => {
       ;(window as unknown as ReactHostWindow).setShown(false)
