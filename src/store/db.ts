@@ -39,6 +39,13 @@ export interface Store {
   migrations: MigrationReport
   /** How busy the connections are now (for the db_pool_* metrics). */
   poolStats(): PoolStats
+  /**
+   * Runs a script of several statements without parameters (the simple protocol, which PGlite's
+   * query() does not speak) between the store's other queries, never inside one of Kysely's
+   * transactions; answers the rows of its last statement. The job queue (src/webhooks/queue.ts)
+   * installs and maintains its schema with such scripts.
+   */
+  runScript(sql: string): Promise<unknown[]>
   close(): Promise<void>
 }
 
@@ -138,7 +145,12 @@ async function openPostgres(
     if (!pool.ended) await pool.end()
   }
   const poolStats = (): PoolStats => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount })
-  return { kind: 'postgres', db, migrations, poolStats, close }
+  const runScript = async (sql: string): Promise<unknown[]> => {
+    // pg answers one result per statement of a script (an array), or the result itself for one.
+    const result = (await pool.query(sql)) as pg.QueryResult<object> | pg.QueryResult<object>[]
+    return (Array.isArray(result) ? result.at(-1)?.rows : result.rows) ?? []
+  }
+  return { kind: 'postgres', db, migrations, poolStats, runScript, close }
 }
 
 function postgresSession(client: pg.Client): MigrationSession {
@@ -177,5 +189,9 @@ async function openPglite(dataDir: string): Promise<Store> {
     await db.destroy()
     if (!pglite.closed) await pglite.close()
   }
-  return { kind: 'pglite', db, migrations, poolStats: () => use.stats(!pglite.closed), close }
+  // Kysely's driver hands PGlite's one connection out to one query or transaction at a time: holding
+  // it while exec() runs keeps the script out of anyone's transaction (and theirs out of the script).
+  const runScript = (script: string) =>
+    db.connection().execute(async (): Promise<unknown[]> => (await pglite.exec(script)).at(-1)?.rows ?? [])
+  return { kind: 'pglite', db, migrations, poolStats: () => use.stats(!pglite.closed), runScript, close }
 }

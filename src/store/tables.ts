@@ -248,6 +248,64 @@ export interface SignInChoicesTable {
   expires_at: Date
 }
 
+/** An organization's webhook endpoint (migration 0014). */
+export interface WebhookEndpointsTable {
+  id: Generated<string>
+  org_id: string
+  url: string
+  description: Generated<string>
+  /** null: every event type. */
+  event_types: string[] | null
+  /** The signing secret (whsec_…): shown once, never listed. */
+  secret: string
+  previous_secret: string | null
+  previous_secret_expires_at: Date | null
+  enabled: Generated<boolean>
+  disabled_reason: string | null
+  disabled_at: Date | null
+  failing_since: Date | null
+  created_at: CreatedAt
+  updated_at: Timestamp
+}
+
+/** One event (or test message) for one endpoint (migration 0014). */
+export interface WebhookDeliveriesTable {
+  id: Generated<string>
+  org_id: string
+  endpoint_id: string
+  event_id: string
+  event_type: string
+  payload: string
+  status: Generated<'pending' | 'succeeded' | 'failed'>
+  attempts: Generated<number>
+  /** The pg-boss job of the next attempt (see migration 0014). */
+  job_id: string | null
+  next_attempt_at: Timestamp | null
+  last_attempt_at: Date | null
+  last_response_status: number | null
+  last_error: string | null
+  created_at: CreatedAt
+}
+
+/** One attempt of a delivery (migration 0014). */
+export interface WebhookAttemptsTable {
+  delivery_id: string
+  attempt: number
+  trigger: 'schedule' | 'manual'
+  at: Date
+  duration_ms: number
+  succeeded: boolean
+  response_status: number | null
+  error: string | null
+}
+
+/** The webhook dispatcher's place in the events (migration 0014): one row. */
+export interface WebhookDispatchTable {
+  id: number
+  tx: number
+  seq: number
+}
+
 export interface Database {
   orgs: OrgsTable
   org_household_counts: OrgHouseholdCountsTable
@@ -270,6 +328,10 @@ export interface Database {
   sessions: SessionsTable
   sign_in_attempts: SignInAttemptsTable
   sign_in_choices: SignInChoicesTable
+  webhook_endpoints: WebhookEndpointsTable
+  webhook_deliveries: WebhookDeliveriesTable
+  webhook_attempts: WebhookAttemptsTable
+  webhook_dispatch: WebhookDispatchTable
 }
 
 /** What Kysely reads from each column type (information_schema.columns udt_name; db.ts sets the parsers). */
@@ -521,5 +583,52 @@ export const TABLE_COLUMNS: {
     verified_email: { type: 'text', nullable: true },
     return_to: { type: 'text', nullable: false },
     expires_at: { type: 'timestamptz', nullable: false },
+  },
+  webhook_endpoints: {
+    id: { type: 'uuid', nullable: false },
+    org_id: { type: 'uuid', nullable: false },
+    url: { type: 'text', nullable: false },
+    description: { type: 'text', nullable: false },
+    event_types: { type: '_text', nullable: true },
+    secret: { type: 'text', nullable: false },
+    previous_secret: { type: 'text', nullable: true },
+    previous_secret_expires_at: { type: 'timestamptz', nullable: true },
+    enabled: { type: 'bool', nullable: false },
+    disabled_reason: { type: 'text', nullable: true },
+    disabled_at: { type: 'timestamptz', nullable: true },
+    failing_since: { type: 'timestamptz', nullable: true },
+    created_at: { type: 'timestamptz', nullable: false },
+    updated_at: { type: 'timestamptz', nullable: false },
+  },
+  webhook_deliveries: {
+    id: { type: 'uuid', nullable: false },
+    org_id: { type: 'uuid', nullable: false },
+    endpoint_id: { type: 'uuid', nullable: false },
+    event_id: { type: 'uuid', nullable: false },
+    event_type: { type: 'text', nullable: false },
+    payload: { type: 'text', nullable: false },
+    status: { type: 'text', nullable: false },
+    attempts: { type: 'int4', nullable: false },
+    job_id: { type: 'uuid', nullable: true },
+    next_attempt_at: { type: 'timestamptz', nullable: true },
+    last_attempt_at: { type: 'timestamptz', nullable: true },
+    last_response_status: { type: 'int4', nullable: true },
+    last_error: { type: 'text', nullable: true },
+    created_at: { type: 'timestamptz', nullable: false },
+  },
+  webhook_attempts: {
+    delivery_id: { type: 'uuid', nullable: false },
+    attempt: { type: 'int4', nullable: false },
+    trigger: { type: 'text', nullable: false },
+    at: { type: 'timestamptz', nullable: false },
+    duration_ms: { type: 'int4', nullable: false },
+    succeeded: { type: 'bool', nullable: false },
+    response_status: { type: 'int4', nullable: true },
+    error: { type: 'text', nullable: true },
+  },
+  webhook_dispatch: {
+    id: { type: 'int4', nullable: false },
+    tx: { type: 'int8', nullable: false },
+    seq: { type: 'int8', nullable: false },
   },
 }

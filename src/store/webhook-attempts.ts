@@ -1,0 +1,165 @@
+// What a webhook worker reads before an attempt and writes after it (src/webhooks/worker.ts): the
+// delivery with its endpoint, and the attempt's record with the delivery's and the endpoint's new
+// state, all in one transaction with the job's completion and the next attempt's job.
+import { sql, type Kysely } from 'kysely'
+import type { Database } from './tables.ts'
+
+export interface AttemptTarget {
+  deliveryId: string
+  jobId: string | null
+  status: 'pending' | 'succeeded' | 'failed'
+  eventId: string
+  payload: string
+  endpointId: string
+  url: string
+  enabled: boolean
+  /** The secrets that sign now: the current one, and the previous one during its overlap. */
+  secrets: string[]
+}
+
+export async function readAttemptTarget(
+  db: Kysely<Database>,
+  deliveryId: string,
+  now: Date,
+): Promise<AttemptTarget | undefined> {
+  const row = await db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
+    .select([
+      'd.id',
+      'd.job_id',
+      'd.status',
+      'd.event_id',
+      'd.payload',
+      'w.id as endpoint_id',
+      'w.url',
+      'w.enabled',
+      'w.secret',
+      'w.previous_secret',
+      'w.previous_secret_expires_at',
+    ])
+    .where('d.id', '=', deliveryId)
+    .executeTakeFirst()
+  if (!row) return undefined
+  const overlap = row.previous_secret !== null && row.previous_secret_expires_at !== null
+  const previousSigns = overlap && row.previous_secret_expires_at!.getTime() > now.getTime()
+  return {
+    deliveryId: row.id,
+    jobId: row.job_id,
+    status: row.status,
+    eventId: row.event_id,
+    payload: row.payload,
+    endpointId: row.endpoint_id,
+    url: row.url,
+    enabled: row.enabled,
+    secrets: previousSigns ? [row.secret, row.previous_secret!] : [row.secret],
+  }
+}
+
+/**
+ * Locks the delivery if `jobId` is still the job meant to attempt it; answers its attempts so far,
+ * or undefined when the job is stale (sent again meanwhile, or recorded by another worker after
+ * this job's lease ran out).
+ */
+export async function lockDeliveryForJob(
+  trx: Kysely<Database>,
+  deliveryId: string,
+  jobId: string,
+): Promise<{ attempts: number; endpointId: string } | undefined> {
+  const row = await trx
+    .selectFrom('webhook_deliveries')
+    .select(['attempts', 'endpoint_id'])
+    .where('id', '=', deliveryId)
+    .where('job_id', '=', jobId)
+    .where('status', '=', 'pending')
+    .forUpdate()
+    .executeTakeFirst()
+  return row && { attempts: row.attempts, endpointId: row.endpoint_id }
+}
+
+export interface AttemptRecord {
+  deliveryId: string
+  attempt: number
+  trigger: 'schedule' | 'manual'
+  at: Date
+  durationMs: number
+  succeeded: boolean
+  responseStatus: number | null
+  error: string | null
+}
+
+export async function insertAttempt(trx: Kysely<Database>, record: AttemptRecord): Promise<void> {
+  await trx
+    .insertInto('webhook_attempts')
+    .values({
+      delivery_id: record.deliveryId,
+      attempt: record.attempt,
+      trigger: record.trigger,
+      at: record.at,
+      duration_ms: record.durationMs,
+      succeeded: record.succeeded,
+      response_status: record.responseStatus,
+      error: record.error,
+    })
+    .execute()
+}
+
+export interface DeliveryOutcome {
+  status: 'pending' | 'succeeded' | 'failed'
+  attempts: number
+  /** The next attempt's job and time, while pending. */
+  jobId: string | null
+  nextAttemptAt: Date | null
+  at: Date
+  responseStatus: number | null
+  error: string | null
+}
+
+export async function updateDelivery(trx: Kysely<Database>, deliveryId: string, outcome: DeliveryOutcome) {
+  await trx
+    .updateTable('webhook_deliveries')
+    .set({
+      status: outcome.status,
+      attempts: outcome.attempts,
+      job_id: outcome.jobId,
+      next_attempt_at: outcome.nextAttemptAt,
+      last_attempt_at: outcome.at,
+      last_response_status: outcome.responseStatus,
+      last_error: outcome.error,
+    })
+    .where('id', '=', deliveryId)
+    .execute()
+}
+
+/** A success ends the endpoint's failing spell. */
+export async function endpointSucceeded(trx: Kysely<Database>, endpointId: string): Promise<void> {
+  await trx
+    .updateTable('webhook_endpoints')
+    .set({ failing_since: null })
+    .where('id', '=', endpointId)
+    .where('failing_since', 'is not', null)
+    .execute()
+}
+
+/** A failure starts the endpoint's failing spell unless one runs; answers since when it fails and whether it is enabled. */
+export async function endpointFailed(
+  trx: Kysely<Database>,
+  endpointId: string,
+  at: Date,
+): Promise<{ failingSince: Date; enabled: boolean } | undefined> {
+  const row = await trx
+    .updateTable('webhook_endpoints')
+    .set({ failing_since: sql`coalesce(failing_since, ${at.toISOString()}::timestamptz)` })
+    .where('id', '=', endpointId)
+    .returning(['failing_since', 'enabled'])
+    .executeTakeFirst()
+  return row?.failing_since ? { failingSince: row.failing_since, enabled: row.enabled } : undefined
+}
+
+export async function disableEndpoint(trx: Kysely<Database>, endpointId: string, reason: string): Promise<void> {
+  await trx
+    .updateTable('webhook_endpoints')
+    .set({ enabled: false, disabled_reason: reason, disabled_at: sql`now()`, updated_at: sql`now()` })
+    .where('id', '=', endpointId)
+    .execute()
+}

@@ -1,0 +1,101 @@
+// The dispatcher's statements (see src/webhooks/dispatcher.ts): its place in the events, the
+// events after it, and the deliveries they make. Events are read as the change feed reads them
+// (src/store/events.ts readFeed): in (tx, seq) order, only those of transactions below the oldest
+// still running, so none can ever commit behind the place recorded.
+import { sql, type Kysely } from 'kysely'
+import type { Database } from './tables.ts'
+import type { FeedPosition } from './events.ts'
+
+/**
+ * The dispatcher's place, locked for this transaction; undefined when another instance holds it
+ * (SKIP LOCKED: it is dispatching now, so this one need not). A row lock, not a session advisory
+ * lock, so it holds through PgBouncer in transaction mode.
+ */
+export async function lockDispatchPosition(trx: Kysely<Database>): Promise<FeedPosition | undefined> {
+  const result = await sql<FeedPosition>`
+    SELECT tx, seq FROM webhook_dispatch WHERE id = 1 FOR UPDATE SKIP LOCKED
+  `.execute(trx)
+  const row = result.rows[0]
+  return row && { tx: row.tx, seq: row.seq }
+}
+
+/** The last of the next `limit` events after `after` that are safe to pass (below the horizon). */
+export async function lastEventToDispatch(
+  trx: Kysely<Database>,
+  after: FeedPosition,
+  limit: number,
+): Promise<FeedPosition | undefined> {
+  const result = await sql<FeedPosition>`
+    WITH horizon AS (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS tx),
+    next AS (
+      SELECT e.tx, e.seq FROM events e, horizon
+      WHERE (e.tx, e.seq) > (${after.tx}::bigint, ${after.seq}::bigint) AND e.tx < horizon.tx
+      ORDER BY e.tx, e.seq LIMIT ${limit}
+    )
+    SELECT tx, seq FROM next ORDER BY tx DESC, seq DESC LIMIT 1
+  `.execute(trx)
+  const row = result.rows[0]
+  return row && { tx: row.tx, seq: row.seq }
+}
+
+/**
+ * One delivery for each event in (after, through] and each enabled endpoint of its organization
+ * that wants its type and existed when it occurred. The payload is the event exactly as the change
+ * feed sends it. The place moves in the same transaction, so no event is passed twice; the unique
+ * (endpoint, event) makes a repeat harmless all the same, should the place ever be moved back by hand.
+ */
+export async function insertDeliveries(
+  trx: Kysely<Database>,
+  after: FeedPosition,
+  through: FeedPosition,
+): Promise<number> {
+  const result = await sql`
+    INSERT INTO webhook_deliveries (org_id, endpoint_id, event_id, event_type, payload)
+    SELECT e.org_id, w.id, e.id, e.type, json_build_object(
+        'id', e.id, 'type', e.type,
+        'occurredAt', to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+        'householdId', e.household_id, 'data', e.data::json)::text
+    FROM events e
+    JOIN webhook_endpoints w ON w.org_id = e.org_id AND w.enabled AND w.created_at <= e.occurred_at
+      AND (w.event_types IS NULL OR e.type = ANY(w.event_types))
+    WHERE (e.tx, e.seq) > (${after.tx}::bigint, ${after.seq}::bigint)
+      AND (e.tx, e.seq) <= (${through.tx}::bigint, ${through.seq}::bigint)
+    ORDER BY e.tx, e.seq
+    ON CONFLICT (endpoint_id, event_id) DO NOTHING
+  `.execute(trx)
+  return Number(result.numAffectedRows ?? 0)
+}
+
+export async function moveDispatchPosition(trx: Kysely<Database>, to: FeedPosition): Promise<void> {
+  await trx.updateTable('webhook_dispatch').set({ tx: to.tx, seq: to.seq }).where('id', '=', 1).execute()
+}
+
+export interface UnqueuedDelivery {
+  id: string
+  jobId: string
+  startAfter: Date
+  /** Sent again by an admin (it has attempts already), not a first attempt. */
+  manual: boolean
+}
+
+/**
+ * Gives up to `limit` pending deliveries that have no job yet (new ones, and those sent again) the
+ * id of the job about to be queued for each, in this transaction. SKIP LOCKED: a delivery another
+ * transaction is queuing or recording is left to it.
+ */
+export async function claimUnqueued(trx: Kysely<Database>, limit: number): Promise<UnqueuedDelivery[]> {
+  const result = await sql<{ id: string; job_id: string; next_attempt_at: Date | null; attempts: number }>`
+    UPDATE webhook_deliveries d SET job_id = gen_random_uuid()
+    WHERE d.id IN (
+      SELECT id FROM webhook_deliveries WHERE status = 'pending' AND job_id IS NULL
+      ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
+    )
+    RETURNING d.id, d.job_id, d.next_attempt_at, d.attempts
+  `.execute(trx)
+  return result.rows.map((row) => ({
+    id: row.id,
+    jobId: row.job_id,
+    startAfter: row.next_attempt_at ?? new Date(),
+    manual: row.attempts > 0,
+  }))
+}

@@ -1,0 +1,243 @@
+// Makes the attempts: fetches attempt jobs from pg-boss (FOR UPDATE SKIP LOCKED: each job goes to
+// one worker of one instance), up to `concurrency` at once, each on its own, so that a slow
+// receiver holds one slot for at most the attempt's timeout and never the others. After an
+// attempt, one transaction records it, updates the delivery and the endpoint (its failing spell,
+// and disabling it after three days of failures), queues the next attempt when there is one, and
+// completes the job: all of it or none. A job whose delivery has moved on (sent again, or recorded
+// by another worker after this one's lease ran out) does nothing.
+import type PgBoss from 'pg-boss'
+import type { Kysely } from 'kysely'
+import type { Database } from '../store/tables.ts'
+import {
+  disableEndpoint,
+  endpointFailed,
+  endpointSucceeded,
+  insertAttempt,
+  lockDeliveryForJob,
+  readAttemptTarget,
+  updateDelivery,
+  type AttemptTarget,
+} from '../store/webhook-attempts.ts'
+import { ATTEMPT_QUEUE, transactionDb, type AttemptJob } from './queue.ts'
+import { DISABLE_AFTER_WORDS, failedTooLong, nextAttemptAt, type RetrySchedule } from './schedule.ts'
+import { signMessage } from './secrets.ts'
+import { sendAttempt, type AttemptResult, type SendSettings } from './send.ts'
+import type { JobSettings } from './job-settings.ts'
+import { newJobId } from './dispatcher.ts'
+
+export interface WorkerSettings {
+  concurrency: number
+  /** How often an idle worker looks for jobs. */
+  pollIntervalMs: number
+  schedule: RetrySchedule
+  send: SendSettings
+  jobs: JobSettings
+}
+
+type Logger = (error: unknown, message: string) => void
+
+export class AttemptWorker {
+  private readonly inFlight = new Set<Promise<void>>()
+  private readonly stop = new AbortController()
+  private wake: (() => void) | undefined
+  private loop: Promise<void> | undefined
+  /** Set by halt(): results are dropped, as if the process had died. */
+  private halted = false
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly boss: PgBoss,
+    private readonly settings: WorkerSettings,
+    private readonly log: Logger,
+  ) {}
+
+  start(): void {
+    this.loop ??= this.run()
+  }
+
+  /** Looks for jobs now (a dispatcher round queued some). */
+  notify(): void {
+    this.wake?.()
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stop.signal.aborted) {
+      const free = this.settings.concurrency - this.inFlight.size
+      let fetched = 0
+      if (free > 0) {
+        try {
+          const jobs = await this.boss.fetch<AttemptJob>(ATTEMPT_QUEUE, { batchSize: free })
+          fetched = jobs.length
+          for (const job of jobs) this.track(this.attempt(job))
+        } catch (error) {
+          this.log(error, 'webhooks: could not fetch attempt jobs')
+        }
+      }
+      // A full batch may mean more are waiting; otherwise wait for a free slot, a notice or the interval.
+      if (fetched > 0 && fetched === free) continue
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.settings.pollIntervalMs)
+        this.wake = () => {
+          clearTimeout(timer)
+          resolve()
+        }
+        this.stop.signal.addEventListener('abort', this.wake, { once: true })
+      })
+      if (this.wake) this.stop.signal.removeEventListener('abort', this.wake)
+      this.wake = undefined
+    }
+  }
+
+  private track(work: Promise<void>): void {
+    this.inFlight.add(work)
+    void work.finally(() => {
+      this.inFlight.delete(work)
+      this.wake?.()
+    })
+  }
+
+  /**
+   * Stops fetching and ends the attempts in flight: their requests are aborted and their jobs
+   * failed back to pg-boss, which hands them to a worker again within seconds (here after a
+   * restart, or on another instance). The receiver may have had the message: webhook-id lets it
+   * drop the repeat.
+   */
+  async close(): Promise<void> {
+    this.stop.abort()
+    await this.loop
+    await Promise.all(this.inFlight)
+  }
+
+  /** Stops at once as a killed process would: nothing more is recorded, jobs keep their leases until they run out. */
+  async halt(): Promise<void> {
+    this.halted = true
+    await this.close()
+  }
+
+  private async attempt(job: PgBoss.Job<AttemptJob>): Promise<void> {
+    try {
+      const now = new Date()
+      const target = await readAttemptTarget(this.db, job.data.deliveryId, now)
+      if (target?.jobId !== job.id || target.status !== 'pending') {
+        await this.boss.complete(ATTEMPT_QUEUE, job.id)
+        return
+      }
+      if (!target.enabled) {
+        await this.record(job, target, now, {
+          succeeded: false,
+          responseStatus: null,
+          error: 'not sent: the endpoint is disabled',
+          durationMs: 0,
+        })
+        return
+      }
+      const headers = signMessage(target.secrets, target.eventId, now, target.payload)
+      const result = await sendAttempt(target.url, headers, target.payload, this.settings.send, this.stop.signal)
+      if (this.halted) return
+      if (this.stop.signal.aborted && !result.succeeded) {
+        await this.boss.fail(ATTEMPT_QUEUE, job.id, { reason: 'the instance stopped during the attempt' })
+        return
+      }
+      await this.record(job, target, now, result)
+    } catch (error) {
+      if (this.halted) return
+      this.log(error, 'webhooks: an attempt could not be made or recorded; pg-boss will retry it')
+      await this.boss.fail(ATTEMPT_QUEUE, job.id).catch((failure: unknown) => {
+        this.log(failure, 'webhooks: could not hand an attempt back; its lease will run out')
+      })
+    }
+  }
+
+  private async record(
+    job: PgBoss.Job<AttemptJob>,
+    target: AttemptTarget,
+    at: Date,
+    result: AttemptResult,
+  ): Promise<void> {
+    const { schedule, jobs } = this.settings
+    await this.db.transaction().execute(async (trx) => {
+      const queue = transactionDb(trx)
+      const locked = await lockDeliveryForJob(trx, target.deliveryId, job.id)
+      if (locked) {
+        const attempt = locked.attempts + 1
+        const disabledBefore = !target.enabled
+        if (!disabledBefore) {
+          await insertAttempt(trx, {
+            deliveryId: target.deliveryId,
+            attempt,
+            trigger: job.data.manual ? 'manual' : 'schedule',
+            at,
+            durationMs: result.durationMs,
+            succeeded: result.succeeded,
+            responseStatus: result.responseStatus,
+            error: result.error,
+          })
+        }
+        const last = { at, responseStatus: result.responseStatus, error: result.error }
+        const attempts = disabledBefore ? locked.attempts : attempt
+        if (result.succeeded) {
+          await endpointSucceeded(trx, locked.endpointId)
+          await updateDelivery(trx, target.deliveryId, {
+            ...last,
+            status: 'succeeded',
+            attempts,
+            jobId: null,
+            nextAttemptAt: null,
+          })
+        } else {
+          let disabled = disabledBefore
+          if (!disabled) {
+            const spell = await endpointFailed(trx, locked.endpointId, at)
+            if (spell?.enabled && failedTooLong(schedule, spell.failingSince, at)) {
+              await disableEndpoint(trx, locked.endpointId, disabledReason(spell.failingSince, at, result))
+              disabled = true
+            }
+          }
+          const next = disabled ? undefined : nextAttemptAt(schedule, attempt, at)
+          if (next) {
+            const jobId = newJobId()
+            await this.boss.insert(
+              [
+                {
+                  ...jobs.insertOptions(),
+                  id: jobId,
+                  name: ATTEMPT_QUEUE,
+                  data: { deliveryId: target.deliveryId, manual: false } satisfies AttemptJob,
+                  startAfter: next.toISOString(),
+                },
+              ],
+              { db: queue },
+            )
+            await updateDelivery(trx, target.deliveryId, {
+              ...last,
+              status: 'pending',
+              attempts,
+              jobId,
+              nextAttemptAt: next,
+            })
+          } else {
+            const why =
+              disabled && !disabledBefore ? `${result.error ?? 'failed'}; the endpoint is now disabled` : result.error
+            await updateDelivery(trx, target.deliveryId, {
+              ...last,
+              error: why,
+              status: 'failed',
+              attempts,
+              jobId: null,
+              nextAttemptAt: null,
+            })
+          }
+        }
+      }
+      await this.boss.complete(ATTEMPT_QUEUE, job.id, {}, { db: queue })
+    })
+  }
+}
+
+function disabledReason(failingSince: Date, at: Date, result: AttemptResult): string {
+  return (
+    `Disabled at ${at.toISOString()}: every attempt since ${failingSince.toISOString()} failed (more than ${DISABLE_AFTER_WORDS}); ` +
+    `the last one: ${result.error ?? 'failed'}. Fix the receiver, enable the endpoint again (PATCH enabled: true), ` +
+    'then send again the deliveries it missed.'
+  )
+}
