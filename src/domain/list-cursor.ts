@@ -29,8 +29,10 @@ export interface CursorPosition {
  * (the response's page number counts pages of that size). Not the page itself.
  */
 function queryFingerprint(listing: Listing): string {
-  const { sortBy, sortOrder, sample, search, ids, pageSize } = listing
-  const canonical = JSON.stringify([sortBy, sortOrder, sample, search ?? null, ids ? [...ids].sort() : null, pageSize])
+  const { sortBy, sortOrder, sample, search, externalId, ids, pageSize } = listing
+  const filters = [sortBy, sortOrder, sample, search ?? null, ids ? [...ids].sort() : null, pageSize]
+  // Appended only when set, so that cursors given out before the filter existed stay valid.
+  const canonical = JSON.stringify(externalId === undefined ? filters : [...filters, externalId])
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 16)
 }
 
@@ -84,7 +86,7 @@ export function decodeCursor(text: string, listing: Listing): CursorResult {
     return {
       ok: false,
       message:
-        'cursor belongs to another query: send it with the same sortBy, sortOrder, search, isSample, excludeSample, ids and pageSize as the request that returned it',
+        'cursor belongs to another query: send it with the same sortBy, sortOrder, search, isSample, excludeSample, externalId, ids and pageSize as the request that returned it',
     }
   }
   if (!isKeyOf(listing.sortBy, key)) return { ok: false, message: NOT_OURS }

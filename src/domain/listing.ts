@@ -16,6 +16,8 @@ export interface Listing {
   sample: SampleFilter
   /** Already trimmed; absent when empty. Matched literally (no wildcards). */
   search?: string
+  /** Only the household with this externalId. */
+  externalId?: string
   /** Lower-cased, de-duplicated UUIDs. */
   ids?: string[]
   /** From a cursor: the page starts right after this household, found by seeking, not by offset. */
@@ -60,6 +62,7 @@ export function toListing(query: ListQuery): ListingResult {
   if (search && !isStorableText(search))
     return invalid('search', 'search must not contain NUL characters or broken Unicode')
   if (search) listing.search = search
+  if (query.externalId !== undefined) listing.externalId = query.externalId
   if (query.ids !== undefined) {
     const ids = new Set<string>()
     for (const piece of query.ids.flatMap((value) => value.split(','))) {

@@ -44,7 +44,7 @@ function refusedField(problem: FieldProblem<EntityFieldName>): RuleViolation {
  * A party (corporate trustee, attorney's firm) with a value, valueAsOf or estate: refused,
  * pointing at the field the body sent when it sent one (else at kind, which made it a party).
  */
-function partyValue(fields: EntityFields, sent: readonly string[]): RuleViolation | undefined {
+export function partyValue(fields: EntityFields, sent: readonly string[]): RuleViolation | undefined {
   if (!isParty(fields.kind)) return undefined
   const held = PARTY_HELD.filter((name) => fields[name] !== null)
   if (held.length === 0) return undefined

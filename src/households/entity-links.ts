@@ -35,6 +35,7 @@ import {
   resolveLinkEnd,
   sharesOf,
   updateLinkShare,
+  type LinkEnd,
   type LinkRow,
 } from '../store/entity-links.ts'
 import type { ExpectedVersions } from '../store/household-record.ts'
@@ -95,9 +96,36 @@ function checkShareFields(
     )
 }
 
+/**
+ * What the link rules read of the household besides the link itself: where its ends are, the links
+ * it has. The links API reads them from the stored rows (storedLinkFacts); a household document,
+ * which writes a household whole, from the links it has accepted so far (src/households/
+ * document-links.ts), so that both apply exactly the rules below.
+ */
+export interface LinkFacts {
+  resolveEnd(id: string): Promise<LinkEnd>
+  exists(row: LinkRow): Promise<boolean>
+  count(): Promise<number>
+  /** The entity's owners' and primary beneficiaries' shares, in ten-thousandths of a percent, leaving out one link. */
+  shares(toEntityId: string, exceptLinkId?: string): Promise<{ owners: number; primaryBeneficiaries: number }>
+  /** Whether `ownedId` already owns `ownerId`, directly or through a chain. */
+  ownsThroughChain(ownedId: string, ownerId: string): Promise<boolean>
+}
+
+/** The link facts of a household's stored rows (inside a transaction that holds its lock). */
+export function storedLinkFacts(trx: Kysely<Database>, householdId: string, knownLinkCount?: number): LinkFacts {
+  return {
+    resolveEnd: (id) => resolveLinkEnd(trx, householdId, id),
+    exists: (row) => linkExists(trx, householdId, row),
+    count: async () => knownLinkCount ?? (await linkCount(trx, householdId)),
+    shares: (toEntityId, exceptLinkId) => sharesOf(trx, toEntityId, exceptLinkId),
+    ownsThroughChain: (ownedId, ownerId) => ownsThroughChain(trx, householdId, ownedId, ownerId),
+  }
+}
+
 /** Refuses a share that would take the entity's owners' (or its primary beneficiaries') shares past 100. */
 async function checkShareSums(
-  trx: Kysely<Database>,
+  facts: LinkFacts,
   link: Pick<LinkRow, 'toEntityId' | 'type' | 'share' | 'beneficiaryType'>,
   at: string,
   exceptLinkId?: string,
@@ -106,7 +134,7 @@ async function checkShareSums(
   const owning = OWNING_LINK_TYPES.has(link.type)
   const primary = link.type === 'beneficiary' && link.beneficiaryType === 'primary'
   if (!owning && !primary) return
-  const sums = await sharesOf(trx, link.toEntityId, exceptLinkId)
+  const sums = await facts.shares(link.toEntityId, exceptLinkId)
   const others = owning ? sums.owners : sums.primaryBeneficiaries
   const share = Math.round(link.share * SHARE_UNITS)
   if (others + share <= FULL) return
@@ -125,7 +153,7 @@ async function checkShareSums(
  * the link in the caller's body ('' for a link's own body, '/links/3' in a chart payload): each
  * refusal's field is `at` followed by the link field it is about.
  */
-export async function checkLink(
+export function checkLink(
   trx: Kysely<Database>,
   householdId: string,
   body: CreateLinkBody,
@@ -133,6 +161,11 @@ export async function checkLink(
   /** How many links the household holds now, when the caller knows (an import counts as it inserts). */
   knownLinkCount?: number,
 ): Promise<LinkRow> {
+  return checkLinkAgainst(storedLinkFacts(trx, householdId, knownLinkCount), body, at)
+}
+
+/** checkLink against the facts given (see LinkFacts). */
+export async function checkLinkAgainst(facts: LinkFacts, body: CreateLinkBody, at = ''): Promise<LinkRow> {
   const { type } = body
   if (!(LINK_TYPES as readonly string[]).includes(type))
     throw new RuleViolation('invalid_body', `type is one of ${LINK_TYPES.join(', ')}.`, `${at}/type`)
@@ -165,8 +198,8 @@ export async function checkLink(
         )
   }
 
-  const from = await resolveLinkEnd(trx, householdId, fromId)
-  const to = await resolveLinkEnd(trx, householdId, toId)
+  const from = await facts.resolveEnd(fromId)
+  const to = await facts.resolveEnd(toId)
   for (const [end, resolved] of [
     ['from', from],
     ['to', to],
@@ -214,24 +247,20 @@ export async function checkLink(
     share,
     beneficiaryType,
   }
-  if (await linkExists(trx, householdId, row))
+  if (await facts.exists(row))
     throw new RuleViolation(
       'link_duplicate',
       `from is already ${type} of this entity; change that link (PATCH) instead of adding another.`,
       `${at}/type`,
     )
-  if ((knownLinkCount ?? (await linkCount(trx, householdId))) >= ESTATE_LIMITS.links)
+  if ((await facts.count()) >= ESTATE_LIMITS.links)
     throw new RuleViolation(
       'household_links_limit',
       `A household has at most ${ESTATE_LIMITS.links} links; remove one before adding another.`,
       at,
     )
-  await checkShareSums(trx, row, at)
-  if (
-    row.fromEntityId !== null &&
-    OWNING_LINK_TYPES.has(type) &&
-    (await ownsThroughChain(trx, householdId, toId, fromId))
-  )
+  await checkShareSums(facts, row, at)
+  if (row.fromEntityId !== null && OWNING_LINK_TYPES.has(type) && (await facts.ownsThroughChain(toId, fromId)))
     throw new RuleViolation(
       'link_ownership_cycle',
       'to already owns from (directly or through other entities), so from cannot own to: no entity owns itself through a chain.',
@@ -346,7 +375,12 @@ export async function updateLink(
       { share: patch.share !== undefined, beneficiaryType: patch.beneficiaryType !== undefined },
       '',
     )
-    await checkShareSums(trx, { toEntityId: current.toEntityId, type: current.type, share, beneficiaryType }, '', id)
+    await checkShareSums(
+      storedLinkFacts(trx, householdId),
+      { toEntityId: current.toEntityId, type: current.type, share, beneficiaryType },
+      '',
+      id,
+    )
     await updateLinkShare(trx, id, { share, beneficiaryType })
     await recordAudit(trx, {
       actor: principal,

@@ -8,6 +8,7 @@
 import { Type, type Static, type TSchema } from 'typebox'
 import { sql, type ColumnType, type Insertable, type RawBuilder, type Updateable } from 'kysely'
 import { Nullable, StringEnum } from '../schemas/common.ts'
+import { EXTERNAL_ID_PATTERN } from '../domain/external-id.ts'
 import {
   cleanName,
   findJsonProblem,
@@ -222,6 +223,19 @@ export const HOUSEHOLD_FIELDS = {
     column: 'co_client_us_citizen',
     sqlType: 'boolean',
     schema: Nullable(Type.Boolean({ description: 'Whether the co-client is a US citizen.' })),
+  }),
+  // Issue 17: the partner's own id, so that a sync job needs no map of ids (PUT …/by-external-id/{externalId}).
+  externalId: field({
+    column: 'external_id',
+    sqlType: 'text',
+    schema: Nullable(
+      Type.String({
+        pattern: EXTERNAL_ID_PATTERN,
+        description:
+          "Your own id for the household (1–64 letters, digits and _ . : -, the chart payload's id rule); at most one household of your organization has it (409 household_external_id_taken, with the existingId).",
+      }),
+    ),
+    inListItems: true,
   }),
 }
 

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../store/tables.ts'
 import type { Principal } from '../auth/principal.ts'
 import type { CreateHouseholdBody, Household, UpdateHouseholdBody } from '../schemas/household.ts'
-import { checkCreateBody, checkPatchBody, type FieldProblem } from './household-fields.ts'
+import { checkCreateBody, checkPatchBody, type FieldProblem, type HouseholdFields } from './household-fields.ts'
 import { insertAuditedHousehold } from '../store/households.ts'
 import {
   deleteHouseholdRow,
@@ -19,20 +19,12 @@ import { recordAudit } from '../store/audit.ts'
 import { writeHousehold } from './household-write.ts'
 import { appendEvents } from '../store/events.ts'
 import { jsonPointer } from '../domain/json-pointer.ts'
+import { canonicalJson } from '../domain/canonical-json.ts'
 import { householdNotFound, RuleViolation } from './rule-violation.ts'
+import { guardingHouseholdExternalId } from './household-external-id.ts'
 
 function refusedField(problem: FieldProblem): RuleViolation {
   return new RuleViolation('invalid_body', problem.message, jsonPointer(problem.field))
-}
-
-/** Canonical JSON (sorted keys), so that the same body in another key order is the same request. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
-  }
-  return JSON.stringify(value)
 }
 
 export interface CreateHouseholdInput {
@@ -63,9 +55,22 @@ export async function createHousehold(
     .map(([key]) => key)
     .sort()
   const { orgId } = principal
+  return guardingHouseholdExternalId(db, orgId, checked.fields.externalId, () =>
+    insertHouseholdOnce(db, principal, input, checked.fields, changed),
+  )
+}
+
+async function insertHouseholdOnce(
+  db: Kysely<Database>,
+  principal: Principal,
+  input: CreateHouseholdInput,
+  fields: HouseholdFields,
+  changed: readonly string[],
+): Promise<CreatedHousehold> {
+  const { orgId } = principal
   const key = input.idempotencyKey
   if (!key) {
-    const household = await insertAuditedHousehold(db, principal, checked.fields, changed)
+    const household = await insertAuditedHousehold(db, principal, fields, changed)
     return { kind: 'created', body: { household }, location: input.locationOf(household.id) }
   }
   const requestHash = createHash('sha256').update(canonicalJson(input.body)).digest('hex')
@@ -80,7 +85,7 @@ export async function createHousehold(
     if (claim.state === 'replay') {
       return { kind: 'replay', body: claim.response as { household: Household }, location: claim.location ?? '' }
     }
-    const household = await insertAuditedHousehold(trx, principal, checked.fields, changed)
+    const household = await insertAuditedHousehold(trx, principal, fields, changed)
     const body = { household }
     const location = input.locationOf(household.id)
     await completeIdempotencyKey(trx, orgId, key, body, location)
@@ -106,10 +111,8 @@ export async function updateHousehold(
   if (!checked.ok) throw refusedField(checked)
   const { orgId } = principal
   const { id } = input
-  const written = await writeHousehold(
-    db,
-    { orgId, id, expected: input.expected, changes: checked.fields },
-    async (trx) => {
+  const written = await guardingHouseholdExternalId(db, orgId, checked.fields.externalId, () =>
+    writeHousehold(db, { orgId, id, expected: input.expected, changes: checked.fields }, async (trx) => {
       await recordAudit(trx, {
         actor: principal,
         action: 'household.update',
@@ -125,7 +128,7 @@ export async function updateHousehold(
           events: [{ type: 'household.updated' }],
         })
       return household
-    },
+    }),
   )
   if (!written.value) throw householdNotFound()
   return written.value

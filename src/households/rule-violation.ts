@@ -34,6 +34,8 @@ export type RuleCode = Extract<
   | 'link_party_owned'
   | 'link_kind_mismatch'
   | 'link_duplicate'
+  | 'household_external_id_taken'
+  | 'precondition_required'
 >
 
 export class RuleViolation extends Error {
@@ -41,6 +43,8 @@ export class RuleViolation extends Error {
     readonly code: RuleCode,
     message: string,
     readonly field?: string,
+    /** household_external_id_taken: the household that has the externalId. */
+    readonly existingId?: string,
   ) {
     super(message)
     this.name = 'RuleViolation'

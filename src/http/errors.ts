@@ -10,7 +10,8 @@ export const ERRORS = {
   },
   invalid_event_cursor: {
     status: 400,
-    meaning: 'after is not a nextCursor the change feed gave out: pass one exactly as it came, or leave after out to start at the oldest event kept.',
+    meaning:
+      'after is not a nextCursor the change feed gave out: pass one exactly as it came, or leave after out to start at the oldest event kept.',
   },
   event_cursor_expired: {
     status: 410,
@@ -23,6 +24,11 @@ export const ERRORS = {
   invalid_frame_origin: {
     status: 400,
     meaning: 'frameOrigin (or the origin to register) is not a bare http(s) origin (http only for localhost).',
+  },
+  invalid_webhook_url: {
+    status: 400,
+    meaning:
+      'The webhook endpoint URL is not allowed: it must be https:// (http:// only to localhost, 127.0.0.1 or [::1], and not in production), without user, password or #fragment. Give the URL your receiver is served at over TLS.',
   },
   malformed_request: {
     status: 400,
@@ -159,6 +165,11 @@ export const ERRORS = {
     status: 409,
     meaning: 'The Idempotency-Key was already used with a different request body.',
   },
+  household_external_id_taken: {
+    status: 409,
+    meaning:
+      'Another household of your organization already has this externalId (an externalId names one household): the error body names it in existingId. Change that household instead (PUT /api/v1/relationships/by-external-id/{externalId}), or send another id.',
+  },
   user_exists: {
     status: 409,
     meaning: 'The organization already has a user with this email (emails are compared in any case).',
@@ -176,8 +187,15 @@ export const ERRORS = {
     status: 408,
     meaning: 'The request was not sent in full within the request timeout; nothing was done.',
   },
-  body_too_large: { status: 413, meaning: 'The request body is larger than 1 MB.' },
-  unsupported_media_type: { status: 415, meaning: 'The request body is not application/json in UTF-8.' },
+  body_too_large: {
+    status: 413,
+    meaning: 'The request body is larger than 1 MB (an import: 256 MB, and 1 MB a line).',
+  },
+  unsupported_media_type: {
+    status: 415,
+    meaning:
+      'The request body is not application/json in UTF-8 (an import: application/x-ndjson or application/jsonl).',
+  },
   request_header_too_large: { status: 431, meaning: 'The request line and headers are larger than 64 KB.' },
   rate_limited: {
     status: 429,
@@ -217,6 +235,8 @@ export interface ErrorDetails {
   field?: string
   /** rate_limited and concurrency_limited: when to retry. */
   resetAt?: string
+  /** household_external_id_taken: the id of the household that has the externalId. */
+  existingId?: string
 }
 
 export class ApiError extends Error {

@@ -5,9 +5,8 @@ import { ApiError } from './errors.ts'
 import { RuleViolation } from '../households/rule-violation.ts'
 
 export function apiErrorOf(violation: RuleViolation): ApiError {
-  return new ApiError(
-    violation.code,
-    violation.message,
-    violation.field === undefined ? {} : { field: violation.field },
-  )
+  return new ApiError(violation.code, violation.message, {
+    ...(violation.field === undefined ? {} : { field: violation.field }),
+    ...(violation.existingId === undefined ? {} : { existingId: violation.existingId }),
+  })
 }

@@ -4,6 +4,7 @@ import { Type, type Static, type TOptional } from 'typebox'
 import { ASSIGNMENT_ROLES, MEMBER_ROLES } from '../domain/household-roles.ts'
 import { HOUSEHOLD_FIELD_NAMES, HOUSEHOLD_FIELDS } from '../households/household-fields.ts'
 import { DateTime, Nullable, StringEnum, Uuid } from './common.ts'
+import { EXTERNAL_ID_PATTERN } from '../domain/external-id.ts'
 
 const SORT_KEYS = ['name', 'members', 'createdAt'] as const
 const SORT_ORDERS = ['asc', 'desc'] as const
@@ -138,6 +139,13 @@ export const ListQuery = Type.Object(
       Type.Boolean({ description: 'true: leave sample households out. Cannot be combined with isSample=true.' }),
     ),
     isSample: Type.Optional(Type.Boolean({ description: 'true: only sample households; false: only the others.' })),
+    externalId: Type.Optional(
+      Type.String({
+        pattern: EXTERNAL_ID_PATTERN,
+        description:
+          'Only the household with this externalId (your own id for it): a list of one household, or of none.',
+      }),
+    ),
     ids: Type.Optional(
       Type.Array(Type.String(), {
         description: 'Household UUIDs; repeat the key and/or separate with commas. At most 1000 distinct ids.',
@@ -148,7 +156,7 @@ export const ListQuery = Type.Object(
         minLength: 1,
         maxLength: 4096,
         description:
-          'nextCursor of the previous page: returns the page after it, as fast as page 1 however deep it is. Send it with the same sortBy, sortOrder, search, isSample, excludeSample, ids and pageSize as that request, and without page; otherwise 400 invalid_cursor (or invalid_query with page).',
+          'nextCursor of the previous page: returns the page after it, as fast as page 1 however deep it is. Send it with the same sortBy, sortOrder, search, isSample, excludeSample, externalId, ids and pageSize as that request, and without page; otherwise 400 invalid_cursor (or invalid_query with page).',
       }),
     ),
   },

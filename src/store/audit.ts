@@ -8,6 +8,7 @@ export type AuditAction =
   | 'household.create'
   | 'household.update'
   | 'household.delete'
+  | 'household.replace'
   | 'member.create'
   | 'member.update'
   | 'member.delete'

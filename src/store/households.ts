@@ -26,6 +26,7 @@ function filtered(db: Kysely<Database>, orgId: string, listing: Listing): Househ
     query = query.where(sql<SqlBool>`search_text LIKE lower(${pattern})`)
   }
   if (listing.ids !== undefined) query = query.where('id', '=', sql<string>`ANY(${listing.ids}::uuid[])`)
+  if (listing.externalId !== undefined) query = query.where('external_id', '=', listing.externalId)
   return query
 }
 
@@ -34,7 +35,7 @@ function filtered(db: Kysely<Database>, orgId: string, listing: Listing): Househ
  * sample-only totals are read from the per-org counters kept by triggers (no COUNT per request).
  */
 function totalQuery(db: Kysely<Database>, orgId: string, listing: Listing) {
-  if (listing.search === undefined && listing.ids === undefined) {
+  if (listing.search === undefined && listing.ids === undefined && listing.externalId === undefined) {
     const counter =
       listing.sample === 'only'
         ? sql<number>`coalesce(sum(samples), 0)::int`

@@ -58,6 +58,9 @@ export interface HouseholdsTable extends HouseholdFieldColumns {
   created_at: CreatedAt
   updated_at: Timestamp
   version: Generated<number>
+  /** The SHA-256 of the document that last wrote the household whole, and the version it gave it (migration 0015). */
+  document_hash: Generated<string | null>
+  document_version: Generated<number | null>
 }
 
 export interface MembersTable {
@@ -211,6 +214,32 @@ export interface EventsTable {
   occurred_at: CreatedAt
 }
 
+/** One upload of JSON Lines (migration 0015). */
+export interface ImportsTable {
+  id: Generated<string>
+  org_id: string
+  actor_type: 'apiKey' | 'user'
+  actor_id: string
+  status: Generated<'receiving' | 'processing' | 'done'>
+  total_lines: Generated<number>
+  created_at: CreatedAt
+  finished_at: Date | null
+}
+
+/** One non-blank line of an import and its result (migration 0015). */
+export interface ImportLinesTable {
+  import_id: string
+  line: number
+  body: string | null
+  status: Generated<'pending' | 'created' | 'updated' | 'unchanged' | 'error'>
+  claimed_until: Date | null
+  external_id: string | null
+  household_id: string | null
+  error_code: string | null
+  error_message: string | null
+  error_field: string | null
+}
+
 export interface SessionsTable {
   id: Generated<string>
   /** SHA-256 (hex) of the cookie value; the value itself is never stored. */
@@ -325,6 +354,8 @@ export interface Database {
   entity_links: EntityLinksTable
   audit_log: AuditLogTable
   events: EventsTable
+  imports: ImportsTable
+  import_lines: ImportLinesTable
   sessions: SessionsTable
   sign_in_attempts: SignInAttemptsTable
   sign_in_choices: SignInChoicesTable
@@ -415,6 +446,9 @@ export const TABLE_COLUMNS: {
     co_client_exemption_used: { type: 'numeric', nullable: true },
     primary_client_us_citizen: { type: 'bool', nullable: true },
     co_client_us_citizen: { type: 'bool', nullable: true },
+    external_id: { type: 'text', nullable: true },
+    document_hash: { type: 'text', nullable: true },
+    document_version: { type: 'int4', nullable: true },
     member_count: { type: 'int4', nullable: false },
     assignment_count: { type: 'int4', nullable: false },
     entity_count: { type: 'int4', nullable: false },
@@ -555,6 +589,28 @@ export const TABLE_COLUMNS: {
     household_id: { type: 'uuid', nullable: false },
     data: { type: 'text', nullable: false },
     occurred_at: { type: 'timestamptz', nullable: false },
+  },
+  imports: {
+    id: { type: 'uuid', nullable: false },
+    org_id: { type: 'uuid', nullable: false },
+    actor_type: { type: 'text', nullable: false },
+    actor_id: { type: 'uuid', nullable: false },
+    status: { type: 'text', nullable: false },
+    total_lines: { type: 'int4', nullable: false },
+    created_at: { type: 'timestamptz', nullable: false },
+    finished_at: { type: 'timestamptz', nullable: true },
+  },
+  import_lines: {
+    import_id: { type: 'uuid', nullable: false },
+    line: { type: 'int4', nullable: false },
+    body: { type: 'text', nullable: true },
+    status: { type: 'text', nullable: false },
+    claimed_until: { type: 'timestamptz', nullable: true },
+    external_id: { type: 'text', nullable: true },
+    household_id: { type: 'uuid', nullable: true },
+    error_code: { type: 'text', nullable: true },
+    error_message: { type: 'text', nullable: true },
+    error_field: { type: 'text', nullable: true },
   },
   sessions: {
     id: { type: 'uuid', nullable: false },

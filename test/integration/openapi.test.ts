@@ -65,6 +65,8 @@ const ESTATE_SETTINGS = [
   'coClientExemptionUsed',
   'primaryClientUsCitizen',
   'coClientUsCitizen',
+  // Issue 17: the partner's own id for the household.
+  'externalId',
 ]
 
 const FULL_BODY = {

@@ -50,6 +50,7 @@ const HOUSEHOLD_KEYS = [
   'deceasedSpouseName',
   'dsueDateOfDeath',
   'dsueReceived',
+  'externalId',
   'id',
   'isSample',
   'members',
@@ -142,6 +143,7 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
       expect(household).toEqual({
         ...FULL,
         name: 'Record Family',
+        externalId: null,
         id: created.id,
         createdAt: created.createdAt,
         updatedAt: created.updatedAt,
@@ -176,6 +178,7 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
         coClientExemptionUsed: null,
         primaryClientUsCitizen: null,
         coClientUsCitizen: null,
+        externalId: null,
       })
       expect(Object.keys(household).sort()).toEqual(HOUSEHOLD_KEYS)
     })

@@ -81,6 +81,7 @@ describe.each(storeKinds())('list relationships on %s', (kind) => {
       'assignments',
       'counts',
       'createdAt',
+      'externalId',
       'id',
       'isSample',
       'members',

@@ -210,6 +210,20 @@ const WRITES: Record<string, WriteCase> = {
       expect(read.body).toEqual(written.body)
     },
   },
+  'PUT /by-external-id/{externalId}': {
+    request: (fixture) => ({
+      path: `/by-external-id/wir-${fixture.id}`,
+      method: 'PUT',
+      body: { name: 'Put whole', members: [{ externalId: 'ann', name: 'Ann Put', role: 'primaryClient' }] },
+    }),
+    status: 201,
+    readBack: (_fixture, answer) => `/${household(answer).id}`,
+    readStatus: 200,
+    check: (written, read) => {
+      expect(household(written).name).toBe('Put whole')
+      expect(household(read)).toEqual(household(written))
+    },
+  },
   'PUT /{id}/assignments': {
     request: (fixture) => ({
       path: `/${fixture.id}/assignments`,

@@ -24,7 +24,7 @@ const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_json', message: 'The body is not valid JSON.' },
 }
 
-function describe(error: ErrorObject, part: string): string {
+export function describe(error: ErrorObject, part: string): string {
   const field = error.instancePath ? error.instancePath.slice(1).replaceAll('/', '.') : part
   const params = error.params as Record<string, unknown>
   switch (error.keyword) {
@@ -58,7 +58,7 @@ function describe(error: ErrorObject, part: string): string {
  * validated (body, query string or headers). Ajv's instancePath is already a pointer; a missing or
  * unknown property is reported on its object, so the property is appended.
  */
-function fieldOf(error: ErrorObject): string {
+export function fieldOf(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>
   if (error.keyword === 'required') return error.instancePath + jsonPointer(String(params.missingProperty))
   if (error.keyword === 'additionalProperties')

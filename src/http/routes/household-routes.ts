@@ -13,6 +13,7 @@ import { registerHouseholdAssignmentRoutes } from './household-assignments.ts'
 import { registerHouseholdChartRoutes } from './household-chart.ts'
 import { registerHouseholdEntityRoutes } from './household-entities.ts'
 import { registerHouseholdLinkRoutes } from './household-links.ts'
+import { registerHouseholdByExternalIdRoute } from './household-by-external-id.ts'
 
 export interface HouseholdRoutesOptions {
   db: Kysely<Database>
@@ -33,4 +34,5 @@ export const householdRoutes: FastifyPluginAsync<
   registerHouseholdChartRoutes(app, db, surface)
   registerHouseholdEntityRoutes(app, db, surface)
   registerHouseholdLinkRoutes(app, db, surface)
+  registerHouseholdByExternalIdRoute(app, db, surface)
 }

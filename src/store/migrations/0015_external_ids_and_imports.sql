@@ -1,0 +1,55 @@
+-- Partners stay in sync (issue 17): a household's external id, and bulk imports.
+--
+-- A partner's own id for a household, unique in its organization (members' and entities' stay
+-- unique per household, as 0010 and 0011 made them). PUT …/by-external-id/{externalId} and each
+-- import line find the household by it.
+ALTER TABLE households ADD COLUMN external_id text;
+CREATE UNIQUE INDEX households_org_external_id ON households (org_id, external_id) WHERE external_id IS NOT NULL;
+
+-- The document (PUT by external id, an import line) that last wrote the household whole: its
+-- SHA-256 and the version that write gave the household. The same document again while the
+-- version is still that one changes nothing (an import's "unchanged"); any other write moves the
+-- version, so the next document is written in full.
+ALTER TABLE households ADD COLUMN document_hash text;
+ALTER TABLE households ADD COLUMN document_version integer;
+
+-- One upload of JSON Lines. Its lines are stored first (status 'receiving' while the upload
+-- streams in, in short statements: one long transaction would hold back the change feed's
+-- horizon), then processed in the background ('processing') until none is pending ('done').
+CREATE TABLE imports (
+  id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+  org_id uuid NOT NULL REFERENCES orgs (id) ON DELETE CASCADE,
+  -- Who uploaded it: each line's write is audited under them.
+  actor_type text NOT NULL CHECK (actor_type IN ('apiKey', 'user')),
+  actor_id uuid NOT NULL,
+  status text NOT NULL DEFAULT 'receiving' CHECK (status IN ('receiving', 'processing', 'done')),
+  total_lines integer NOT NULL DEFAULT 0,
+  created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+  finished_at timestamptz
+);
+CREATE INDEX imports_org ON imports (org_id, created_at);
+-- The worker looks for imports with work left.
+CREATE INDEX imports_processing ON imports (created_at) WHERE status = 'processing';
+
+-- One non-blank line of an import and, once processed, its result. A line is claimed for a
+-- while (claimed_until) by the instance processing it, so that several instances share the
+-- work, and one that died leaves its claims to expire; its result is written in the same
+-- transaction as the household it wrote, so a line is applied once even across a crash.
+CREATE TABLE import_lines (
+  import_id uuid NOT NULL REFERENCES imports (id) ON DELETE CASCADE,
+  -- The line's number in the file, from 1 (blank lines are counted, not stored).
+  line integer NOT NULL,
+  -- The line as uploaded; cleared once processed.
+  body text,
+  status text NOT NULL DEFAULT 'pending'
+    CHECK (status IN ('pending', 'created', 'updated', 'unchanged', 'error')),
+  claimed_until timestamptz,
+  external_id text,
+  household_id uuid,
+  error_code text,
+  error_message text,
+  error_field text,
+  PRIMARY KEY (import_id, line)
+);
+CREATE INDEX import_lines_pending ON import_lines (import_id, line) WHERE status = 'pending';
+CREATE INDEX import_lines_errors ON import_lines (import_id, line) WHERE status = 'error';
