@@ -30,6 +30,9 @@ import { registerOrganizationOriginRoutes } from './http/routes/organization-ori
 import { registerOrganizationUserRoutes } from './http/routes/organization-users.ts'
 import { registerOrganizationUsageRoutes } from './http/routes/organization-usage.ts'
 import { registerEventRoutes } from './http/routes/events.ts'
+import { importRoutes } from './http/routes/imports.ts'
+import { DEFAULT_IMPORT_WORKER, ImportWorker, type ImportWorkerOptions } from './imports/import-worker.ts'
+import { registerWebhookEndpointRoutes } from './http/routes/webhook-endpoints.ts'
 import { deleteEventsBefore } from './store/events.ts'
 import { EVENT_RETENTION_DAYS, eventPurgeLine } from './events/retention.ts'
 import { registerOrganizationLimitRoutes } from './http/routes/organization-limits.ts'
@@ -92,6 +95,10 @@ export interface AppDependencies {
   eventRetentionDays?: number
   /** What GET /readyz checks beside the store and its migrations (Redis, when configured): see ReadinessCheck. */
   readinessChecks?: ReadinessCheck[]
+  /** The background import worker's settings (DEFAULT_IMPORT_WORKER otherwise; src/imports/import-worker.ts). */
+  imports?: Partial<ImportWorkerOptions>
+  /** NODE_ENV=production: webhook endpoints must be https (src/webhooks/endpoint-url.ts). Default false. */
+  production?: boolean
 }
 
 /**
@@ -210,6 +217,17 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   registerOrganizationUserRoutes(app, deps.db)
   registerOrganizationUsageRoutes(app, deps.db)
   registerEventRoutes(app, deps.db, eventRetentionDays)
+  // Every instance processes imports (the lines are claimed, so instances share them); stopped
+  // before the store closes, after the lines in progress.
+  const importWorker = new ImportWorker(deps.db, { ...DEFAULT_IMPORT_WORKER, ...deps.imports }, (error, message) =>
+    app.log.error({ err: error }, message),
+  )
+  await app.register(importRoutes, { db: deps.db, worker: importWorker })
+  app.addHook('onReady', async () => {
+    importWorker.start()
+  })
+  app.addHook('onClose', () => importWorker.stop())
+  registerWebhookEndpointRoutes(app, deps.db, deps.production ?? false)
   registerOrganizationLimitRoutes(app, deps.db, limits)
   registerSignOutRoutes(app, deps.db, deps.publicUrl)
   registerSignInRoutes(app, deps.db, { publicUrl: deps.publicUrl, oidc: deps.oidc })

@@ -46,6 +46,10 @@ const ConfigSchema = Type.Object({
   logLevel: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
   workers: Type.Integer({ minimum: 1, maximum: MAX_WORKERS }),
   eventRetentionDays: Type.Integer({ minimum: 1, maximum: 3650 }),
+  webhooks: Type.Boolean(),
+  webhookTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 60 }),
+  webhookConcurrency: Type.Integer({ minimum: 1, maximum: 1000 }),
+  webhookRetryUnitMs: Type.Integer({ minimum: 1, maximum: 1000 }),
 })
 export type Config = Static<typeof ConfigSchema>
 
@@ -95,6 +99,13 @@ const ENVIRONMENT = {
   HEARTH_LOG_LEVEL: 'fatal|error|warn|info|debug|trace|silent (default info)',
   HEARTH_EVENT_RETENTION_DAYS:
     'days the change feed (GET /api/v1/events) keeps events; an older cursor is 410 event_cursor_expired (default 30)',
+  HEARTH_WEBHOOKS:
+    '0: this process sends no webhooks (another instance on the same database does); default 1: every API process dispatches and delivers, each attempt once',
+  HEARTH_WEBHOOK_TIMEOUT:
+    'seconds one webhook attempt may take, from connecting to the answer; a slower endpoint fails the attempt (default 15, at most 60)',
+  HEARTH_WEBHOOK_CONCURRENCY: 'webhook attempts one process makes at once (default 10)',
+  HEARTH_WEBHOOK_RETRY_UNIT_MS:
+    'for tests only: milliseconds one second of the webhook retry schedule and of the 3-day disable rule lasts (default 1000)',
   HEARTH_WORKERS: `API processes hearth serve runs on this machine, 1 to ${MAX_WORKERS} (default 1); more than 1 needs DATABASE_URL (hearth serve --workers wins)`,
 } as const
 
@@ -135,6 +146,10 @@ const SOURCE: Record<keyof Config, EnvName> = {
   logLevel: 'HEARTH_LOG_LEVEL',
   workers: 'HEARTH_WORKERS',
   eventRetentionDays: 'HEARTH_EVENT_RETENTION_DAYS',
+  webhooks: 'HEARTH_WEBHOOKS',
+  webhookTimeoutSeconds: 'HEARTH_WEBHOOK_TIMEOUT',
+  webhookConcurrency: 'HEARTH_WEBHOOK_CONCURRENCY',
+  webhookRetryUnitMs: 'HEARTH_WEBHOOK_RETRY_UNIT_MS',
 }
 
 export class ConfigError extends Error {}
@@ -232,6 +247,10 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: (env.HEARTH_LOG_LEVEL || 'info') as Config['logLevel'],
     workers: integer(env, 'HEARTH_WORKERS', 1),
     eventRetentionDays: integer(env, 'HEARTH_EVENT_RETENTION_DAYS', EVENT_RETENTION_DAYS),
+    webhooks: flag(env, 'HEARTH_WEBHOOKS', true),
+    webhookTimeoutSeconds: integer(env, 'HEARTH_WEBHOOK_TIMEOUT', 15),
+    webhookConcurrency: integer(env, 'HEARTH_WEBHOOK_CONCURRENCY', 10),
+    webhookRetryUnitMs: integer(env, 'HEARTH_WEBHOOK_RETRY_UNIT_MS', 1000),
   }
   if (!Value.Check(ConfigSchema, config)) {
     const first = [...Value.Errors(ConfigSchema, config)][0]

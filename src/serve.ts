@@ -19,6 +19,7 @@ import { prepareDemo, type Demo } from './demo.ts'
 import { startDemoPartner } from './demo-partner/server.ts'
 import { OidcSignIn, CALLBACK_PATH, type OidcSettings } from './auth/oidc.ts'
 import { freePort } from './net/free-port.ts'
+import { startWebhooks, type WebhookService } from './webhooks/service.ts'
 import { assertDevelopmentServicesOnLoopback, usesDemo, usesDevelopmentSignIn } from './dev-idp/loopback-only.ts'
 
 export interface RunningService {
@@ -161,7 +162,10 @@ async function startApiHere({ config, store, port, publicUrl, embedOrigin, oidc 
   const sharedLimits = config.redisUrl ? await openSharedRateLimitStore(config.redisUrl) : undefined
   const rateLimitStore = sharedLimits ?? new MemoryRateLimitStore()
   let api: FastifyInstance | undefined
+  let webhooks: WebhookService | undefined
   const close = async () => {
+    // Webhooks first: attempts in flight are handed back to the queue while the store is still open.
+    await webhooks?.close()
     if (api) await closeWithin(api, config.shutdownTimeoutSeconds)
     await rateLimitStore.close()
   }
@@ -184,9 +188,26 @@ async function startApiHere({ config, store, port, publicUrl, embedOrigin, oidc 
       rateLimitStore,
       publicUrl,
       chart: { issuer: publicUrl, embedOrigin },
+      production: config.production,
     })
     sharedLimits?.logTo(api.log)
-    return { url: await listen(api, config.host, port), close }
+    const url = await listen(api, config.host, port)
+    if (config.webhooks) {
+      const log = api.log
+      webhooks = await startWebhooks(
+        store,
+        {
+          databaseUrl: config.databaseUrl,
+          production: config.production,
+          attemptTimeoutMs: config.webhookTimeoutSeconds * 1000,
+          concurrency: config.webhookConcurrency,
+          retryUnitMs: config.webhookRetryUnitMs,
+          retentionDays: config.eventRetentionDays,
+        },
+        (error, message) => log.error({ err: error }, message),
+      )
+    }
+    return { url, close }
   } catch (error) {
     await close().catch(() => {
       // The reason it could not start matters more than anything closing says.

@@ -16,6 +16,7 @@ import type { AuditRow } from '../store/audit.ts'
 import type { User } from '../store/users.ts'
 import { isUuid } from '../domain/ids.ts'
 import type { BudgetView, LimitsView } from '../rate-limit/org-limits.ts'
+import type { WebhookDelivery, WebhookEndpoint } from '../schemas/webhooks.ts'
 
 type Options = NonNullable<ParseArgsConfig['options']>
 type Values = Record<string, string | boolean | undefined>
@@ -72,6 +73,166 @@ const table = (rows: string[][]): string => {
     .join('\n')
 }
 const when = (value: unknown): string => (value ? new Date(value as string).toISOString().replace('.000Z', 'Z') : '-')
+
+/** An endpoint id given as the command's argument. */
+function endpointArg(positionals: string[]): string {
+  const id = positionals[0] ?? ''
+  if (!isUuid(id)) usageError(`give the webhook endpoint's id (a UUID from hearth webhooks list), got "${id}"`)
+  return id
+}
+
+const endpointLine = (e: WebhookEndpoint) =>
+  `${e.id}  ${e.enabled ? 'enabled' : 'DISABLED'}  ${e.url}  ${e.eventTypes ? e.eventTypes.join(',') : 'all events'}` +
+  (e.disabledReason ? `\n  ${e.disabledReason}` : '')
+
+const secretLines = (secret: string) => `Copy the signing secret now: it is not shown again.\n\n  ${secret}\n`
+
+const WEBHOOK_COMMANDS: Command[] = [
+  {
+    words: ['webhooks', 'add'],
+    summary: 'register a webhook endpoint (its signing secret is shown once)',
+    usage:
+      'hearth webhooks add --org <orgId> --url <url> [--types <t1,t2,…>] [--description <text>]\n' +
+      '  url: https:// (http:// only to localhost outside production); types: event types to send (default: all)',
+    options: { ...org, url: { type: 'string' }, types: { type: 'string' }, description: { type: 'string' } },
+    request: (values) => ({
+      op: 'webhooks.add',
+      orgId: orgId(values),
+      url: required(values, 'url', 'the https:// URL to deliver to'),
+      ...(typeof values.types === 'string'
+        ? {
+            eventTypes: values.types
+              .split(',')
+              .map((t) => t.trim())
+              .filter(Boolean),
+          }
+        : {}),
+      ...(typeof values.description === 'string' ? { description: values.description } : {}),
+    }),
+    print: (result: { endpoint: WebhookEndpoint; secret: string }) =>
+      `Registered webhook endpoint ${result.endpoint.id} for ${result.endpoint.url}.\n${secretLines(result.secret)}`,
+  },
+  {
+    words: ['webhooks', 'list'],
+    summary: "list an organization's webhook endpoints",
+    usage: 'hearth webhooks list --org <orgId>',
+    options: { ...org },
+    request: (values) => ({ op: 'webhooks.list', orgId: orgId(values) }),
+    print: (result: { endpoints: WebhookEndpoint[] }) =>
+      result.endpoints.length
+        ? result.endpoints.map(endpointLine).join('\n')
+        : 'No webhook endpoints yet: hearth webhooks add --org <orgId> --url <url>',
+  },
+  {
+    words: ['webhooks', 'remove'],
+    summary: 'remove a webhook endpoint and its delivery log',
+    usage: 'hearth webhooks remove <endpointId>',
+    options: {},
+    positionals: ['endpointId'],
+    request: (_values, positionals) => ({ op: 'webhooks.remove', endpointId: endpointArg(positionals) }),
+    print: (result: { id: string }) => `Removed webhook endpoint ${result.id}`,
+  },
+  {
+    words: ['webhooks', 'enable'],
+    summary: 'enable a webhook endpoint again (after it was disabled)',
+    usage: 'hearth webhooks enable <endpointId>',
+    options: {},
+    positionals: ['endpointId'],
+    request: (_values, positionals) => ({ op: 'webhooks.enable', endpointId: endpointArg(positionals), enabled: true }),
+    print: (result: WebhookEndpoint) => endpointLine(result),
+  },
+  {
+    words: ['webhooks', 'disable'],
+    summary: 'stop deliveries to a webhook endpoint',
+    usage: 'hearth webhooks disable <endpointId>',
+    options: {},
+    positionals: ['endpointId'],
+    request: (_values, positionals) => ({
+      op: 'webhooks.enable',
+      endpointId: endpointArg(positionals),
+      enabled: false,
+    }),
+    print: (result: WebhookEndpoint) => endpointLine(result),
+  },
+  {
+    words: ['webhooks', 'rotate-secret'],
+    summary: "rotate an endpoint's signing secret (both sign during the overlap)",
+    usage:
+      'hearth webhooks rotate-secret <endpointId> [--overlap-seconds <n>]\n' +
+      '  overlap-seconds: how long the previous secret keeps signing too (default 86400, at most 604800)',
+    options: { 'overlap-seconds': { type: 'string' } },
+    positionals: ['endpointId'],
+    request: (values, positionals) => {
+      const overlap = values['overlap-seconds']
+      if (overlap !== undefined && (typeof overlap !== 'string' || !/^\d{1,7}$/.test(overlap.trim())))
+        usageError('--overlap-seconds must be a whole number of seconds from 0 to 604800')
+      return {
+        op: 'webhooks.rotate',
+        endpointId: endpointArg(positionals),
+        ...(typeof overlap === 'string' ? { overlapSeconds: Number(overlap.trim()) } : {}),
+      }
+    },
+    print: (result: { endpoint: WebhookEndpoint; secret: string }) =>
+      `Rotated the secret of ${result.endpoint.id}; the previous one also signs until ${when(result.endpoint.previousSecretExpiresAt)}.\n${secretLines(result.secret)}`,
+  },
+  {
+    words: ['webhooks', 'test'],
+    summary: 'send a test message (type webhook.test) to an endpoint',
+    usage: 'hearth webhooks test <endpointId>',
+    options: {},
+    positionals: ['endpointId'],
+    request: (_values, positionals) => ({ op: 'webhooks.test', endpointId: endpointArg(positionals) }),
+    print: (result: { delivery: WebhookDelivery }) =>
+      `Queued test delivery ${result.delivery.id}; hearth webhooks deliveries ${result.delivery.endpointId} shows how it went.`,
+  },
+  {
+    words: ['webhooks', 'deliveries'],
+    summary: "an endpoint's delivery log, newest first",
+    usage: 'hearth webhooks deliveries <endpointId> [--limit <n>]\n  limit: the newest n (default 50, at most 200)',
+    options: { limit: { type: 'string' } },
+    positionals: ['endpointId'],
+    request: (values, positionals) => {
+      const limit = values.limit
+      if (limit !== undefined && (typeof limit !== 'string' || !/^\d{1,3}$/.test(limit.trim())))
+        usageError('--limit must be a whole number from 1 to 200')
+      return {
+        op: 'webhooks.deliveries',
+        endpointId: endpointArg(positionals),
+        ...(typeof limit === 'string' ? { limit: Number(limit.trim()) } : {}),
+      }
+    },
+    print: (result: { deliveries: WebhookDelivery[] }) =>
+      result.deliveries.length
+        ? table([
+            ['ID', 'EVENT', 'STATUS', 'ATTEMPTS', 'LAST', 'ANSWER', 'NEXT'],
+            ...result.deliveries.map((d) => [
+              d.id,
+              d.eventType,
+              d.status,
+              String(d.attempts),
+              when(d.lastAttemptAt),
+              d.lastError ?? (d.lastResponseStatus === null ? '-' : String(d.lastResponseStatus)),
+              when(d.nextAttemptAt),
+            ]),
+          ])
+        : 'No deliveries yet.',
+  },
+  {
+    words: ['webhooks', 'retry'],
+    summary: 'send a delivery again now',
+    usage: 'hearth webhooks retry <endpointId> <deliveryId>',
+    options: {},
+    positionals: ['endpointId', 'deliveryId'],
+    request: (_values, positionals) => {
+      const deliveryId = positionals[1] ?? ''
+      if (!isUuid(deliveryId))
+        usageError(`give the delivery's id (a UUID from hearth webhooks deliveries), got "${deliveryId}"`)
+      return { op: 'webhooks.retry', endpointId: endpointArg(positionals), deliveryId }
+    },
+    print: (result: { delivery: WebhookDelivery }) =>
+      `Delivery ${result.delivery.id} will be sent again within seconds.`,
+  },
+]
 
 const COMMANDS: Command[] = [
   {
@@ -358,6 +519,7 @@ const COMMANDS: Command[] = [
           ])
         : 'No audit entries.',
   },
+  ...WEBHOOK_COMMANDS,
 ]
 
 /** What within the household an entry concerned: a member, an entity or a link; '-' for the household itself. */

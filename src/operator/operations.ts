@@ -16,6 +16,7 @@ import { issueApiKey } from '../auth/issue-api-key.ts'
 import { findOrgRateLimits, setOperatorRateLimits } from '../store/org-limits.ts'
 import { limitsView, type DefaultLimits } from '../rate-limit/org-limits.ts'
 import { loadConfig } from '../config.ts'
+import { runWebhookOperation } from './webhook-operations.ts'
 import {
   OperatorError,
   AUDIT_LIMIT,
@@ -161,6 +162,19 @@ export async function runOperation(
       return { users: await listUsers(db, request.orgId) }
     case 'migrate':
       return migrations
+    case 'webhooks.add':
+      await requireOrg(db, request.orgId)
+      return runWebhookOperation(db, request)
+    case 'webhooks.list':
+      await requireOrg(db, request.orgId)
+      return runWebhookOperation(db, request)
+    case 'webhooks.remove':
+    case 'webhooks.enable':
+    case 'webhooks.rotate':
+    case 'webhooks.test':
+    case 'webhooks.deliveries':
+    case 'webhooks.retry':
+      return runWebhookOperation(db, request)
   }
 }
 

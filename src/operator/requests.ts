@@ -46,6 +46,20 @@ export const OperatorRequest = Type.Union([
     role: Type.Optional(Type.String()),
   }),
   Type.Object({ op: op('users.list'), orgId: Id }),
+  Type.Object({
+    op: op('webhooks.add'),
+    orgId: Id,
+    url: Type.String(),
+    eventTypes: Type.Optional(Type.Array(Type.String())),
+    description: Type.Optional(Type.String()),
+  }),
+  Type.Object({ op: op('webhooks.list'), orgId: Id }),
+  Type.Object({ op: op('webhooks.remove'), endpointId: Id }),
+  Type.Object({ op: op('webhooks.enable'), endpointId: Id, enabled: Type.Boolean() }),
+  Type.Object({ op: op('webhooks.rotate'), endpointId: Id, overlapSeconds: Type.Optional(Type.Integer()) }),
+  Type.Object({ op: op('webhooks.test'), endpointId: Id }),
+  Type.Object({ op: op('webhooks.deliveries'), endpointId: Id, limit: Type.Optional(Type.Integer()) }),
+  Type.Object({ op: op('webhooks.retry'), endpointId: Id, deliveryId: Id }),
   Type.Object({ op: op('migrate') }),
 ])
 export type OperatorRequest = Static<typeof OperatorRequest>
