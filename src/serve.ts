@@ -162,10 +162,10 @@ async function startApiHere({ config, store, port, publicUrl, embedOrigin, oidc 
   const sharedLimits = config.redisUrl ? await openSharedRateLimitStore(config.redisUrl) : undefined
   const rateLimitStore = sharedLimits ?? new MemoryRateLimitStore()
   let api: FastifyInstance | undefined
-  let webhooks: WebhookService | undefined
+  let webhooks: Promise<WebhookService | undefined> | undefined
   const close = async () => {
     // Webhooks first: attempts in flight are handed back to the queue while the store is still open.
-    await webhooks?.close()
+    await (await webhooks)?.close()
     if (api) await closeWithin(api, config.shutdownTimeoutSeconds)
     await rateLimitStore.close()
   }
@@ -194,7 +194,9 @@ async function startApiHere({ config, store, port, publicUrl, embedOrigin, oidc 
     const url = await listen(api, config.host, port)
     if (config.webhooks) {
       const log = api.log
-      webhooks = await startWebhooks(
+      // In the background: the API serves while the job queue installs or checks its schema, and a
+      // queue that cannot start (said in the log) leaves the API serving.
+      webhooks = startWebhooks(
         store,
         {
           databaseUrl: config.databaseUrl,
@@ -205,7 +207,10 @@ async function startApiHere({ config, store, port, publicUrl, embedOrigin, oidc 
           retentionDays: config.eventRetentionDays,
         },
         (error, message) => log.error({ err: error }, message),
-      )
+      ).catch((error: unknown) => {
+        log.error({ err: error }, 'webhooks could not start: no webhooks are sent by this process')
+        return undefined
+      })
     }
     return { url, close }
   } catch (error) {

@@ -1,0 +1,189 @@
+// Receivers that fail, each its own test, on each store: an answer of 500, a closed connection, a
+// redirect, nothing listening, and one that takes 30 s. Each attempt is recorded with its reason,
+// the next is due no sooner than the schedule says, nothing is lost (the delivery succeeds once the
+// receiver recovers), and a slow receiver holds no other delivery up. An endpoint failing for 3
+// days (its failing spell faked in the table) is disabled with a reason, and its deliveries stop.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'kysely'
+import { storeKinds, openTestStore, type TestStore } from '../helpers/stores.ts'
+import { call, createOrgWithKey, startApp, type TestApp } from '../helpers/app.ts'
+import { eventually, startReceiver, verifyRequest, type Receiver } from '../helpers/webhook-receiver.ts'
+import { addEndpoint, startTestWebhooks, TEST_ATTEMPT_TIMEOUT_MS } from '../helpers/webhooks.ts'
+import type { WebhookService } from '../../src/webhooks/service.ts'
+import { RETRY_WAITS_SECONDS } from '../../src/webhooks/schedule.ts'
+
+describe.each(storeKinds())('webhook faults on %s', (kind) => {
+  let store: TestStore
+  let api: TestApp
+  let webhooks: WebhookService
+  const receivers: Receiver[] = []
+
+  beforeAll(async () => {
+    store = await openTestStore(kind)
+    api = await startApp(store.db)
+    webhooks = await startTestWebhooks(store)
+  })
+  afterAll(async () => {
+    await webhooks?.close()
+    await api?.close()
+    for (const receiver of receivers) await receiver.close()
+    await store?.drop()
+  })
+
+  async function receiver(): Promise<Receiver> {
+    const started = await startReceiver()
+    receivers.push(started)
+    return started
+  }
+
+  /** A new organization with one endpoint at `url`, and a household created there: its event's id. */
+  async function setUp(url: string) {
+    const org = await createOrgWithKey(store.db)
+    const endpoint = await addEndpoint(store, org.orgId, url)
+    const created = await call(`${api.url}/api/v1/relationships`, org.key, { body: { name: 'Fault Family' } })
+    expect(created.status).toBe(201)
+    return { org, endpoint }
+  }
+
+  const deliveriesOf = (endpointId: string) =>
+    store.db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId).execute()
+  const attemptsOf = (deliveryId: string) =>
+    store.db
+      .selectFrom('webhook_attempts')
+      .selectAll()
+      .where('delivery_id', '=', deliveryId)
+      .orderBy('attempt')
+      .execute()
+
+  /** Waits until the endpoint's one delivery has `n` attempts recorded; answers them. */
+  async function attempts(endpointId: string, n: number) {
+    return eventually(async () => {
+      const [delivery] = await deliveriesOf(endpointId)
+      if (!delivery) return undefined
+      const recorded = await attemptsOf(delivery.id)
+      return recorded.length >= n && { delivery, recorded }
+    }, 30_000)
+  }
+
+  it('500: each attempt is recorded, retried no sooner than the schedule, and delivered once the receiver recovers', async () => {
+    const target = await receiver()
+    target.answer({ status: 500 })
+    const { endpoint } = await setUp(target.url)
+    const { recorded } = await attempts(endpoint.id, 3)
+    for (const attempt of recorded)
+      expect(attempt).toMatchObject({ succeeded: false, response_status: 500, error: 'answered 500' })
+    for (let n = 1; n < recorded.length; n++) {
+      const gap = recorded[n]!.at.getTime() - recorded[n - 1]!.at.getTime()
+      // The schedule's second lasts 1 ms here; a millisecond's slack for the clocks' rounding.
+      expect(gap).toBeGreaterThanOrEqual(RETRY_WAITS_SECONDS[n - 1]! - 1)
+    }
+    const failing = await store.db
+      .selectFrom('webhook_endpoints')
+      .select('failing_since')
+      .where('id', '=', endpoint.id)
+      .executeTakeFirstOrThrow()
+    expect(failing.failing_since).not.toBeNull()
+    target.answer({ status: 200 })
+    const done = await eventually(async () => {
+      const [delivery] = await deliveriesOf(endpoint.id)
+      return delivery?.status === 'succeeded' && delivery
+    }, 30_000)
+    const all = await attemptsOf(done.id)
+    expect(all.at(-1)).toMatchObject({ succeeded: true, response_status: 200 })
+    expect(done.attempts).toBe(all.length)
+    // Every request carried the same webhook-id and verified.
+    const ids = new Set(target.requests.map((request) => request.headers['webhook-id']))
+    expect(ids.size).toBe(1)
+    for (const request of target.requests) verifyRequest(endpoint.secret, request)
+    const healed = await store.db
+      .selectFrom('webhook_endpoints')
+      .select('failing_since')
+      .where('id', '=', endpoint.id)
+      .executeTakeFirstOrThrow()
+    expect(healed.failing_since).toBeNull()
+  })
+
+  it('a closed connection is a failure with its reason, and retried', async () => {
+    const target = await receiver()
+    target.answer({ close: true })
+    const { endpoint } = await setUp(target.url)
+    const { recorded } = await attempts(endpoint.id, 2)
+    expect(recorded[0]).toMatchObject({
+      succeeded: false,
+      response_status: null,
+      error: 'the connection was closed before an answer',
+    })
+  })
+
+  it('a redirect is a failure naming where it pointed, and is never followed', async () => {
+    const elsewhere = await receiver()
+    const target = await receiver()
+    target.answer({ status: 302, location: elsewhere.url })
+    const { endpoint } = await setUp(target.url)
+    const { recorded } = await attempts(endpoint.id, 2)
+    expect(recorded[0]).toMatchObject({ succeeded: false, response_status: 302 })
+    expect(recorded[0]!.error).toContain(`redirect to ${elsewhere.url}`)
+    expect(elsewhere.requests).toHaveLength(0)
+  })
+
+  it('nothing listening: connection refused, retried', async () => {
+    const gone = await receiver()
+    const url = gone.url
+    await gone.close()
+    const { endpoint } = await setUp(url)
+    const { recorded } = await attempts(endpoint.id, 2)
+    expect(recorded[0]).toMatchObject({ succeeded: false, response_status: null, error: 'connection refused' })
+  })
+
+  it('a receiver that takes 30 s fails the attempt at the timeout and holds no other delivery up', async () => {
+    const slow = await receiver()
+    slow.answer({ hold: true })
+    const fast = await receiver()
+    const slowSide = await setUp(slow.url)
+    await eventually(() => slow.requests[0])
+    // While the slow receiver holds its request, another organization's event is delivered.
+    const fastSide = await setUp(fast.url)
+    await eventually(() => fast.requests[0])
+    const [fastDelivery] = await deliveriesOf(fastSide.endpoint.id)
+    expect(fastDelivery?.status).toBe('succeeded')
+    expect(slow.requests).toHaveLength(1)
+    const { recorded } = await attempts(slowSide.endpoint.id, 1)
+    expect(recorded[0]).toMatchObject({
+      succeeded: false,
+      error: `no complete answer within ${TEST_ATTEMPT_TIMEOUT_MS / 1000} s`,
+    })
+    slow.release()
+  })
+
+  it('an endpoint failing for 3 days is disabled with a reason, and its deliveries stop', async () => {
+    const target = await receiver()
+    target.answer({ status: 503 })
+    const { org, endpoint } = await setUp(target.url)
+    await attempts(endpoint.id, 1)
+    // Its failing spell began three days and a minute ago (the schedule's unit is 1 ms here, so
+    // "3 days" is 259 s; the table says 3 days of real time, which is longer still).
+    await sql`UPDATE webhook_endpoints SET failing_since = now() - interval '3 days 1 minute' WHERE id = ${endpoint.id}`.execute(
+      store.db,
+    )
+    const disabled = await eventually(async () => {
+      const row = await store.db
+        .selectFrom('webhook_endpoints')
+        .selectAll()
+        .where('id', '=', endpoint.id)
+        .executeTakeFirstOrThrow()
+      return !row.enabled && row
+    }, 30_000)
+    expect(disabled.disabled_reason).toMatch(
+      /^Disabled at .*: every attempt since .* failed \(more than 3 days\); the last one: answered 503\. Fix the receiver/,
+    )
+    const [delivery] = await deliveriesOf(endpoint.id)
+    expect(delivery).toMatchObject({ status: 'failed', job_id: null })
+    expect(delivery!.last_error).toContain('the endpoint is now disabled')
+    // A new event makes no delivery for it.
+    const before = target.requests.length
+    await call(`${api.url}/api/v1/relationships`, org.key, { body: { name: 'After Family' } })
+    await webhooks.dispatchNow()
+    expect(await deliveriesOf(endpoint.id)).toHaveLength(1)
+    expect(target.requests).toHaveLength(before)
+  })
+})
