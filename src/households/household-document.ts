@@ -13,14 +13,13 @@
 import { createHash } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Database } from '../store/tables.ts'
-import type { Principal } from '../auth/principal.ts'
 import type { HouseholdDocument } from '../schemas/household-document.ts'
 import type { ExpectedVersions } from '../store/household-record.ts'
 import { readHouseholdJson } from '../store/household-record.ts'
 import { householdPartsJson } from '../store/household-document.ts'
 import { findHouseholdByExternalId, recordDocument } from '../store/household-lookup.ts'
 import { insertDocumentHousehold, readDocumentTarget, writeDocumentRows } from '../store/document-write.ts'
-import { recordAudit } from '../store/audit.ts'
+import { recordAudit, type AuditActor } from '../store/audit.ts'
 import { appendEvents } from '../store/events.ts'
 import { canonicalJson } from '../domain/canonical-json.ts'
 import { planDocument, type DocumentPlan } from './document-plan.ts'
@@ -117,7 +116,7 @@ async function readWhole(db: Kysely<Database>, orgId: string, householdId: strin
 
 async function create(
   db: Kysely<Database>,
-  principal: Principal,
+  principal: AuditActor,
   input: PutDocumentInput,
   plan: DocumentPlan,
   hash: string,
@@ -135,7 +134,7 @@ async function create(
 
 async function replace(
   db: Kysely<Database>,
-  principal: Principal,
+  principal: AuditActor,
   input: PutDocumentInput,
   householdId: string,
   expected: ExpectedVersions,
@@ -167,7 +166,7 @@ async function replace(
  */
 export async function putHouseholdDocument(
   db: Kysely<Database>,
-  principal: Principal,
+  principal: AuditActor,
   input: PutDocumentInput,
 ): Promise<PutDocumentResult> {
   const { externalId } = input

@@ -21,8 +21,11 @@ export type AuditAction =
   | 'link.delete'
   | 'chart.import'
 
+/** Who wrote: what the log records of a principal (an import's worker writes for the one who uploaded it). */
+export type AuditActor = Pick<Principal, 'kind' | 'id' | 'orgId'>
+
 export interface AuditEntry {
-  actor: Principal
+  actor: AuditActor
   action: AuditAction
   householdId: string
   /** The member a member.* action concerned. */

@@ -41,6 +41,8 @@ type AppConfigOverrides = Partial<
   readinessChecks?: AppDependencies['readinessChecks']
   /** Days the change feed keeps events (src/events/retention.ts otherwise). */
   eventRetentionDays?: number
+  /** The import worker's settings (src/imports/import-worker.ts DEFAULT_IMPORT_WORKER otherwise). */
+  imports?: AppDependencies['imports']
 }
 
 /** The public origin test apps run under unless told otherwise. */
@@ -77,6 +79,7 @@ export async function startApp(db: Kysely<Database>, overrides: AppConfigOverrid
     poolStats: overrides.poolStats,
     readinessChecks: overrides.readinessChecks,
     ...(overrides.eventRetentionDays ? { eventRetentionDays: overrides.eventRetentionDays } : {}),
+    ...(overrides.imports ? { imports: overrides.imports } : {}),
   })
   await app.listen({ host: '127.0.0.1', port: overrides.port ?? 0 })
   const address = app.server.address()

@@ -1,0 +1,222 @@
+// The imports and import_lines tables (migration 0015): an upload's lines stored as they stream
+// in, claimed in small batches by the instances that process them, and each line's result.
+import { sql, type Kysely } from 'kysely'
+import type { Database } from './tables.ts'
+import type { AuditActor } from './audit.ts'
+
+export type LineStatus = 'pending' | 'created' | 'updated' | 'unchanged' | 'error'
+
+/** A line as the upload stores it: its body, or (refused before it was stored: not UTF-8, too long) its error. */
+export interface UploadedLine {
+  line: number
+  body: string | null
+  error?: LineError
+}
+
+export interface LineError {
+  code: string
+  message: string
+  field: string | null
+}
+
+export async function insertImport(db: Kysely<Database>, actor: AuditActor): Promise<string> {
+  const row = await db
+    .insertInto('imports')
+    .values({ org_id: actor.orgId, actor_type: actor.kind, actor_id: actor.id })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return row.id
+}
+
+/** Stores a batch of lines in one statement (arrays unnested: one round trip however many lines). */
+export async function insertLines(db: Kysely<Database>, importId: string, lines: readonly UploadedLine[]) {
+  if (lines.length === 0) return
+  await sql`
+    INSERT INTO import_lines (import_id, line, body, status, error_code, error_message, error_field)
+    SELECT ${importId}::uuid, l.line, l.body, CASE WHEN l.code IS NULL THEN 'pending' ELSE 'error' END,
+      l.code, l.message, l.field
+    FROM unnest(${lines.map((l) => l.line)}::int[], ${lines.map((l) => l.body)}::text[],
+      ${lines.map((l) => l.error?.code ?? null)}::text[], ${lines.map((l) => l.error?.message ?? null)}::text[],
+      ${lines.map((l) => l.error?.field ?? null)}::text[]) AS l(line, body, code, message, field)
+  `.execute(db)
+}
+
+/** The upload is complete: the lines are ready to be processed. */
+export async function markReceived(db: Kysely<Database>, importId: string, totalLines: number): Promise<void> {
+  await db
+    .updateTable('imports')
+    .set({ status: 'processing', total_lines: totalLines })
+    .where('id', '=', importId)
+    .execute()
+}
+
+/** An upload that failed part way: it and its lines are forgotten. */
+export async function deleteImport(db: Kysely<Database>, importId: string): Promise<void> {
+  await db.deleteFrom('imports').where('id', '=', importId).execute()
+}
+
+/** Uploads left 'receiving' by an instance that stopped mid-upload, after a grace: never processed, so deleted. */
+export async function deleteAbandonedUploads(db: Kysely<Database>, before: Date): Promise<void> {
+  await db.deleteFrom('imports').where('status', '=', 'receiving').where('created_at', '<', before).execute()
+}
+
+export interface ImportSummary {
+  id: string
+  status: 'receiving' | 'processing' | 'done'
+  createdAt: string
+  finishedAt: string | null
+  lines: Record<LineStatus | 'total', number>
+}
+
+/** The organization's import with its counts by status; undefined for another organization's (or none). */
+export async function readImport(
+  db: Kysely<Database>,
+  orgId: string,
+  importId: string,
+): Promise<ImportSummary | undefined> {
+  const row = await db
+    .selectFrom('imports')
+    .select(['id', 'status', 'created_at', 'finished_at', 'total_lines'])
+    .where('org_id', '=', orgId)
+    .where('id', '=', importId)
+    .executeTakeFirst()
+  if (!row) return undefined
+  const counts = await db
+    .selectFrom('import_lines')
+    .select(['status', sql<number>`count(*)::int`.as('n')])
+    .where('import_id', '=', importId)
+    .groupBy('status')
+    .execute()
+  const lines: ImportSummary['lines'] = {
+    total: row.total_lines,
+    pending: 0,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    error: 0,
+  }
+  for (const count of counts) lines[count.status] = count.n
+  return {
+    id: row.id,
+    status: row.status,
+    createdAt: row.created_at.toISOString(),
+    finishedAt: row.finished_at?.toISOString() ?? null,
+    lines,
+  }
+}
+
+export interface LineResult {
+  line: number
+  status: LineStatus
+  externalId: string | null
+  householdId: string | null
+  error: LineError | null
+}
+
+/** Lines of an import after line `after`, in order, only those with `status` when given. */
+export async function readLines(
+  db: Kysely<Database>,
+  importId: string,
+  query: { status?: LineStatus | undefined; after: number; limit: number },
+): Promise<LineResult[]> {
+  let select = db
+    .selectFrom('import_lines')
+    .select(['line', 'status', 'external_id', 'household_id', 'error_code', 'error_message', 'error_field'])
+    .where('import_id', '=', importId)
+    .where('line', '>', query.after)
+  if (query.status) select = select.where('status', '=', query.status)
+  const rows = await select.orderBy('line').limit(query.limit).execute()
+  return rows.map((r) => ({
+    line: r.line,
+    status: r.status,
+    externalId: r.external_id,
+    householdId: r.household_id,
+    error: r.error_code === null ? null : { code: r.error_code, message: r.error_message ?? '', field: r.error_field },
+  }))
+}
+
+export interface ClaimedLine {
+  importId: string
+  orgId: string
+  actor: AuditActor
+  line: number
+  body: string
+}
+
+/**
+ * Claims up to `limit` pending lines for `leaseMs`: lines no one claims, or whose claim ran out (its
+ * instance stopped), in line order. SKIP LOCKED lets instances claim at once
+ * without waiting on each other; the claim itself is a short statement, not a held lock.
+ */
+export async function claimLines(db: Kysely<Database>, limit: number, leaseMs: number): Promise<ClaimedLine[]> {
+  const result = await sql<{
+    import_id: string
+    line: number
+    body: string | null
+    org_id: string
+    actor_type: 'apiKey' | 'user'
+    actor_id: string
+  }>`
+    WITH claimable AS (
+      SELECT l.import_id, l.line FROM import_lines l
+      WHERE l.status = 'pending' AND (l.claimed_until IS NULL OR l.claimed_until < clock_timestamp())
+        AND l.import_id IN (SELECT id FROM imports WHERE status = 'processing')
+      ORDER BY l.import_id, l.line
+      LIMIT ${limit}
+      FOR UPDATE OF l SKIP LOCKED
+    )
+    UPDATE import_lines t SET claimed_until = clock_timestamp() + ${`${leaseMs} milliseconds`}::interval
+    FROM claimable c, imports i
+    WHERE t.import_id = c.import_id AND t.line = c.line AND i.id = t.import_id
+    RETURNING t.import_id, t.line, t.body, i.org_id, i.actor_type, i.actor_id
+  `.execute(db)
+  return result.rows
+    .sort((a, b) => (a.import_id === b.import_id ? a.line - b.line : a.import_id < b.import_id ? -1 : 1))
+    .map((r) => ({
+      importId: r.import_id,
+      orgId: r.org_id,
+      actor: { kind: r.actor_type, id: r.actor_id, orgId: r.org_id },
+      line: r.line,
+      body: r.body ?? '',
+    }))
+}
+
+/** Records a line's result (in the household write's own transaction, when it wrote one); its body is no longer needed. */
+export async function recordLine(
+  db: Kysely<Database>,
+  importId: string,
+  line: number,
+  result: {
+    status: Exclude<LineStatus, 'pending'>
+    externalId: string | null
+    householdId: string | null
+    error?: LineError
+  },
+): Promise<void> {
+  await db
+    .updateTable('import_lines')
+    .set({
+      status: result.status,
+      external_id: result.externalId,
+      household_id: result.householdId,
+      error_code: result.error?.code ?? null,
+      error_message: result.error?.message ?? null,
+      error_field: result.error?.field ?? null,
+      body: null,
+      claimed_until: null,
+    })
+    .where('import_id', '=', importId)
+    .where('line', '=', line)
+    .where('status', '=', 'pending')
+    .execute()
+}
+
+/** Marks done the processing imports of these ids that have no pending line left. */
+export async function finishImports(db: Kysely<Database>, importIds: readonly string[]): Promise<void> {
+  if (importIds.length === 0) return
+  await sql`
+    UPDATE imports i SET status = 'done', finished_at = clock_timestamp()
+    WHERE i.id = ANY(${[...importIds]}::uuid[]) AND i.status = 'processing'
+      AND NOT EXISTS (SELECT 1 FROM import_lines l WHERE l.import_id = i.id AND l.status = 'pending')
+  `.execute(db)
+}
