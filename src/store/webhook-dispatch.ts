@@ -1,10 +1,13 @@
 // The dispatcher's statements (see src/webhooks/dispatcher.ts): its place in the events, the
 // events after it, and the deliveries they make. Events are read as the change feed reads them
-// (src/store/events.ts readFeed): in (tx, seq) order, only those of transactions below the oldest
-// still running, so none can ever commit behind the place recorded.
+// (src/store/events.ts readFeed): in (tx, seq) order, only those of transactions below the horizon
+// (event-horizon.ts), so none can ever commit behind the place recorded. The transaction is READ
+// COMMITTED (it writes, and its first statement is the lock): a later statement's snapshot sees
+// every committed event below the horizon too, and no transaction below it can write one any more.
 import { sql, type Kysely } from 'kysely'
 import type { Database } from './tables.ts'
 import type { FeedPosition } from './events.ts'
+import { readHorizon } from './event-horizon.ts'
 
 /**
  * The dispatcher's place, locked for this transaction; undefined when another instance holds it
@@ -25,12 +28,12 @@ export async function lastEventToDispatch(
   after: FeedPosition,
   limit: number,
 ): Promise<FeedPosition | undefined> {
+  const horizon = await readHorizon(trx)
   const result = await sql<FeedPosition>`
-    WITH horizon AS (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS tx),
-    next AS (
-      SELECT e.tx, e.seq FROM events e, horizon
-      WHERE (e.tx, e.seq) > (${after.tx}::bigint, ${after.seq}::bigint) AND e.tx < horizon.tx
-      ORDER BY e.tx, e.seq LIMIT ${limit}
+    WITH next AS (
+      SELECT tx, seq FROM events
+      WHERE (tx, seq) > (${after.tx}::bigint, ${after.seq}::bigint) AND tx < ${horizon}::bigint
+      ORDER BY tx, seq LIMIT ${limit}
     )
     SELECT tx, seq FROM next ORDER BY tx DESC, seq DESC LIMIT 1
   `.execute(trx)

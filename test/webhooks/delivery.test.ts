@@ -4,7 +4,7 @@
 // for; the attempt recorded in the delivery log.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { storeKinds, openTestStore, type TestStore } from '../helpers/stores.ts'
-import { call, createOrgWithKey, startApp, type TestApp } from '../helpers/app.ts'
+import { ALL_PERMISSIONS, call, createOrgWithKey, startApp, type TestApp } from '../helpers/app.ts'
 import { eventually, startReceiver, verifyRequest, type Receiver } from '../helpers/webhook-receiver.ts'
 import { startWebhooks, type WebhookService } from '../../src/webhooks/service.ts'
 import { insertEndpoint } from '../../src/store/webhook-endpoints.ts'
@@ -21,7 +21,7 @@ describe.each(storeKinds())('webhook deliveries on %s', (kind) => {
     store = await openTestStore(kind)
     api = await startApp(store.db)
     receiver = await startReceiver()
-    org = await createOrgWithKey(store.db)
+    org = await createOrgWithKey(store.db, [...ALL_PERMISSIONS, 'events:read'])
     webhooks = await startWebhooks(
       store,
       {
@@ -70,5 +70,35 @@ describe.each(storeKinds())('webhook deliveries on %s', (kind) => {
     )
     expect(delivery.attempts).toBe(1)
     expect(receiver.forEvent(event.id)).toHaveLength(1)
+    // The body is the event exactly as the change feed answers it.
+    const feed = await call(`${api.url}/api/v1/events?limit=1000`, org.key)
+    const inFeed = (feed.body.events as { id: string }[]).find((candidate) => candidate.id === event.id)
+    expect(JSON.parse(request.body)).toEqual(inFeed)
+  })
+
+  it('sends only the event types an endpoint asked for', async () => {
+    const typed = await startReceiver()
+    try {
+      await insertEndpoint(store.db, {
+        orgId: org.orgId,
+        url: typed.url,
+        description: '',
+        eventTypes: ['household.updated'],
+        secret: newWebhookSecret(),
+      })
+      const created = await call(`${api.url}/api/v1/relationships`, org.key, { body: { name: 'Typed Family' } })
+      const id = (created.body.household as { id: string }).id
+      await call(`${api.url}/api/v1/relationships/${id}`, org.key, {
+        method: 'PATCH',
+        body: { name: 'Typed Family II' },
+        headers: { 'if-match': '"1"' },
+      })
+      const request = await eventually(() => typed.requests[0])
+      expect(JSON.parse(request.body)).toMatchObject({ type: 'household.updated', householdId: id })
+      await webhooks.dispatchNow()
+      expect(typed.requests.map((r) => (JSON.parse(r.body) as { type: string }).type)).toEqual(['household.updated'])
+    } finally {
+      await typed.close()
+    }
   })
 })
