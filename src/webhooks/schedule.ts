@@ -22,7 +22,7 @@ export const RETRY_WAITS_SECONDS = [
 ] as const
 
 /** An endpoint whose attempts have all failed for this long is disabled. */
-export const DISABLE_AFTER_SECONDS = 3 * 86_400
+const DISABLE_AFTER_SECONDS = 3 * 86_400
 
 const JITTER = 0.1
 
