@@ -23,6 +23,8 @@ export interface BenchOptions {
   instances: number
   /** When set, each API process may use at most this many cores (a CFS quota, see cpu-limit.ts). */
   apiCpu: number | undefined
+  /** Webhooks on: an endpoint of the measured org at a receiver here, and each API process delivering to it. */
+  webhooks: boolean
 }
 
 /** From this many households, --orgs and --instances default to the issue-6 scale run. */
@@ -51,6 +53,9 @@ export const USAGE = `Usage: npm run bench -- [flags]
                             container CPU limit would: with --instances, measures whether instances
                             add throughput when the API tier, not the database, is the limit
                             (Linux cgroup v1, root)
+  --webhooks                register a webhook endpoint of every event type for the measured org, at
+                            a receiver in this process, and run the webhook dispatcher and workers in
+                            each API process: the write cases then pay for events and their deliveries
   --cpu-prof DIR            profile the API server child (node --cpu-prof) into DIR
   --help                    this text`
 
@@ -75,6 +80,7 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
     orgs: 1,
     instances: 1,
     apiCpu: undefined,
+    webhooks: false,
   }
   let orgs: number | undefined
   let instances: number | undefined
@@ -136,6 +142,9 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
         break
       case '--retries':
         options.retries = positiveInteger(flag, value(), 0)
+        break
+      case '--webhooks':
+        options.webhooks = true
         break
       case '--cpu-prof':
         options.cpuProfDir = value()

@@ -9,6 +9,7 @@ import { CASES, deepPage, type CaseContext } from './cases.ts'
 import { cleanup, cleanupOnSignals, onCleanup } from './cleanup.ts'
 import { provisionDatabase, type BenchDatabase } from './database.ts'
 import { seed, type SeedResult } from './seed.ts'
+import { startWebhookReceiver } from './webhook-receiver.ts'
 import { startChild, type Child } from './child.ts'
 import { probe, type LoadSettings } from './load.ts'
 import { measureQuietly } from './quiet.ts'
@@ -74,6 +75,7 @@ function startApi(database: BenchDatabase, options: BenchOptions, instance: numb
   const env: Record<string, string> = database.databaseUrl
     ? { BENCH_DATABASE_URL: database.databaseUrl }
     : { BENCH_DATA_DIR: database.dataDir }
+  if (options.webhooks) env.BENCH_WEBHOOKS = '1'
   const nodeFlags = options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] : []
   const name = instance === 0 ? 'API server' : `API server ${instance + 1}`
   return startChild({ name, script: fileURLToPath(new URL('./server.ts', import.meta.url)), env, nodeFlags })
@@ -227,6 +229,7 @@ async function main(): Promise<void> {
     log(
       `Seeded in ${seeded.seconds} s: ${seeded.members.toLocaleString('en-US')} members${where}, "smi" matches ${seeded.searchHits.toLocaleString('en-US')} households`,
     )
+    const receiver = options.webhooks ? await startWebhookReceiver(database, seeded.orgId) : undefined
     const deep = deepPage(options.orgs)
     const deepPastEnd = options.cases.includes('deep') && (deep.page - 1) * deep.pageSize >= seeded.households
     const notes = deepPastEnd
@@ -294,6 +297,12 @@ async function main(): Promise<void> {
       duration: options.duration,
       warmup: options.warmup,
       notes,
+    }
+    if (receiver) {
+      notes.push(
+        `webhooks on: one endpoint of every event type; the receiver got ${receiver.received().toLocaleString('en-US')} deliveries during the run (deliveries lag the writes: the dispatcher polls every second)`,
+      )
+      log(`note: ${notes.at(-1)}`)
     }
     const problems = warnings(outcomes)
     console.log(

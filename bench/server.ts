@@ -6,6 +6,7 @@ import { buildApp } from '../src/app.ts'
 import { MemoryRateLimitStore } from '../src/rate-limit/memory-store.ts'
 import { openSharedRateLimitStore } from '../src/rate-limit/fallback-store.ts'
 import { loadConfig } from '../src/config.ts'
+import { startWebhooks } from '../src/webhooks/service.ts'
 import type { ListeningMessage } from './child.ts'
 
 const databaseUrl = process.env.BENCH_DATABASE_URL || undefined
@@ -57,10 +58,28 @@ await app.listen({ host: '127.0.0.1', port: 0 })
 const address = app.server.address()
 if (address === null || typeof address === 'string') throw new Error('the API is not listening on a TCP port')
 
+// --webhooks: this process delivers too, as every instance of `hearth serve` does (src/serve.ts).
+const webhooks =
+  process.env.BENCH_WEBHOOKS === '1'
+    ? await startWebhooks(
+        store,
+        {
+          databaseUrl,
+          production: false,
+          attemptTimeoutMs: 15_000,
+          concurrency: 8,
+          retryUnitMs: 1000,
+          retentionDays: 30,
+        },
+        (error, text) => app.log.error({ err: error }, text),
+      )
+    : undefined
+
 let closing = false
 async function shutdown(): Promise<void> {
   if (closing) return
   closing = true
+  await webhooks?.close()
   // Close the app (which flushes key usage), then the store: a PGlite directory must be closed
   // cleanly, and process.exit lets --cpu-prof write its profile.
   await app.close()
