@@ -12,6 +12,7 @@ import { OrganizationSwitcher } from './components/organization-switcher.tsx'
 const ADMIN_LINKS = [
   { href: '/admin/keys', label: 'API keys' },
   { href: '/admin/origins', label: 'Embed origins' },
+  { href: '/admin/webhooks', label: 'Webhooks' },
   { href: '/admin/members', label: 'Members' },
   { href: '/admin/usage', label: 'Usage' },
 ]
@@ -20,8 +21,8 @@ export function Layout({ location, children }: { location: Location; children: C
   const me = useMe()
   const [signOutError, setSignOutError] = useState<string | null>(null)
   const links = [{ href: '/households', label: 'Households' }, ...(can(me, 'org:admin') ? ADMIN_LINKS : [])]
-  const isCurrent = (href: string) =>
-    location.path === href || (href === '/households' && location.path.startsWith('/households/'))
+  // A page under another (a household, a webhook endpoint) is part of its section.
+  const isCurrent = (href: string) => location.path === href || location.path.startsWith(`${href}/`)
 
   async function signOut(everywhere: boolean) {
     try {

@@ -10,6 +10,8 @@ import { OrganizationKeysPage } from './pages/organization-keys.tsx'
 import { OrganizationOriginsPage } from './pages/organization-origins.tsx'
 import { OrganizationMembersPage } from './pages/organization-members.tsx'
 import { OrganizationUsagePage } from './pages/organization-usage.tsx'
+import { OrganizationWebhooksPage } from './pages/organization-webhooks.tsx'
+import { OrganizationWebhookPage } from './pages/organization-webhook.tsx'
 import { MessageView } from './components/message-view.tsx'
 
 const ORGANIZATION_PAGES: Record<string, () => JSX.Element> = {
@@ -17,6 +19,26 @@ const ORGANIZATION_PAGES: Record<string, () => JSX.Element> = {
   '/admin/origins': () => <OrganizationOriginsPage />,
   '/admin/members': () => <OrganizationMembersPage />,
   '/admin/usage': () => <OrganizationUsagePage />,
+  '/admin/webhooks': () => <OrganizationWebhooksPage />,
+}
+
+/** A path segment as written (the API then answers 404) when it is not valid percent-encoding. */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}
+
+/** An organization page with an id in its path, such as /admin/webhooks/{endpointId}. */
+function organizationPageWithId(path: string): (() => JSX.Element) | undefined {
+  const webhook = /^\/admin\/webhooks\/([^/]+)$/.exec(path)
+  if (webhook?.[1]) {
+    const id = decodedSegment(webhook[1])
+    return () => <OrganizationWebhookPage id={id} />
+  }
+  return undefined
 }
 
 export function routePage(location: Location, me: Me): JSX.Element {
@@ -26,12 +48,12 @@ export function routePage(location: Location, me: Me): JSX.Element {
   const household = /^\/households\/([^/]+)$/.exec(path)
   if (household?.[1]) return <HouseholdPage id={decodeURIComponent(household[1])} />
   const organizationPath = path === '/admin' ? '/admin/keys' : path
-  const organizationPage = ORGANIZATION_PAGES[organizationPath]
+  const organizationPage = ORGANIZATION_PAGES[organizationPath] ?? organizationPageWithId(organizationPath)
   if (organizationPage) {
     if (!can(me, 'org:admin')) {
       return (
         <MessageView title="Admins only">
-          Only your organization's admins manage keys, origins, members and usage. Your role is {me.user.role}.
+          Only admins manage the organization's keys, origins, webhooks, members and usage. Your role: {me.user.role}.
         </MessageView>
       )
     }

@@ -65,6 +65,7 @@ describe.runIf(hasChromium())('accessibility of every page (axe-core)', () => {
       { path: `/households/${householdId}`, heading: /The Accessible Family/ },
       { path: '/admin/keys', heading: /API keys/i },
       { path: '/admin/origins', heading: /origins/i },
+      { path: '/admin/webhooks', heading: /webhooks/i },
       { path: '/admin/members', heading: /members/i },
       { path: '/admin/usage', heading: /usage/i },
       { path: '/households/00000000-0000-4000-8000-000000000000', heading: /not exist|not found/i },
