@@ -533,7 +533,9 @@ function auditSubject(entry: AuditRow): string {
 const COMMON: Options = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }
 
 function overview(): string {
-  const lines = COMMANDS.map((c) => `  ${c.words.join(' ').padEnd(16)} ${c.summary}`)
+  // Wide enough for the longest name, so that two spaces always part it from its summary.
+  const width = Math.max(16, ...COMMANDS.map((c) => c.words.join(' ').length + 1))
+  const lines = COMMANDS.map((c) => `  ${c.words.join(' ').padEnd(width)} ${c.summary}`)
   return `hearth — run and administer Hearth
 
 Usage: hearth <command> [options]   (npx hearth … from the project folder)

@@ -26,6 +26,15 @@ const COMMANDS = [
   'users add',
   'users list',
   'audit',
+  'webhooks add',
+  'webhooks list',
+  'webhooks remove',
+  'webhooks enable',
+  'webhooks disable',
+  'webhooks rotate-secret',
+  'webhooks test',
+  'webhooks deliveries',
+  'webhooks retry',
 ]
 
 // Every case gets its own data directory path below this one; none may ever be created.
