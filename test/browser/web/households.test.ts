@@ -303,6 +303,29 @@ describe.runIf(hasChromium())('web app: households', () => {
     })
   })
 
+  it('files a household under an external id; one already taken in the organization is refused at its field', async () => {
+    const taken = await callApi('POST', '/api/v1/relationships', { name: 'Taken Id Family', externalId: 'crm-7001' })
+    expect(taken.status).toBe(201)
+    const page = await openAs('advisor')
+    await page.getByRole('link', { name: 'New household' }).click()
+    await page.waitForURL(`${stack.url}/households/new`)
+    await page.getByLabel('Household name').fill('Synced Family')
+    await page.getByText('For integrations (optional)').click()
+    const externalId = page.getByLabel('External id')
+    await externalId.fill('crm-7001')
+    await page.getByRole('button', { name: 'Create household' }).click()
+    const error = page.locator('#new-household-externalId-error')
+    await error.waitFor()
+    await expect(error.textContent()).resolves.toMatch(/crm-7001/)
+    await expect(externalId.getAttribute('aria-invalid')).resolves.toBe('true')
+
+    await externalId.fill('crm-7002')
+    await page.getByRole('button', { name: 'Create household' }).click()
+    await page.waitForURL(/\/households\/[0-9a-f-]{36}$/)
+    const found = await callApi('GET', '/api/v1/relationships?externalId=crm-7002')
+    expect((found.body?.households as { name: string }[]).map((household) => household.name)).toEqual(['Synced Family'])
+  })
+
   it('keeps a created household when a person is refused, and adds only the people left after the fix', async () => {
     const page = await openAs('advisor', '/households/new')
     await page.getByLabel('Household name').fill('Partial Family')

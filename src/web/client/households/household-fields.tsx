@@ -25,6 +25,7 @@ export interface HouseholdDraft {
   coClientExemptionUsed: string
   primaryClientUsCitizen: YesNo
   coClientUsCitizen: YesNo
+  externalId: string
   metadata: string
 }
 
@@ -51,6 +52,7 @@ export const EMPTY_HOUSEHOLD_DRAFT: HouseholdDraft = {
   coClientExemptionUsed: '',
   primaryClientUsCitizen: '',
   coClientUsCitizen: '',
+  externalId: '',
   metadata: '',
 }
 
@@ -69,6 +71,7 @@ export const HOUSEHOLD_LABELS: Record<keyof HouseholdDraft, string> = {
   coClientExemptionUsed: 'Co-client’s exemption used',
   primaryClientUsCitizen: 'Primary client is a US citizen',
   coClientUsCitizen: 'Co-client is a US citizen',
+  externalId: 'External id',
   metadata: 'Metadata (JSON)',
 }
 
@@ -96,6 +99,7 @@ export function draftOf(household: Household): HouseholdDraft {
     coClientExemptionUsed: amountText(household.coClientExemptionUsed),
     primaryClientUsCitizen: yesNoOf(household.primaryClientUsCitizen),
     coClientUsCitizen: yesNoOf(household.coClientUsCitizen),
+    externalId: household.externalId ?? '',
     metadata: household.metadata === null ? '' : JSON.stringify(household.metadata, null, 2),
   }
 }
@@ -147,6 +151,8 @@ export function bodyOfDraft(draft: HouseholdDraft): DraftResult {
       coClientExemptionUsed: amountOf(draft.coClientExemptionUsed),
       primaryClientUsCitizen: booleanOf(draft.primaryClientUsCitizen),
       coClientUsCitizen: booleanOf(draft.coClientUsCitizen),
+      // Sent as typed: the API refuses one outside its rule (or taken in the organization) at the field.
+      externalId: text(draft.externalId.trim()),
     },
   }
 }
@@ -368,8 +374,32 @@ export function HouseholdFields({ idPrefix, draft, errors, disabled, onChange }:
           ))}
         </div>
       </fieldset>
-      <details class="metadata-details" open={draft.metadata.trim() !== '' || Boolean(errors.metadata)}>
-        <summary>Metadata for integrations (optional)</summary>
+      <details
+        class="metadata-details"
+        open={draft.metadata.trim() !== '' || draft.externalId !== '' || Boolean(errors.metadata ?? errors.externalId)}
+      >
+        <summary>For integrations (optional)</summary>
+        <Field
+          id={id('externalId')}
+          label={HOUSEHOLD_LABELS.externalId}
+          hint="Your other system’s id for this household (1–64 letters, digits and _ . : -), unique in the organization; a sync job finds the household by it."
+          error={errors.externalId}
+        >
+          {(a11y) => (
+            <input
+              {...a11y}
+              name="externalId"
+              type="text"
+              maxLength={64}
+              pattern="[A-Za-z0-9_.:\-]{1,64}"
+              autocomplete="off"
+              spellcheck={false}
+              value={draft.externalId}
+              disabled={disabled}
+              onInput={input('externalId')}
+            />
+          )}
+        </Field>
         <Field
           id={id('metadata')}
           label={HOUSEHOLD_LABELS.metadata}
