@@ -7,6 +7,7 @@
 // the import adds or saves over the API a partner would otherwise call.
 //
 //   node --import tsx bench/import.ts [--households 100000] [--reference 3000] [--store postgres|pglite]
+//     [--lanes N] [--batch N]   (the import worker's lanes and lines per claim; its defaults otherwise)
 import { createReadStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
@@ -25,6 +26,8 @@ const { values } = parseArgs({
     households: { type: 'string', default: '100000' },
     reference: { type: 'string', default: '3000' },
     store: { type: 'string', default: 'postgres' },
+    lanes: { type: 'string' },
+    batch: { type: 'string' },
   },
 })
 const HOUSEHOLDS = Number(values.households)
@@ -154,7 +157,11 @@ async function main(): Promise<void> {
   const server = await startChild({
     name: 'api',
     script: path.join(import.meta.dirname, 'server.ts'),
-    env: database.databaseUrl ? { BENCH_DATABASE_URL: database.databaseUrl } : { BENCH_DATA_DIR: database.dataDir },
+    env: {
+      ...(database.databaseUrl ? { BENCH_DATABASE_URL: database.databaseUrl } : { BENCH_DATA_DIR: database.dataDir }),
+      ...(values.lanes ? { BENCH_IMPORT_LANES: values.lanes } : {}),
+      ...(values.batch ? { BENCH_IMPORT_BATCH: values.batch } : {}),
+    },
   })
 
   // Reference: PUT …/by-external-id, 10 at a time.
@@ -187,7 +194,7 @@ async function main(): Promise<void> {
   const lines = [
     `## Bulk import (issue 17) — ${new Date().toISOString().slice(0, 10)}`,
     '',
-    `${machine.cores} × ${machine.cpu}, ${machine.memoryGb} GB, Node ${machine.node}, ${STORE === 'postgres' ? 'PostgreSQL' : 'PGlite'}; the API in its own process (pool of 10, the import worker's default 4 lanes).`,
+    `${machine.cores} × ${machine.cpu}, ${machine.memoryGb} GB, Node ${machine.node}, ${STORE === 'postgres' ? 'PostgreSQL' : 'PGlite'}; the API in its own process (pool of 10, the import worker's ${values.lanes ?? 'default'} lanes, ${values.batch ?? 'default'} lines a claim).`,
     `File: ${HOUSEHOLDS} households (3 members with kinships, 1–2 entities, 2–3 links each), ${(bytes / 1e6).toFixed(1)} MB.`,
     '',
     '| run | households | upload (202) | until done | households/s | vs reference |',

@@ -53,6 +53,11 @@ const app = await buildApp({
   publicUrl: 'http://127.0.0.1',
   // No chart case is measured; the embed origin is only named in tokens.
   chart: { issuer: 'http://127.0.0.1', embedOrigin: 'http://127.0.0.1:3001' },
+  // bench/import.ts --lanes/--batch: the import worker's settings to measure (its defaults otherwise).
+  imports: {
+    ...(process.env.BENCH_IMPORT_LANES ? { lanes: Number(process.env.BENCH_IMPORT_LANES) } : {}),
+    ...(process.env.BENCH_IMPORT_BATCH ? { batch: Number(process.env.BENCH_IMPORT_BATCH) } : {}),
+  },
 })
 await app.listen({ host: '127.0.0.1', port: 0 })
 const address = app.server.address()

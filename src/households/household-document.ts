@@ -65,8 +65,8 @@ function preconditionFailed(message: string): RuleViolation {
   return new RuleViolation('precondition_failed', message)
 }
 
-/** The audit's `changed`: the household fields the document sets and the parts it has. */
-function changedOf(plan: DocumentPlan): string[] {
+/** The audit's `changed`: the household fields the document sets and the parts it has (an import's batch records it too). */
+export function changedOf(plan: DocumentPlan): string[] {
   const fields = Object.entries(plan.household)
     .filter(([, value]) => value !== null)
     .map(([name]) => name)

@@ -27,8 +27,10 @@ function compileDocument() {
 }
 const validDocument = compileDocument()
 
-/** The line's problem before any household is read: not JSON, not a document, no externalId. */
-function refusal(body: string): { document: HouseholdDocument & { externalId: string } } | { error: LineError } {
+/** The line's document, or its problem before any household is read: not JSON, not a document, no externalId. */
+export function checkLine(
+  body: string,
+): { document: HouseholdDocument & { externalId: string } } | { error: LineError } {
   let parsed: unknown
   try {
     parsed = JSON.parse(body)
@@ -59,7 +61,7 @@ function refusal(body: string): { document: HouseholdDocument & { externalId: st
 /** Processes one claimed line and records its result. Throws only what is not the line's fault (the database). */
 export async function processLine(db: Kysely<Database>, claimed: ClaimedLine): Promise<void> {
   const { importId, line } = claimed
-  const checked = refusal(claimed.body)
+  const checked = checkLine(claimed.body)
   if ('error' in checked)
     return recordLine(db, importId, line, {
       status: 'error',

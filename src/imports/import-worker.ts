@@ -1,14 +1,17 @@
-// Processes imports in the background, in every instance: a few lanes, each claiming a small batch
-// of pending lines (store/imports.ts claimLines: SKIP LOCKED, with a lease), processing them one by
-// one, and claiming again until none is left, then polling. A table-driven loop rather than a job
-// queue: the lines already are the queue, each line's result is written in its household's own
-// transaction, and an instance that dies leaves only leases, which run out, so another instance
-// (or this one restarted) continues from the first unprocessed line.
+// Processes imports in the background, in every instance: a few lanes, each claiming a batch of
+// pending lines (store/imports.ts claimLines: SKIP LOCKED, with a lease), processing it (the new
+// households of the batch in one transaction, import-batch.ts; updates and anything the batch could
+// not write one line at a time, import-line.ts), and claiming again until none is left, then
+// polling. A table-driven loop rather than a job queue: the lines already are the queue, each
+// line's result is written in the transaction that wrote its household, and an instance that dies
+// leaves only leases, which run out, so another instance (or this one restarted) continues from
+// the first unprocessed line.
 import type { Kysely } from 'kysely'
 import type { Database } from '../store/tables.ts'
 import { databaseFault } from '../store/database-faults.ts'
 import { claimLines, deleteAbandonedUploads, finishImports, recordLine, type ClaimedLine } from '../store/imports.ts'
 import { processLine } from './import-line.ts'
+import { processBatch } from './import-batch.ts'
 
 export interface ImportWorkerOptions {
   /** Lines processed at once by this instance (each holds a pool connection while it writes). */
@@ -88,7 +91,18 @@ export class ImportWorker {
         await this.sleep(this.options.idleMs)
         continue
       }
-      for (const line of claimed) {
+      let oneByOne: ClaimedLine[]
+      try {
+        oneByOne = await processBatch(this.db, claimed, this.log)
+      } catch (error) {
+        // The connection was lost: the lines stay pending, claimed again when their lease runs out.
+        this.log(error, 'an import batch waits for the database')
+        await this.sleep(this.options.idleMs)
+        continue
+      }
+      // As between lines below: on PGlite a request is read only at a turn of the event loop.
+      await new Promise((resolve) => setImmediate(resolve))
+      for (const line of oneByOne) {
         // stop() may have been called while the line before was written.
         if (this.isStopping()) break
         await this.process(line)

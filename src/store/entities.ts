@@ -35,8 +35,8 @@ function entityJson(alias: string): RawBuilder<unknown> {
   )`
 }
 
-/** The household's entities as a JSON array, in the order they were added. */
-function entitiesArray(householdId: RawBuilder<unknown>): RawBuilder<unknown> {
+/** The household's entities as a JSON array, in the order they were added (also an import batch's household.replaced data). */
+export function entitiesArray(householdId: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`coalesce((
     SELECT json_agg(${entityJson('e')} ORDER BY e.position, e.id) FROM entities e WHERE e.household_id = ${householdId}
   ), '[]'::json)`

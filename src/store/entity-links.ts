@@ -35,7 +35,8 @@ function linkQuery(db: Kysely<Database>) {
     ])
 }
 
-interface LinkSelection {
+/** A link row as selected (or returned by an INSERT: an import's batch builds its events' links from them). */
+export interface LinkSelection {
   id: string
   from_member_id: string | null
   from_entity_id: string | null
@@ -46,7 +47,8 @@ interface LinkSelection {
   created_at: Date
 }
 
-function linkOf(row: LinkSelection): Link {
+/** The API's Link of a row: the one shape of the links list, the chart and household.replaced. */
+export function linkOf(row: LinkSelection): Link {
   return {
     id: row.id,
     from: row.from_member_id ?? row.from_entity_id ?? '',

@@ -32,6 +32,27 @@ export async function findHouseholdByExternalId(
   )
 }
 
+/** The households of the organization that have these externalIds, by externalId (an import's batch looks its lines up at once). */
+export async function findHouseholdsByExternalIds(
+  db: Kysely<Database>,
+  orgId: string,
+  externalIds: readonly string[],
+): Promise<Map<string, HouseholdByExternalId>> {
+  if (externalIds.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('households')
+    .select(['id', 'external_id', 'version', 'document_hash', 'document_version'])
+    .where('org_id', '=', orgId)
+    .where('external_id', 'in', externalIds)
+    .execute()
+  return new Map(
+    rows.map((row) => [
+      row.external_id ?? '',
+      { id: row.id, version: row.version, documentHash: row.document_hash, documentVersion: row.document_version },
+    ]),
+  )
+}
+
 /** Records that `hash` is the document that wrote the household whole, giving it `version` (in that write's transaction). */
 export async function recordDocument(
   trx: Kysely<Database>,

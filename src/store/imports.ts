@@ -181,34 +181,45 @@ export async function claimLines(db: Kysely<Database>, limit: number, leaseMs: n
     }))
 }
 
+export interface LineOutcome {
+  line: number
+  status: Exclude<LineStatus, 'pending'>
+  externalId: string | null
+  householdId: string | null
+  error?: LineError
+}
+
 /** Records a line's result (in the household write's own transaction, when it wrote one); its body is no longer needed. */
 export async function recordLine(
   db: Kysely<Database>,
   importId: string,
   line: number,
-  result: {
-    status: Exclude<LineStatus, 'pending'>
-    externalId: string | null
-    householdId: string | null
-    error?: LineError
-  },
+  result: Omit<LineOutcome, 'line'>,
 ): Promise<void> {
-  await db
-    .updateTable('import_lines')
-    .set({
-      status: result.status,
-      external_id: result.externalId,
-      household_id: result.householdId,
-      error_code: result.error?.code ?? null,
-      error_message: result.error?.message ?? null,
-      error_field: result.error?.field ?? null,
-      body: null,
-      claimed_until: null,
-    })
-    .where('import_id', '=', importId)
-    .where('line', '=', line)
-    .where('status', '=', 'pending')
-    .execute()
+  await recordLines(db, importId, [{ line, ...result }])
+}
+
+/**
+ * Records the results of many lines of one import in one statement (an import's batch records
+ * all of its lines in its own transaction). Only a line still pending is written: a line recorded
+ * once keeps its result, so a batch done again line by line cannot change one.
+ */
+export async function recordLines(
+  db: Kysely<Database>,
+  importId: string,
+  results: readonly LineOutcome[],
+): Promise<void> {
+  if (results.length === 0) return
+  await sql`
+    UPDATE import_lines t SET status = r.status, external_id = r.external_id, household_id = r.household_id,
+      error_code = r.code, error_message = r.message, error_field = r.field, body = NULL, claimed_until = NULL
+    FROM unnest(${results.map((r) => r.line)}::int[], ${results.map((r) => r.status)}::text[],
+      ${results.map((r) => r.externalId)}::text[], ${results.map((r) => r.householdId)}::uuid[],
+      ${results.map((r) => r.error?.code ?? null)}::text[], ${results.map((r) => r.error?.message ?? null)}::text[],
+      ${results.map((r) => r.error?.field ?? null)}::text[])
+      AS r(line, status, external_id, household_id, code, message, field)
+    WHERE t.import_id = ${importId} AND t.line = r.line AND t.status = 'pending'
+  `.execute(db)
 }
 
 /** Marks done the processing imports of these ids that have no pending line left. */

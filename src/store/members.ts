@@ -45,6 +45,17 @@ function memberJson(alias: string): RawBuilder<unknown> {
   )`
 }
 
+/**
+ * The members of the household whose id is `householdId` (an SQL expression) as a JSON array, in
+ * their order: the list GET answers, and the members of a household.replaced event (an import's
+ * batch builds many at once with it, so both are the same text).
+ */
+export function membersArray(householdId: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`coalesce((
+      SELECT json_agg(${memberJson('m')} ORDER BY m.position, m.id) FROM members m WHERE m.household_id = ${householdId}
+    ), '[]'::json)`
+}
+
 /** The household's members (JSON array text) with its version, or undefined when the org has no such household. */
 export async function readMembersJson(
   db: Kysely<Database>,
@@ -52,9 +63,7 @@ export async function readMembersJson(
   householdId: string,
 ): Promise<MembersJson | undefined> {
   const result = await sql<MembersJson>`
-    SELECT h.version, coalesce((
-      SELECT json_agg(${memberJson('m')} ORDER BY m.position, m.id) FROM members m WHERE m.household_id = h.id
-    ), '[]'::json)::text AS body
+    SELECT h.version, ${membersArray(sql.ref('h.id'))}::text AS body
     FROM households h WHERE h.org_id = ${orgId} AND h.id = ${householdId}
   `.execute(db)
   return result.rows[0]
