@@ -25,11 +25,7 @@ export const ORG_ADMIN = 'org:admin'
 
 /** What a route asks for; the legacy names are accepted on keys, never required by routes. */
 export type RequiredPermission =
-  | 'relationships:read'
-  | 'relationships:write'
-  | 'embed:chart'
-  | 'events:read'
-  | typeof ORG_ADMIN
+  'relationships:read' | 'relationships:write' | 'embed:chart' | 'events:read' | typeof ORG_ADMIN
 
 const EQUIVALENT: Record<RequiredPermission, readonly string[]> = {
   'relationships:read': ['relationships:read', 'households:read', 'relationships:write', 'households:write'],
