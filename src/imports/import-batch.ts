@@ -120,6 +120,7 @@ async function processImportLines(db: Kysely<Database>, lines: readonly ClaimedL
       settled.push({ line: p.claimed.line, status: 'unchanged', externalId: p.externalId, householdId: household.id })
     else oneByOne.push(p.claimed)
   }
+  if (created.length === 0 && settled.length === 0) return oneByOne
   await db.transaction().execute(async (trx) => {
     await insertDocumentHouseholds(trx, actor, created)
     await recordLines(trx, importId, [
