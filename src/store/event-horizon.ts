@@ -21,14 +21,22 @@ export async function readHorizon(trx: Kysely<Database>): Promise<number> {
   const row = snapshot.rows[0]
   if (!row) throw new Error('pg_current_snapshot() gave no row')
   if (row.running.length === 0) return Number(row.xmax)
-  // backend_xid is the 32-bit xid; a snapshot's ids are 64-bit (epoch in the high half).
-  const held = await sql<{ horizon: string }>`
-    SELECT coalesce(min(x::text::bigint), ${row.xmax}::bigint)::text AS horizon
-    FROM unnest(${row.running}::text[]::xid8[]) AS x
-    WHERE pg_xact_status(x) = 'committed'
-      OR (x::text::bigint & 4294967295) IN (
-        SELECT backend_xid::text::bigint FROM pg_stat_activity
-        WHERE datname = current_database() AND backend_xid IS NOT NULL)
+  // First who is writing in this database now, then (a later statement, so a later moment) how
+  // each transaction the snapshot saw running has ended: one that ended between the two is found
+  // by the second. backend_xid is the 32-bit xid; a snapshot's ids are 64-bit (epoch in the high half).
+  const writingHere = await sql<{ xid: string }>`
+    SELECT backend_xid::text AS xid FROM pg_stat_activity
+    WHERE datname = current_database() AND backend_xid IS NOT NULL
   `.execute(trx)
-  return Number(held.rows[0]?.horizon ?? row.xmax)
+  const here = new Set(writingHere.rows.map((writer) => writer.xid))
+  const statuses = await sql<{ xid: string; status: string | null }>`
+    SELECT x::text AS xid, pg_xact_status(x) AS status FROM unnest(${row.running}::text[]::xid8[]) AS x
+  `.execute(trx)
+  let horizon = Number(row.xmax)
+  for (const { xid, status } of statuses.rows) {
+    const full = BigInt(xid)
+    const holds = status === 'committed' || here.has(String(full & 0xffffffffn))
+    if (holds && Number(full) < horizon) horizon = Number(full)
+  }
+  return horizon
 }

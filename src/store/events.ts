@@ -42,17 +42,25 @@ function resourcesText(resources: Record<string, string> | undefined): string {
  */
 export async function appendEvents(db: Kysely<Database>, write: WriteEvents): Promise<void> {
   if (write.events.length === 0) return
-  const household = write.householdJson ?? householdJsonOf(write.householdId)
-  const rows = write.events.map((event) => {
+  const rows = write.events.map((event, index) => {
     const rest = resourcesText(event.resources)
+    // household.deleted carries only its resources; the others open with the household.
     const data =
       event.type === 'household.deleted'
         ? sql`${`{${rest.slice(1)}}`}::text`
-        : sql`'{"household":' || coalesce(${household}, 'null') || ${rest}::text || '}'`
-    return sql`(${write.orgId}::uuid, ${event.type}::text, ${write.householdId}::uuid, ${data})`
+        : sql`'{"household":' || coalesce(h.body, 'null') || ${rest}::text || '}'`
+    return sql`(${index}::int, ${event.type}::text, ${data})`
   })
+  // The household's JSON is built once for all the write's events (a member removed with its kin
+  // and links makes several), in the same statement; their seq follows their order here.
+  const household =
+    write.householdJson === undefined ? householdJsonOf(write.householdId) : sql`${write.householdJson}::text`
   await sql`
-    INSERT INTO events (org_id, type, household_id, data) VALUES ${sql.join(rows)}
+    WITH h AS (SELECT ${household} AS body)
+    INSERT INTO events (org_id, type, household_id, data)
+    SELECT ${write.orgId}::uuid, e.type, ${write.householdId}::uuid, e.data
+    FROM h CROSS JOIN LATERAL (VALUES ${sql.join(rows)}) AS e (n, type, data)
+    ORDER BY e.n
   `.execute(db)
 }
 
@@ -114,8 +122,25 @@ export async function readFeed(db: Kysely<Database>, query: FeedQuery): Promise<
     })
 }
 
-/** Deletes events that occurred before `before`; answers how many. */
+/**
+ * Deletes events that occurred before `before`, and moves the purged position to the largest one
+ * deleted (in the same statement), so that a cursor behind it is refused; answers how many.
+ */
 export async function deleteEventsBefore(db: Kysely<Database>, before: Date): Promise<number> {
-  const result = await db.deleteFrom('events').where('occurred_at', '<', before).executeTakeFirst()
-  return Number(result.numDeletedRows)
+  const result = await sql<{ deleted: string }>`
+    WITH gone AS (DELETE FROM events WHERE occurred_at < ${before} RETURNING tx, seq),
+    last AS (SELECT tx, seq FROM gone ORDER BY tx DESC, seq DESC LIMIT 1),
+    moved AS (
+      UPDATE events_purged p SET tx = last.tx, seq = last.seq FROM last
+      WHERE (last.tx, last.seq) > (p.tx, p.seq)
+    )
+    SELECT count(*)::text AS deleted FROM gone
+  `.execute(db)
+  return Number(result.rows[0]?.deleted ?? 0)
+}
+
+/** The largest position the purge has deleted: the feed refuses cursors at or behind it. */
+export async function readPurgedPosition(db: Kysely<Database>): Promise<FeedPosition> {
+  const row = await db.selectFrom('events_purged').select(['tx', 'seq']).executeTakeFirstOrThrow()
+  return { tx: row.tx, seq: row.seq }
 }

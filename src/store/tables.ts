@@ -240,6 +240,13 @@ export interface ImportLinesTable {
   error_field: string | null
 }
 
+/** The last position the retention purge deleted (migration 0013): one row. */
+export interface EventsPurgedTable {
+  only_row: ColumnType<boolean, never, never>
+  tx: number
+  seq: number
+}
+
 export interface SessionsTable {
   id: Generated<string>
   /** SHA-256 (hex) of the cookie value; the value itself is never stored. */
@@ -354,6 +361,7 @@ export interface Database {
   entity_links: EntityLinksTable
   audit_log: AuditLogTable
   events: EventsTable
+  events_purged: EventsPurgedTable
   imports: ImportsTable
   import_lines: ImportLinesTable
   sessions: SessionsTable
@@ -589,6 +597,11 @@ export const TABLE_COLUMNS: {
     household_id: { type: 'uuid', nullable: false },
     data: { type: 'text', nullable: false },
     occurred_at: { type: 'timestamptz', nullable: false },
+  },
+  events_purged: {
+    only_row: { type: 'bool', nullable: false },
+    tx: { type: 'int8', nullable: false },
+    seq: { type: 'int8', nullable: false },
   },
   imports: {
     id: { type: 'uuid', nullable: false },

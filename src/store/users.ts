@@ -1,5 +1,6 @@
 // The organization's users: the advisors and their team whom households are assigned to. `hearth
 // users add` and POST /api/v1/users invite them; their first sign-in makes them active.
+import { appendEvents } from './events.ts'
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely'
 import type { Database, UsersTable } from './tables.ts'
 import type { UserRole } from '../domain/user-roles.ts'
@@ -121,7 +122,23 @@ export async function updateUserRole(
  */
 export async function removeUser(db: Kysely<Database>, orgId: string, userId: string): Promise<UserChange<undefined>> {
   return keepingAnAdmin(db, orgId, userId, false, async (trx) => {
+    const assigned = await trx
+      .selectFrom('assignments')
+      .select('household_id')
+      .where('user_id', '=', userId)
+      .orderBy('household_id')
+      .execute()
     await trx.deleteFrom('users').where('id', '=', userId).execute()
+    // Each household the user was assigned to now reads without them: a new version (its ETag moves)
+    // and an assignments.updated, so that a copy kept from the change feed loses them too.
+    for (const { household_id: householdId } of assigned) {
+      await trx
+        .updateTable('households')
+        .set({ version: sql<number>`version + 1`, updated_at: sql<Date>`clock_timestamp()` })
+        .where('id', '=', householdId)
+        .execute()
+      await appendEvents(trx, { orgId, householdId, events: [{ type: 'assignments.updated' }] })
+    }
     return undefined
   })
 }

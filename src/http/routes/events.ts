@@ -4,11 +4,11 @@
 import type { Kysely } from 'kysely'
 import type { Static } from 'typebox'
 import type { Database } from '../../store/tables.ts'
-import { readFeed } from '../../store/events.ts'
+import { readFeed, readPurgedPosition, type FeedPosition } from '../../store/events.ts'
 import { EventPage, EventsQuery, EVENT_PAGE } from '../../schemas/event.ts'
 import { ErrorBody } from '../../schemas/errors.ts'
 import { isEventType, type EventType } from '../../events/event-types.ts'
-import { decodeEventCursor, encodeEventCursor, type EventCursor } from '../../events/event-cursor.ts'
+import { decodeEventCursor, encodeEventCursor } from '../../events/event-cursor.ts'
 import { ApiError } from '../errors.ts'
 import { principalOf } from '../plugins/authenticate.ts'
 import type { App } from '../types.ts'
@@ -31,7 +31,11 @@ function typesOf(query: EventsQuery): EventType[] | undefined {
   return types.size > 0 ? [...types] : undefined
 }
 
-function cursorOf(query: EventsQuery, retentionMs: number): EventCursor | undefined {
+async function cursorOf(
+  db: Kysely<Database>,
+  query: EventsQuery,
+  retentionDays: number,
+): Promise<FeedPosition | undefined> {
   if (query.after === undefined) return undefined
   const cursor = decodeEventCursor(query.after)
   if (!cursor) {
@@ -39,10 +43,11 @@ function cursorOf(query: EventsQuery, retentionMs: number): EventCursor | undefi
       field: '/after',
     })
   }
-  if (cursor.at < Date.now() - retentionMs) {
+  const purged = await readPurgedPosition(db)
+  if (!isAfter(cursor, purged)) {
     throw new ApiError(
       'event_cursor_expired',
-      `after is older than the ${Math.round(retentionMs / 86_400_000)} days events are kept, so events after it may be gone: read the relationships again in full, then follow the feed without after (or from the nextCursor of a new read).`,
+      `after is older than the ${retentionDays} days events are kept, and events after it are gone: read the relationships again in full, then follow the feed without after (or from the nextCursor of a new read).`,
       { field: '/after' },
     )
   }
@@ -50,7 +55,6 @@ function cursorOf(query: EventsQuery, retentionMs: number): EventCursor | undefi
 }
 
 export function registerEventRoutes(app: App, db: Kysely<Database>, retentionDays: number): void {
-  const retentionMs = retentionDays * 86_400_000
   app.get(
     EVENTS_PATH,
     {
@@ -67,26 +71,23 @@ export function registerEventRoutes(app: App, db: Kysely<Database>, retentionDay
     async (request, reply) => {
       const query = request.query
       const types = typesOf(query)
-      const after = cursorOf(query, retentionMs)
+      const after = await cursorOf(db, query, retentionDays)
       const limit = query.limit ?? EVENT_PAGE.default
       const page = await readFeed(db, { orgId: principalOf(request).orgId, after, types, limit })
       const last = page.rows.at(-1)
-      // A full page continues after its last event, dated by it (so that the retention counts from
-      // there, not from this read). A shorter one has every event committed below
-      // the horizon, so the next read may start there (it skips the other organizations' events).
-      const next: EventCursor =
-        last && page.rows.length === limit
-          ? { tx: last.tx, seq: last.seq, at: last.at }
-          : laterOf(after, { tx: page.horizon - 1, seq: LAST_SEQ, at: Date.now() })
-      const body = `{"events":[${page.rows.map((row) => row.json).join(',')}],"nextCursor":${JSON.stringify(encodeEventCursor(next))}}`
+      // A full page continues after its last event. A shorter one has every event committed below
+      // the horizon, so the next read may start there (it skips the other organizations' events),
+      // unless the cursor it was given is further on already.
+      const horizon = { tx: page.horizon - 1, seq: LAST_SEQ }
+      const next: FeedPosition =
+        last && page.rows.length === limit ? last : after && isAfter(after, horizon) ? after : horizon
+      const body = `{"events":[${page.rows.map((row) => row.json).join(',')}],"nextCursor":${JSON.stringify(encodeEventCursor({ tx: next.tx, seq: next.seq }))}}`
       return reply.type('application/json; charset=utf-8').send(body as unknown as Static<typeof EventPage>)
     },
   )
 }
 
-/** The later of two positions (a horizon can be behind a cursor when the cursor came from elsewhere). */
-function laterOf(after: EventCursor | undefined, horizon: EventCursor): EventCursor {
-  if (!after) return horizon
-  const behind = horizon.tx < after.tx || (horizon.tx === after.tx && horizon.seq < after.seq)
-  return behind ? { ...after, at: horizon.at } : horizon
+/** Whether position a comes after position b in the feed's order. */
+function isAfter(a: FeedPosition, b: FeedPosition): boolean {
+  return a.tx > b.tx || (a.tx === b.tx && a.seq > b.seq)
 }

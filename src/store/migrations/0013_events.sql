@@ -7,7 +7,7 @@
 -- and the feed reads in (tx, seq) order and returns only rows whose tx is below the oldest
 -- transaction of this database still running (src/store/event-horizon.ts). Every transaction below that line has ended, and
 -- every later one gets a larger id, so nothing can ever appear behind a position the feed has
--- handed out (src/store/events.ts; test/integration/events-concurrency.test.ts proves it).
+-- handed out (src/store/events.ts; test/events/change-feed-order.test.ts proves it).
 CREATE TABLE events (
   tx bigint NOT NULL DEFAULT (pg_current_xact_id()::text::bigint),
   seq bigint GENERATED ALWAYS AS IDENTITY,
@@ -24,3 +24,13 @@ CREATE TABLE events (
 CREATE INDEX events_org_order ON events (org_id, tx, seq);
 -- Retention: the oldest go first.
 CREATE INDEX events_occurred_at ON events (occurred_at);
+
+-- The last position the retention purge deleted (the largest (tx, seq) it removed): a cursor at or
+-- behind it may have lost events, and is refused (410); one past it has lost none, since everything
+-- after a position is after the largest one deleted. One row.
+CREATE TABLE events_purged (
+  only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+  tx bigint NOT NULL,
+  seq bigint NOT NULL
+);
+INSERT INTO events_purged (tx, seq) VALUES (-1, -1);
