@@ -113,7 +113,7 @@ export interface LinkFacts {
 }
 
 /** The link facts of a household's stored rows (inside a transaction that holds its lock). */
-export function storedLinkFacts(trx: Kysely<Database>, householdId: string, knownLinkCount?: number): LinkFacts {
+function storedLinkFacts(trx: Kysely<Database>, householdId: string, knownLinkCount?: number): LinkFacts {
   return {
     resolveEnd: (id) => resolveLinkEnd(trx, householdId, id),
     exists: (row) => linkExists(trx, householdId, row),

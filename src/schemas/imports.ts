@@ -5,7 +5,7 @@ import { DateTime, Nullable, StringEnum, Uuid } from './common.ts'
 
 const LINE_STATUSES = ['pending', 'created', 'updated', 'unchanged', 'error'] as const
 
-export const Import = Type.Object(
+const Import = Type.Object(
   {
     id: Uuid,
     status: StringEnum(['processing', 'done'] as const, {
@@ -34,7 +34,7 @@ export type Import = Static<typeof Import>
 
 export const ImportEnvelope = Type.Object({ import: Import }, { title: 'ImportEnvelope', additionalProperties: false })
 
-export const ImportLine = Type.Object(
+const ImportLine = Type.Object(
   {
     line: Type.Integer({ minimum: 1, description: 'Its number in the upload, from 1.' }),
     status: StringEnum(LINE_STATUSES),

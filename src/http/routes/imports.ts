@@ -30,7 +30,7 @@ import { ApiError } from '../errors.ts'
 import { principalOf } from '../plugins/authenticate.ts'
 import { authErrors } from './auth-errors.ts'
 
-export const IMPORTS_PATH = '/api/v1/imports'
+const IMPORTS_PATH = '/api/v1/imports'
 
 /** Lines stored per INSERT, or fewer when they reach BATCH_BYTES. */
 const BATCH_LINES = 2000
