@@ -359,12 +359,17 @@ describe.each(storeKinds().filter((kind) => kind === 'postgres'))('an import bat
     const other = await store.reopen()
     let commit: () => void = () => undefined
     const held = new Promise<undefined>((resolve) => (commit = () => resolve(undefined)))
+    let inserted: () => void = () => undefined
+    const insertedYet = new Promise<undefined>((resolve) => (inserted = () => resolve(undefined)))
     const racing = other.db.transaction().execute(async (trx) => {
       await sql`INSERT INTO households (org_id, name, external_id) VALUES (${orgId}, 'Created meanwhile', 'race-3')`.execute(
         trx,
       )
+      inserted()
       await held
     })
+    // The other connection's INSERT first (connecting may take a while), so that the batch waits on it.
+    await Promise.race([insertedYet, racing])
     try {
       // The batch looks race-3 up (not there: uncommitted), then its INSERT waits on race-3's index entry.
       const logged: unknown[] = []
