@@ -12,6 +12,13 @@ export const ErrorBody = Type.Object(
           'The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field.',
       }),
     ),
+    existingId: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description:
+          'household_external_id_taken only: the id of the household that already has this externalId (read or change it there).',
+      }),
+    ),
   },
   { title: 'Error', additionalProperties: true },
 )

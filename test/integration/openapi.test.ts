@@ -652,7 +652,7 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
       await expectRecordCall(id, 'get', { status: 403, code: 'missing_permission' }, { key: keys.embedOnly })
     })
 
-    it('PATCH: 200, 400, 404, 412, 413, 415, 428, 401, 403', async () => {
+    it('PATCH: 200, 400, 404, 409, 412, 413, 415, 428, 401, 403', async () => {
       const id = await fresh()
       const patched = await expectRecordCall(
         id,
@@ -726,6 +726,20 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
         { status: 428, code: 'precondition_required' },
         { key: keys.all, body: { name: 'x' } },
       )
+      const holder = await fresh()
+      await expectRecordCall(
+        holder,
+        'patch',
+        { status: 200 },
+        { key: keys.all, body: { externalId: `held-${holder}` }, headers: { 'if-match': '*' } },
+      )
+      const taken = await expectRecordCall(
+        id,
+        'patch',
+        { status: 409, code: 'household_external_id_taken' },
+        { key: keys.all, body: { externalId: `held-${holder}` }, headers: { 'if-match': '*' } },
+      )
+      expect(taken.body).toMatchObject({ existingId: holder, field: '/externalId' })
       await expectRecordCall(
         id,
         'patch',

@@ -138,7 +138,7 @@ export interface paths {
     /**
      * Update a household
      * @deprecated
-     * @description Deprecated alias of PATCH /api/v1/relationships/{id}. A JSON merge patch (application/merge-patch+json or application/json) of the create fields, under If-Match. Answers the household in full with its new ETag. Needs relationships:write or households:write.
+     * @description Deprecated alias of PATCH /api/v1/relationships/{id}. A JSON merge patch (application/merge-patch+json or application/json) of the create fields, under If-Match. Answers the household in full with its new ETag. An externalId another household of the organization has is 409 household_external_id_taken, naming it in existingId. Needs relationships:write or households:write.
      */
     patch: operations['updateHousehold']
     trace?: never
@@ -603,7 +603,7 @@ export interface paths {
     head?: never
     /**
      * Update a relationship
-     * @description A JSON merge patch (application/merge-patch+json or application/json) of the create fields, under If-Match. Answers the household in full with its new ETag. Needs relationships:write or households:write.
+     * @description A JSON merge patch (application/merge-patch+json or application/json) of the create fields, under If-Match. Answers the household in full with its new ETag. An externalId another household of the organization has is 409 household_external_id_taken, naming it in existingId. Needs relationships:write or households:write.
      */
     patch: operations['updateRelationship']
     trace?: never
@@ -1190,6 +1190,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -1210,6 +1215,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -1230,6 +1240,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -1250,6 +1265,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -1270,6 +1290,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -1342,6 +1367,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -1362,6 +1392,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -1452,6 +1487,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -1472,6 +1512,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -1492,6 +1537,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -1512,6 +1562,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -1532,6 +1587,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -1597,6 +1657,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -1617,6 +1682,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -1637,6 +1707,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -1657,6 +1732,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -1677,6 +1757,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -1697,6 +1782,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -1805,6 +1895,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -1825,6 +1920,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -1845,6 +1945,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -1865,6 +1970,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -2000,6 +2110,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -2020,6 +2135,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -2040,6 +2160,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -2235,6 +2360,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -2255,6 +2385,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -2275,6 +2410,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -2295,6 +2435,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -2315,6 +2460,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -2335,6 +2485,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -2496,6 +2651,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -2516,6 +2676,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -2536,6 +2701,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -2604,6 +2774,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -2624,6 +2799,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -2644,6 +2824,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -2664,6 +2849,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -2684,6 +2874,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -2704,6 +2899,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -2724,6 +2924,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -2744,6 +2949,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -2942,6 +3152,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -2962,6 +3177,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -2982,6 +3202,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -3002,6 +3227,36 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
+            /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
+            field?: string
+            /** @description Quote this when reporting a problem. */
+            requestId?: string
+          } & {
+            [key: string]: unknown
+          }
+        }
+      }
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @description Stable snake_case code; see the error code table in the API description. */
+            code: string
+            /** @description What went wrong and how to fix it, in a sentence. */
+            error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -3022,6 +3277,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -3042,6 +3302,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -3062,6 +3327,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -3082,6 +3352,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -3168,6 +3443,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -3188,6 +3468,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -3208,6 +3493,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -3377,6 +3667,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -3397,6 +3692,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -3417,6 +3717,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -3437,6 +3742,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -3457,6 +3767,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -3477,6 +3792,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -3497,6 +3817,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -3517,6 +3842,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -3783,6 +4113,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -3803,6 +4138,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -3823,6 +4163,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -3843,6 +4188,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -3863,6 +4213,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -4389,6 +4744,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -4409,6 +4769,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -4429,6 +4794,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -4449,6 +4819,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -4469,6 +4844,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -4489,6 +4869,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -4509,6 +4894,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -4529,6 +4919,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -4670,6 +5065,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -4690,6 +5090,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -4710,6 +5115,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -4920,6 +5330,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -4940,6 +5355,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -4960,6 +5380,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -4980,6 +5405,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -5000,6 +5430,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -5020,6 +5455,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -5040,6 +5480,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -5200,6 +5645,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -5220,6 +5670,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -5240,6 +5695,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -5310,6 +5770,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -5330,6 +5795,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -5350,6 +5820,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -5370,6 +5845,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -5390,6 +5870,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -5410,6 +5895,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -5430,6 +5920,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -5450,6 +5945,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -5662,6 +6162,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -5682,6 +6187,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -5702,6 +6212,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -5722,6 +6237,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -5742,6 +6262,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -5762,6 +6287,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -5782,6 +6312,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -5802,6 +6337,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -5910,6 +6450,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -5930,6 +6475,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -5950,6 +6500,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -6064,6 +6619,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -6084,6 +6644,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -6104,6 +6669,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -6257,6 +6827,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -6277,6 +6852,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -6297,6 +6877,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -6317,6 +6902,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -6337,6 +6927,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -6357,6 +6952,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -6377,6 +6977,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -6503,6 +7108,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -6523,6 +7133,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -6543,6 +7158,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -6613,6 +7233,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -6633,6 +7258,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -6653,6 +7283,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -6673,6 +7308,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -6693,6 +7333,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -6713,6 +7358,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -6733,6 +7383,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -6753,6 +7408,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -6885,6 +7545,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -6905,6 +7570,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -6925,6 +7595,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -6945,6 +7620,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -6965,6 +7645,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -6985,6 +7670,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -7005,6 +7695,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -7025,6 +7720,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -7163,6 +7863,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -7183,6 +7888,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -7203,6 +7913,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -7399,6 +8114,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -7419,6 +8139,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -7439,6 +8164,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -7459,6 +8189,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -7479,6 +8214,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -7499,6 +8239,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -7519,6 +8264,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -7662,6 +8412,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -7682,6 +8437,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -7702,6 +8462,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -7772,6 +8537,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -7792,6 +8562,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -7812,6 +8587,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -7832,6 +8612,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -7852,6 +8637,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -7872,6 +8662,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -7892,6 +8687,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -7912,6 +8712,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -8112,6 +8917,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -8132,6 +8942,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -8152,6 +8967,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -8172,6 +8992,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -8192,6 +9017,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -8212,6 +9042,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -8232,6 +9067,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -8252,6 +9092,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -9050,6 +9895,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -9070,6 +9920,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -9090,6 +9945,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -9110,6 +9970,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -9130,6 +9995,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -9150,6 +10020,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -9170,6 +10045,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -9190,6 +10070,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -9279,6 +10164,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -9299,6 +10189,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -9319,6 +10214,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -9339,6 +10239,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -9359,6 +10264,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -9379,6 +10289,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -9471,6 +10386,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -9491,6 +10411,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -9511,6 +10436,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -9604,6 +10534,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -9624,6 +10559,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -9644,6 +10584,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -9664,6 +10609,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -9750,6 +10700,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -9770,6 +10725,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -9879,6 +10839,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -9899,6 +10864,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -9919,6 +10889,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -9939,6 +10914,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -9959,6 +10939,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -10024,6 +11009,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -10044,6 +11034,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -10064,6 +11059,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -10084,6 +11084,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -10104,6 +11109,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -10124,6 +11134,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -10218,6 +11233,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -10238,6 +11258,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -10341,6 +11366,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -10361,6 +11391,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -10381,6 +11416,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -10401,6 +11441,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -10421,6 +11466,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -10513,6 +11563,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -10648,6 +11703,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -10668,6 +11728,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -10688,6 +11753,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -10883,6 +11953,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -10903,6 +11978,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -10923,6 +12003,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -10943,6 +12028,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -10963,6 +12053,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -10983,6 +12078,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -11144,6 +12244,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -11164,6 +12269,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -11184,6 +12294,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -11252,6 +12367,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -11272,6 +12392,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -11292,6 +12417,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -11312,6 +12442,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -11332,6 +12467,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -11352,6 +12492,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -11372,6 +12517,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -11392,6 +12542,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -11590,6 +12745,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -11610,6 +12770,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -11630,6 +12795,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -11650,6 +12820,36 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
+            /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
+            field?: string
+            /** @description Quote this when reporting a problem. */
+            requestId?: string
+          } & {
+            [key: string]: unknown
+          }
+        }
+      }
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @description Stable snake_case code; see the error code table in the API description. */
+            code: string
+            /** @description What went wrong and how to fix it, in a sentence. */
+            error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -11670,6 +12870,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -11690,6 +12895,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -11710,6 +12920,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -11730,6 +12945,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -11816,6 +13036,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -11836,6 +13061,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -11856,6 +13086,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -12025,6 +13260,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -12045,6 +13285,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -12065,6 +13310,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -12085,6 +13335,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -12105,6 +13360,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -12125,6 +13385,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -12145,6 +13410,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -12165,6 +13435,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -12431,6 +13706,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -12451,6 +13731,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -12471,6 +13756,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -12491,6 +13781,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -12511,6 +13806,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -13037,6 +14337,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -13057,6 +14362,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -13077,6 +14387,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -13097,6 +14412,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -13117,6 +14437,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -13137,6 +14462,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -13157,6 +14487,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -13177,6 +14512,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -13318,6 +14658,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -13338,6 +14683,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -13358,6 +14708,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -13568,6 +14923,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -13588,6 +14948,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -13608,6 +14973,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -13628,6 +14998,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -13648,6 +15023,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -13668,6 +15048,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -13688,6 +15073,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -13848,6 +15238,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -13868,6 +15263,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -13888,6 +15288,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -13958,6 +15363,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -13978,6 +15388,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -13998,6 +15413,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -14018,6 +15438,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -14038,6 +15463,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -14058,6 +15488,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -14078,6 +15513,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -14098,6 +15538,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -14310,6 +15755,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -14330,6 +15780,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -14350,6 +15805,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -14370,6 +15830,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -14390,6 +15855,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -14410,6 +15880,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -14430,6 +15905,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -14450,6 +15930,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -14558,6 +16043,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -14578,6 +16068,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -14598,6 +16093,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -14712,6 +16212,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -14732,6 +16237,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -14752,6 +16262,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -14905,6 +16420,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -14925,6 +16445,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -14945,6 +16470,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -14965,6 +16495,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -14985,6 +16520,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -15005,6 +16545,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -15025,6 +16570,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -15151,6 +16701,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -15171,6 +16726,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -15191,6 +16751,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -15261,6 +16826,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -15281,6 +16851,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -15301,6 +16876,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -15321,6 +16901,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -15341,6 +16926,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -15361,6 +16951,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -15381,6 +16976,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -15401,6 +17001,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -15533,6 +17138,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -15553,6 +17163,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -15573,6 +17188,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -15593,6 +17213,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -15613,6 +17238,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -15633,6 +17263,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -15653,6 +17288,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -15673,6 +17313,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -15811,6 +17456,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -15831,6 +17481,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -15851,6 +17506,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -16047,6 +17707,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -16067,6 +17732,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -16087,6 +17757,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -16107,6 +17782,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -16127,6 +17807,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -16147,6 +17832,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -16167,6 +17857,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -16310,6 +18005,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -16330,6 +18030,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -16350,6 +18055,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -16420,6 +18130,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -16440,6 +18155,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -16460,6 +18180,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -16480,6 +18205,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -16500,6 +18230,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -16520,6 +18255,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -16540,6 +18280,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -16560,6 +18305,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -16760,6 +18510,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -16780,6 +18535,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -16800,6 +18560,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -16820,6 +18585,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -16840,6 +18610,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -16860,6 +18635,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -16880,6 +18660,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -16900,6 +18685,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -17698,6 +19488,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -17718,6 +19513,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -17738,6 +19538,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -17758,6 +19563,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -17778,6 +19588,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -17798,6 +19613,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -17818,6 +19638,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -17838,6 +19663,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -17940,6 +19770,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -17960,6 +19795,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -17980,6 +19820,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -18066,6 +19911,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -18086,6 +19936,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -18186,6 +20041,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -18206,6 +20066,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -18226,6 +20091,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -18246,6 +20116,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -18266,6 +20141,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -18286,6 +20166,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -18351,6 +20236,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -18371,6 +20261,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -18391,6 +20286,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -18411,6 +20311,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -18431,6 +20336,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -18451,6 +20361,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -18471,6 +20386,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -18568,6 +20488,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -18588,6 +20513,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -18608,6 +20538,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -18628,6 +20563,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -18648,6 +20588,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -18668,6 +20613,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -18688,6 +20638,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -18783,6 +20738,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -18803,6 +20763,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -18931,6 +20896,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -18951,6 +20921,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -18971,6 +20946,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -18991,6 +20971,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -19011,6 +20996,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -19105,6 +21095,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -19125,6 +21120,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -19145,6 +21145,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -19209,6 +21214,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -19229,6 +21239,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -19249,6 +21264,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -19269,6 +21289,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -19289,6 +21314,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -19309,6 +21339,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -19433,6 +21468,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -19453,6 +21493,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -19473,6 +21518,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -19493,6 +21543,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -19513,6 +21568,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -19533,6 +21593,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -19637,6 +21702,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -19657,6 +21727,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -19677,6 +21752,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -19697,6 +21777,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -19812,6 +21897,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -19832,6 +21922,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -19852,6 +21947,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -19949,6 +22049,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -19969,6 +22074,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -19989,6 +22099,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -20009,6 +22124,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -20029,6 +22149,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -20049,6 +22174,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -20158,6 +22288,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -20178,6 +22313,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -20198,6 +22338,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -20218,6 +22363,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -20238,6 +22388,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -20258,6 +22413,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -20354,6 +22514,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -20374,6 +22539,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -20394,6 +22564,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -20414,6 +22589,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -20434,6 +22614,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -20454,6 +22639,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -20516,6 +22706,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -20536,6 +22731,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -20598,6 +22798,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -20618,6 +22823,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -20690,6 +22900,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -20710,6 +22925,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -20730,6 +22950,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */
@@ -20750,6 +22975,11 @@ export interface operations {
             code: string
             /** @description What went wrong and how to fix it, in a sentence. */
             error: string
+            /**
+             * Format: uuid
+             * @description household_external_id_taken only: the id of the household that already has this externalId (read or change it there).
+             */
+            existingId?: string
             /** @description The part of the request the error is about, as a JSON Pointer (RFC 6901): into the JSON body for body errors (for example "/members/0/firstName", or "/nickname" for a property the schema does not have), into the query string for query errors (for example "/pageSize"), into the headers by lower-case name for header errors (for example "/idempotency-key"); "" is the whole body. Absent when the error is not about one field. */
             field?: string
             /** @description Quote this when reporting a problem. */

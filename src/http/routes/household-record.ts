@@ -72,7 +72,7 @@ export function registerHouseholdRecordRoutes(app: App, db: Kysely<Database>, su
       schema: {
         operationId: name('updateRelationship', 'updateHousehold'),
         summary: legacy ? 'Update a household' : 'Update a relationship',
-        description: `${alias('PATCH')}A JSON merge patch (application/merge-patch+json or application/json) of the create fields, under If-Match. Answers the household in full with its new ETag. Needs relationships:write or households:write.`,
+        description: `${alias('PATCH')}A JSON merge patch (application/merge-patch+json or application/json) of the create fields, under If-Match. Answers the household in full with its new ETag. An externalId another household of the organization has is 409 household_external_id_taken, naming it in existingId. Needs relationships:write or households:write.`,
         ...docs,
         params: HouseholdIdParams,
         headers: IfMatchHeaders,
@@ -80,6 +80,8 @@ export function registerHouseholdRecordRoutes(app: App, db: Kysely<Database>, su
         response: {
           200: HouseholdEnvelope,
           ...conditionalWriteErrors,
+          // household_external_id_taken, with existingId.
+          409: ErrorBody,
         },
       },
     },
