@@ -143,12 +143,26 @@ export interface ClaimedLine {
   body: string
 }
 
+/** Arbitrary constant naming the import claims' advisory lock among others (migrate.ts has its own). */
+const CLAIM_LOCK = 7_301_517
+
 /**
  * Claims up to `limit` pending lines for `leaseMs`: lines no one claims, or whose claim ran out (its
- * instance stopped), in line order. SKIP LOCKED lets instances claim at once
- * without waiting on each other; the claim itself is a short statement, not a held lock.
+ * instance stopped), in line order. The claims of all lanes and instances take turns on a
+ * transaction-level advisory lock (a claim is one short statement, so a turn lasts milliseconds):
+ * two lanes claiming at the same moment each skipped the other's locked rows as it went, and split
+ * the next lines between them (one lane lines 1–5, the other 6–9), so that a file's two lines for
+ * one household ran in two batches at once, in either order. Taking turns, each claim is the next
+ * run of lines, and a household's lines within it apply in line order (import-batch.ts).
  */
 export async function claimLines(db: Kysely<Database>, limit: number, leaseMs: number): Promise<ClaimedLine[]> {
+  return db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})`.execute(trx)
+    return claimNextLines(trx, limit, leaseMs)
+  })
+}
+
+async function claimNextLines(db: Kysely<Database>, limit: number, leaseMs: number): Promise<ClaimedLine[]> {
   const result = await sql<{
     import_id: string
     line: number
