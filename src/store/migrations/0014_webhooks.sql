@@ -54,6 +54,9 @@ CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, cre
 CREATE INDEX webhook_deliveries_unqueued ON webhook_deliveries (created_at) WHERE status = 'pending' AND job_id IS NULL;
 -- Retention: the oldest go first.
 CREATE INDEX webhook_deliveries_created_at ON webhook_deliveries (created_at);
+-- Deleting an organization finds its deliveries through this (foreign keys that cascade are indexed:
+-- test/households/foreign-key-indexes.test.ts).
+CREATE INDEX webhook_deliveries_org ON webhook_deliveries (org_id);
 
 -- Each attempt to deliver: when, how long, and what came back.
 CREATE TABLE webhook_attempts (
