@@ -8,6 +8,7 @@ import { sql, type Kysely } from 'kysely'
 import type { Database } from './tables.ts'
 import type { FeedPosition } from './events.ts'
 import { readHorizon } from './event-horizon.ts'
+import { eventJson } from './event-json.ts'
 
 /**
  * The dispatcher's place, locked for this transaction; undefined when another instance holds it
@@ -44,8 +45,9 @@ export async function lastEventToDispatch(
 /**
  * One delivery for each event in (after, through] and each enabled endpoint of its organization
  * that wants its type and existed when it occurred. The payload is the event exactly as the change
- * feed sends it. The place moves in the same transaction, so no event is passed twice; the unique
- * (endpoint, event) makes a repeat harmless all the same, should the place ever be moved back by hand.
+ * feed sends it (the feed's own expression, event-json.ts). The place moves in the same
+ * transaction, so no event is passed twice; the unique (endpoint, event) makes a repeat harmless
+ * all the same, should the place ever be moved back by hand.
  */
 export async function insertDeliveries(
   trx: Kysely<Database>,
@@ -54,10 +56,7 @@ export async function insertDeliveries(
 ): Promise<number> {
   const result = await sql`
     INSERT INTO webhook_deliveries (org_id, endpoint_id, event_id, event_type, payload)
-    SELECT e.org_id, w.id, e.id, e.type, json_build_object(
-        'id', e.id, 'type', e.type,
-        'occurredAt', to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-        'householdId', e.household_id, 'data', e.data::json)::text
+    SELECT e.org_id, w.id, e.id, e.type, ${eventJson('e')}::text
     FROM events e
     JOIN webhook_endpoints w ON w.org_id = e.org_id AND w.enabled AND w.created_at <= e.occurred_at
       AND (w.event_types IS NULL OR e.type = ANY(w.event_types))
