@@ -27,7 +27,7 @@ export const WebhookEndpoint = Type.Object(
     disabledReason: Nullable(
       Type.String({
         description:
-          'Why it was disabled: by an admin, or because every attempt failed for 3 days (with the last error). Enable it again with PATCH enabled: true.',
+          'Why it was disabled: by an admin, or because every attempt failed for 3 days (with the last error). Enable it again with PATCH enabled: true; events that occurred while it was disabled make no deliveries (read them from the change feed).',
       }),
     ),
     disabledAt: Nullable(DateTime),
@@ -86,7 +86,7 @@ export const UpdateWebhookEndpointBody = Type.Object(
     enabled: Type.Optional(
       Type.Boolean({
         description:
-          'true enables it again (clearing disabledReason and the 3-day clock); false stops deliveries to it (those pending fail as not sent).',
+          'true enables it again (clearing disabledReason and the 3-day clock): deliveries start again with new events; those that occurred while it was disabled are only in the change feed. false stops deliveries to it (those pending fail as not sent, and new events make no deliveries).',
       }),
     ),
   },

@@ -56,25 +56,44 @@ export async function readAttemptTarget(
   }
 }
 
+/** The delivery as an attempt's recording finds it, locked. */
+export interface LockedDelivery {
+  attempts: number
+  endpointId: string
+  /**
+   * Whether `jobId` is still the job meant to attempt it. When not (sent again while the attempt
+   * was in flight, or recorded by another worker after this job's lease ran out), the attempt that
+   * was made is recorded all the same, but it decides nothing more: the delivery belongs to its
+   * current job.
+   */
+  current: boolean
+  lastAttemptAt: Date | null
+}
+
 /**
- * Locks the delivery if `jobId` is still the job meant to attempt it; answers its attempts so far,
- * or undefined when the job is stale (sent again meanwhile, or recorded by another worker after
- * this job's lease ran out).
+ * Locks the delivery to record an attempt of job `jobId`; undefined when it is gone. Locked by its
+ * id, whatever its job: an attempt that was sent is recorded even when its job is stale, and the
+ * lock numbers concurrent attempts of one delivery (a stale one and the current one) one after the other.
  */
-export async function lockDeliveryForJob(
+export async function lockDeliveryForRecord(
   trx: Kysely<Database>,
   deliveryId: string,
   jobId: string,
-): Promise<{ attempts: number; endpointId: string } | undefined> {
+): Promise<LockedDelivery | undefined> {
   const row = await trx
     .selectFrom('webhook_deliveries')
-    .select(['attempts', 'endpoint_id'])
+    .select(['attempts', 'endpoint_id', 'job_id', 'status', 'last_attempt_at'])
     .where('id', '=', deliveryId)
-    .where('job_id', '=', jobId)
-    .where('status', '=', 'pending')
     .forUpdate()
     .executeTakeFirst()
-  return row && { attempts: row.attempts, endpointId: row.endpoint_id }
+  return (
+    row && {
+      attempts: row.attempts,
+      endpointId: row.endpoint_id,
+      current: row.job_id === jobId && row.status === 'pending',
+      lastAttemptAt: row.last_attempt_at,
+    }
+  )
 }
 
 export interface AttemptRecord {
@@ -126,6 +145,27 @@ export async function updateDelivery(trx: Kysely<Database>, deliveryId: string, 
       last_attempt_at: outcome.at,
       last_response_status: outcome.responseStatus,
       last_error: outcome.error,
+    })
+    .where('id', '=', deliveryId)
+    .execute()
+}
+
+/**
+ * Counts a stale job's attempt in the delivery, leaving its status and its current job alone. The
+ * last attempt's fields take it only when it started after the one they describe: a stale attempt
+ * usually started first, and the newer one's answer is the one to show.
+ */
+export async function countStaleAttempt(
+  trx: Kysely<Database>,
+  deliveryId: string,
+  attempts: number,
+  last: { at: Date; responseStatus: number | null; error: string | null } | undefined,
+): Promise<void> {
+  await trx
+    .updateTable('webhook_deliveries')
+    .set({
+      attempts,
+      ...(last ? { last_attempt_at: last.at, last_response_status: last.responseStatus, last_error: last.error } : {}),
     })
     .where('id', '=', deliveryId)
     .execute()

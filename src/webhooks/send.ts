@@ -1,5 +1,6 @@
-// One delivery attempt: a signed POST to the endpoint, at most `timeoutMs` from the start to the
-// end of the response, so that a slow receiver fails this attempt instead of holding a worker slot.
+// One delivery attempt: a signed POST to the endpoint, at most `timeoutMs` from the start (the
+// host's resolution included) to the end of the response, so that a slow receiver or a hanging DNS
+// server fails this attempt instead of holding a worker slot, or the job past its lease.
 // Only a 2xx answer is a success. Redirects are never followed (the next hop was not checked
 // against the address rules, and the signature was meant for the registered URL): a 3xx is a
 // failure that names where it pointed. Connection failures are failures with a reason. At most
@@ -7,7 +8,7 @@
 import http from 'node:http'
 import https from 'node:https'
 import { setMaxListeners } from 'node:events'
-import { resolveForDelivery, pinnedLookup, AddressRefused, type Resolver } from './address-guard.ts'
+import { resolveForDelivery, pinnedLookup, AddressRefused, HostUnresolved, type Resolver } from './address-guard.ts'
 import type { SignedHeaders } from './secrets.ts'
 
 export interface SendSettings {
@@ -44,11 +45,15 @@ export async function sendAttempt(
     ...result,
     durationMs: Math.round(performance.now() - started),
   })
+  // Which part the timeout interrupted, to say so: a name that never resolved is not a slow receiver.
+  let resolving = false
   try {
     const target = new URL(url)
     if (settings.production && target.protocol !== 'https:')
       return done({ succeeded: false, responseStatus: null, error: 'refused: production delivers to https:// only' })
-    const address = await resolveForDelivery(target.hostname, settings.resolve, settings.production)
+    resolving = true
+    const address = await resolveForDelivery(target.hostname, settings.resolve, settings.production, signal)
+    resolving = false
     const status = await post(target, address, headers, body, signal)
     if (status.code >= 200 && status.code < 300)
       return done({ succeeded: true, responseStatus: status.code, error: null })
@@ -60,7 +65,11 @@ export async function sendAttempt(
       })
     return done({ succeeded: false, responseStatus: status.code, error: `answered ${status.code}` })
   } catch (error) {
-    return done({ succeeded: false, responseStatus: null, error: failureWords(error, timeout, settings.timeoutMs) })
+    return done({
+      succeeded: false,
+      responseStatus: null,
+      error: failureWords(error, timeout, settings.timeoutMs, resolving),
+    })
   }
 }
 
@@ -107,9 +116,13 @@ function post(
   })
 }
 
-function failureWords(error: unknown, timeout: AbortSignal, timeoutMs: number): string {
+function failureWords(error: unknown, timeout: AbortSignal, timeoutMs: number, resolving: boolean): string {
   if (error instanceof AddressRefused) return `refused: ${error.message}`
+  if (error instanceof HostUnresolved) return `the host name does not resolve (${error.message})`
+  if (timeout.aborted && resolving) return `the host name did not resolve within ${timeoutMs / 1000} s`
   if (timeout.aborted) return `no complete answer within ${timeoutMs / 1000} s`
+  // The stop signal's own reason (it ended the host's resolution) is a DOMException, without a code.
+  if (error instanceof Error && error.name === 'AbortError') return 'stopped: the instance shut down during the attempt'
   const code = (error as NodeJS.ErrnoException).code
   switch (code) {
     case 'ABORT_ERR':

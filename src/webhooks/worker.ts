@@ -4,7 +4,9 @@
 // attempt, one transaction records it, updates the delivery and the endpoint (its failing spell,
 // and disabling it after three days of failures), queues the next attempt when there is one, and
 // completes the job: all of it or none. A job whose delivery has moved on (sent again, or recorded
-// by another worker after this one's lease ran out) does nothing.
+// by another worker after this one's lease ran out) sends nothing when it starts; when it moves on
+// during the attempt, the attempt was sent, so it is recorded, but it schedules nothing: the
+// delivery's current job decides what comes next.
 import type PgBoss from 'pg-boss'
 import type { Kysely } from 'kysely'
 import type { Database } from '../store/tables.ts'
@@ -12,11 +14,14 @@ import {
   disableEndpoint,
   endpointFailed,
   endpointSucceeded,
+  countStaleAttempt,
   insertAttempt,
-  lockDeliveryForJob,
+  lockDeliveryForRecord,
   readAttemptTarget,
   updateDelivery,
+  type AttemptRecord,
   type AttemptTarget,
+  type LockedDelivery,
 } from '../store/webhook-attempts.ts'
 import { ATTEMPT_QUEUE, transactionDb, type AttemptJob } from './queue.ts'
 import { DISABLE_AFTER_WORDS, failedTooLong, nextAttemptAt, type RetrySchedule } from './schedule.ts'
@@ -157,21 +162,13 @@ export class AttemptWorker {
     const { schedule, jobs } = this.settings
     await this.db.transaction().execute(async (trx) => {
       const queue = transactionDb(trx)
-      const locked = await lockDeliveryForJob(trx, target.deliveryId, job.id)
-      if (locked) {
+      const locked = await lockDeliveryForRecord(trx, target.deliveryId, job.id)
+      if (locked && !locked.current) await recordStale(trx, job, target, locked, at, result)
+      else if (locked) {
         const attempt = locked.attempts + 1
         const disabledBefore = !target.enabled
         if (!disabledBefore) {
-          await insertAttempt(trx, {
-            deliveryId: target.deliveryId,
-            attempt,
-            trigger: job.data.manual ? 'manual' : 'schedule',
-            at,
-            durationMs: result.durationMs,
-            succeeded: result.succeeded,
-            responseStatus: result.responseStatus,
-            error: result.error,
-          })
+          await insertAttempt(trx, attemptRecord(job, target.deliveryId, attempt, at, result))
         }
         const last = { at, responseStatus: result.responseStatus, error: result.error }
         const attempts = disabledBefore ? locked.attempts : attempt
@@ -234,10 +231,65 @@ export class AttemptWorker {
   }
 }
 
+/**
+ * A stale job's attempt (its delivery sent again meanwhile, or recorded by another worker after
+ * this job's lease ran out): it was sent, so it is in the log and counted, but the delivery's status
+ * and next attempt are its current job's to decide.
+ */
+async function recordStale(
+  trx: Kysely<Database>,
+  job: PgBoss.Job<AttemptJob>,
+  target: AttemptTarget,
+  locked: LockedDelivery,
+  at: Date,
+  result: AttemptResult,
+): Promise<void> {
+  // Nothing was sent when the endpoint was disabled: nothing to record.
+  if (!target.enabled) return
+  const attempt = locked.attempts + 1
+  await insertAttempt(trx, attemptRecord(job, target.deliveryId, attempt, at, result))
+  const newer = locked.lastAttemptAt === null || locked.lastAttemptAt.getTime() <= at.getTime()
+  await countStaleAttempt(
+    trx,
+    target.deliveryId,
+    attempt,
+    newer ? { at, responseStatus: result.responseStatus, error: result.error } : undefined,
+  )
+  // The receiver's answer is news of its health all the same, unless a newer attempt has already
+  // told; disabling is left to the current job.
+  if (newer && result.succeeded) await endpointSucceeded(trx, locked.endpointId)
+  else if (newer) await endpointFailed(trx, locked.endpointId, at)
+}
+
+function attemptRecord(
+  job: PgBoss.Job<AttemptJob>,
+  deliveryId: string,
+  attempt: number,
+  at: Date,
+  result: AttemptResult,
+): AttemptRecord {
+  return {
+    deliveryId,
+    attempt,
+    trigger: job.data.manual ? 'manual' : 'schedule',
+    at,
+    durationMs: result.durationMs,
+    succeeded: result.succeeded,
+    responseStatus: result.responseStatus,
+    error: result.error,
+  }
+}
+
+/**
+ * Says how to catch up as it is: the dispatcher makes deliveries only for enabled endpoints
+ * (webhook-dispatch.ts), so what happened while disabled is in the change feed, not the log.
+ */
 function disabledReason(failingSince: Date, at: Date, result: AttemptResult): string {
   return (
     `Disabled at ${at.toISOString()}: every attempt since ${failingSince.toISOString()} failed (more than ${DISABLE_AFTER_WORDS}); ` +
-    `the last one: ${result.error ?? 'failed'}. Fix the receiver, enable the endpoint again (PATCH enabled: true), ` +
-    'then send again the deliveries it missed.'
+    `the last one: ${result.error ?? 'failed'}. Fix the receiver, then enable the endpoint again (PATCH enabled: true): ` +
+    'deliveries start again with new events. Its failed deliveries can be sent again from the log; events that ' +
+    'occurred while it was disabled make no deliveries: read them from the change feed (GET /api/v1/events, ' +
+    'events:read) from the cursor of the last event you processed.'
   )
 }

@@ -9,6 +9,9 @@ import { sendAttempt } from '../../src/webhooks/send.ts'
 import { signMessage, newWebhookSecret } from '../../src/webhooks/secrets.ts'
 import { startReceiver, verifyRequest, type Receiver } from '../helpers/webhook-receiver.ts'
 
+/** A signal that never ends: these resolvers answer at once. */
+const open = new AbortController().signal
+
 const resolverOf =
   (...addresses: string[]): Resolver =>
   async () =>
@@ -62,17 +65,42 @@ describe('addresses in production', () => {
       expect(refusedRange(address), address).toBeUndefined()
   })
 
+  it('judges the IPv6 forms that carry an IPv4 address by it, or refuses them when they lead nowhere public', () => {
+    const refused = {
+      // IPv4-compatible (::/96, deprecated): ipaddr.js calls these unicast; refused whatever they carry.
+      '::7f00:1': 'IPv4-compatible',
+      '::a00:1': 'IPv4-compatible',
+      '::5db8:d822': 'IPv4-compatible',
+      // NAT64's well-known prefix leads to its IPv4 address, which is judged.
+      '64:ff9b::7f00:1': 'NAT64 of 127.0.0.1, loopback',
+      '64:ff9b::a9fe:a9fe': 'NAT64 of 169.254.169.254, linkLocal',
+      '64:ff9b::a00:1': 'NAT64 of 10.0.0.1, private',
+      // NAT64's local-use prefix leads wherever the local translator says.
+      '64:ff9b:1::5db8:d822': 'NAT64 local-use',
+      // 6to4 carries its IPv4 address in bits 16 to 47.
+      '2002:7f00:1::': '6to4 of 127.0.0.1, loopback',
+      '2002:a00:1::1': '6to4 of 10.0.0.1, private',
+      '2002:c0a8:101::1': '6to4 of 192.168.1.1, private',
+      '2001::1': 'teredo',
+      '::ffff:0:7f00:1': 'rfc6145',
+    }
+    for (const [address, range] of Object.entries(refused)) expect(refusedRange(address), address).toBe(range)
+    // Public IPv4 addresses reached through NAT64 (an IPv6-only network's DNS64 answers these) or 6to4 are fine.
+    for (const address of ['64:ff9b::5db8:d822', '2002:5db8:d822::1'])
+      expect(refusedRange(address), address).toBeUndefined()
+  })
+
   it('refuses a host when any of its addresses is not public, and takes a literal address as it is', async () => {
-    await expect(resolveForDelivery('hooks.example', resolverOf('93.184.216.34', '10.0.0.5'), true)).rejects.toThrow(
-      /10\.0\.0\.5 \(private\)/,
-    )
-    await expect(resolveForDelivery('[::1]', resolverOf(), true)).rejects.toThrow(/loopback/)
-    await expect(resolveForDelivery('hooks.example', resolverOf('93.184.216.34'), true)).resolves.toEqual({
+    await expect(
+      resolveForDelivery('hooks.example', resolverOf('93.184.216.34', '10.0.0.5'), true, open),
+    ).rejects.toThrow(/10\.0\.0\.5 \(private\)/)
+    await expect(resolveForDelivery('[::1]', resolverOf(), true, open)).rejects.toThrow(/loopback/)
+    await expect(resolveForDelivery('hooks.example', resolverOf('93.184.216.34'), true, open)).resolves.toEqual({
       address: '93.184.216.34',
       family: 4,
     })
     // Outside production, loopback receivers are fine.
-    await expect(resolveForDelivery('localhost', resolverOf('127.0.0.1'), false)).resolves.toMatchObject({
+    await expect(resolveForDelivery('localhost', resolverOf('127.0.0.1'), false, open)).resolves.toMatchObject({
       address: '127.0.0.1',
     })
   })
@@ -104,6 +132,38 @@ describe('an attempt connects to the address it checked', () => {
     expect(await result).toMatchObject({ succeeded: false, responseStatus: null })
     expect((await result).error).toMatch(/^refused: rebind\.invalid resolves to 127\.0\.0\.1 \(loopback\)/)
     expect(receiver.requests).toHaveLength(before)
+  })
+
+  it('a host name that never resolves fails the attempt at its timeout, and says so', async () => {
+    let stopped: AbortSignal | undefined
+    const hanging: Resolver = (_hostname, signal) => {
+      stopped = signal
+      return new Promise(() => undefined)
+    }
+    const started = performance.now()
+    const result = await sendAttempt(
+      'https://hangs.invalid/hook',
+      signMessage([newWebhookSecret()], 'msg_1', new Date(), '{}'),
+      '{}',
+      { timeoutMs: 300, production: true, resolve: hanging },
+      new AbortController().signal,
+    )
+    expect(result).toMatchObject({
+      succeeded: false,
+      responseStatus: null,
+      error: 'the host name did not resolve within 0.3 s',
+    })
+    expect(performance.now() - started).toBeLessThan(1500)
+    // The resolver was told to stop (the system's cancels its DNS queries).
+    expect(stopped?.aborted).toBe(true)
+  })
+
+  it('a host name DNS does not know is a failure naming it', async () => {
+    const unknown: Resolver = async () => {
+      throw Object.assign(new Error('queryA ENOTFOUND nowhere.invalid'), { code: 'ENOTFOUND' })
+    }
+    const { result } = attempt('https://nowhere.invalid/hook', true, unknown)
+    expect((await result).error).toBe('the host name does not resolve (nowhere.invalid: ENOTFOUND)')
   })
 
   it('production refuses plain http before resolving anything', async () => {

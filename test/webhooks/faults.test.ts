@@ -1,8 +1,10 @@
 // Receivers that fail, each its own test, on each store: an answer of 500, a closed connection, a
 // redirect, nothing listening, and one that takes 30 s. Each attempt is recorded with its reason,
 // the next is due no sooner than the schedule says, nothing is lost (the delivery succeeds once the
-// receiver recovers), and a slow receiver holds no other delivery up. An endpoint failing for 3
-// days (its failing spell faked in the table) is disabled with a reason, and its deliveries stop.
+// receiver recovers), and a slow receiver holds no other delivery up; nor does a host name whose
+// DNS never answers (an injected resolver). An attempt in flight when its delivery is sent again is
+// recorded all the same. An endpoint failing for 3 days (its failing spell faked in the table) is
+// disabled with a reason, and its deliveries stop.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
 import { storeKinds, openTestStore, type TestStore } from '../helpers/stores.ts'
@@ -10,7 +12,18 @@ import { call, createOrgWithKey, startApp, type TestApp } from '../helpers/app.t
 import { eventually, startReceiver, verifyRequest, type Receiver } from '../helpers/webhook-receiver.ts'
 import { addEndpoint, startTestWebhooks, TEST_ATTEMPT_TIMEOUT_MS } from '../helpers/webhooks.ts'
 import type { WebhookService } from '../../src/webhooks/service.ts'
+import { systemResolver, type Resolver } from '../../src/webhooks/address-guard.ts'
+import { resendDelivery } from '../../src/store/webhook-deliveries.ts'
 import { RETRY_WAITS_SECONDS } from '../../src/webhooks/schedule.ts'
+
+/** Names under it never resolve: their DNS server does not answer (and never says so). */
+const HANGING_DOMAIN = 'hangs.invalid'
+
+/** The system's resolver, except for names under `domain`, whose resolution never ends. */
+function hangingFor(domain: string): Resolver {
+  return (hostname, signal) =>
+    hostname.endsWith(`.${domain}`) ? new Promise(() => undefined) : systemResolver(hostname, signal)
+}
 
 describe.each(storeKinds())('webhook faults on %s', (kind) => {
   let store: TestStore
@@ -21,7 +34,7 @@ describe.each(storeKinds())('webhook faults on %s', (kind) => {
   beforeAll(async () => {
     store = await openTestStore(kind)
     api = await startApp(store.db)
-    webhooks = await startTestWebhooks(store)
+    webhooks = await startTestWebhooks(store, { resolve: hangingFor(HANGING_DOMAIN) })
   })
   afterAll(async () => {
     await webhooks?.close()
@@ -154,6 +167,52 @@ describe.each(storeKinds())('webhook faults on %s', (kind) => {
     slow.release()
   })
 
+  it('a host name that never resolves fails the attempt at the timeout, with its reason, and holds no other delivery up', async () => {
+    const fast = await receiver()
+    // Were the name resolved, it would reach the fast receiver: no request may arrive from it.
+    const hanging = await setUp(`http://never.${HANGING_DOMAIN}:${new URL(fast.url).port}/hook`)
+    const fastSide = await setUp(fast.url)
+    await eventually(async () => (await deliveriesOf(fastSide.endpoint.id))[0]?.status === 'succeeded')
+    const { recorded } = await attempts(hanging.endpoint.id, 1)
+    expect(recorded[0]).toMatchObject({
+      attempt: 1,
+      succeeded: false,
+      response_status: null,
+      error: `the host name did not resolve within ${TEST_ATTEMPT_TIMEOUT_MS / 1000} s`,
+    })
+    // Ended at the timeout, well inside the job's lease: no other worker was handed the attempt.
+    expect(recorded[0]!.duration_ms).toBeGreaterThanOrEqual(TEST_ATTEMPT_TIMEOUT_MS - 50)
+    expect(recorded[0]!.duration_ms).toBeLessThan(TEST_ATTEMPT_TIMEOUT_MS + 1000)
+    expect(fast.requests).toHaveLength(1)
+  })
+
+  it('an attempt in flight when its delivery is sent again is recorded, and so is the one sent again', async () => {
+    const target = await receiver()
+    let first = true
+    target.answer(() => {
+      if (!first) return { status: 204 }
+      first = false
+      return { hold: true }
+    })
+    const { endpoint } = await setUp(target.url)
+    await eventually(() => target.requests[0])
+    const [delivery] = await deliveriesOf(endpoint.id)
+    // Sent again while the first attempt waits for its answer: the first attempt's job is stale now.
+    expect(await resendDelivery(store.db, undefined, endpoint.id, delivery!.id)).toBeDefined()
+    await eventually(() => target.requests[1])
+    target.release()
+    const { recorded } = await attempts(endpoint.id, 2)
+    expect(recorded.map((attempt) => attempt.attempt)).toEqual([1, 2])
+    // The one sent again answered 204 at once; the held one, released, 204 as well (or it timed out).
+    expect(recorded.filter((attempt) => attempt.succeeded).length).toBeGreaterThanOrEqual(1)
+    const done = await eventually(async () => {
+      const [row] = await deliveriesOf(endpoint.id)
+      return row?.status === 'succeeded' && row
+    })
+    expect(done.attempts).toBe(2)
+    expect(target.requests).toHaveLength(2)
+  })
+
   it('an endpoint failing for 3 days is disabled with a reason, and its deliveries stop', async () => {
     const target = await receiver()
     target.answer({ status: 503 })
@@ -175,6 +234,8 @@ describe.each(storeKinds())('webhook faults on %s', (kind) => {
     expect(disabled.disabled_reason).toMatch(
       /^Disabled at .*: every attempt since .* failed \(more than 3 days\); the last one: answered 503\. Fix the receiver/,
     )
+    // Events while it is disabled make no deliveries (below): the reason points to the change feed for them.
+    expect(disabled.disabled_reason).toContain('read them from the change feed (GET /api/v1/events, events:read)')
     const [delivery] = await deliveriesOf(endpoint.id)
     expect(delivery).toMatchObject({ status: 'failed', job_id: null })
     expect(delivery!.last_error).toContain('the endpoint is now disabled')

@@ -967,7 +967,7 @@ export interface paths {
     head?: never
     /**
      * Change a webhook endpoint
-     * @description Changes the fields sent. enabled: true enables an endpoint again after it was disabled (clearing the reason and the 3-day clock); its missed deliveries can then be sent again one by one. enabled: false stops deliveries to it. Needs org:admin, which only the admin role of a signed-in user (idp-session cookie) holds: API keys can never carry it, so a key is refused with 403 missing_permission, as are the advisor and viewer roles. Acts on the caller's organization only. A write: it must come from the web app's own origin (Origin or Sec-Fetch-Site), else 403 cross_site_request.
+     * @description Changes the fields sent. enabled: true enables an endpoint again after it was disabled (clearing the reason and the 3-day clock): deliveries start again with new events, and its failed deliveries can be sent again one by one. Events that occurred while it was disabled make no deliveries: read them from the change feed (GET /api/v1/events, events:read) from the cursor of the last event processed. enabled: false stops deliveries to it. Needs org:admin, which only the admin role of a signed-in user (idp-session cookie) holds: API keys can never carry it, so a key is refused with 403 missing_permission, as are the advisor and viewer roles. Acts on the caller's organization only. A write: it must come from the web app's own origin (Origin or Sec-Fetch-Site), else 403 cross_site_request.
      */
     patch: operations['updateWebhookEndpoint']
     trace?: never
@@ -20701,7 +20701,7 @@ export interface operations {
               description: string
               /** Format: date-time */
               disabledAt: string | null
-              /** @description Why it was disabled: by an admin, or because every attempt failed for 3 days (with the last error). Enable it again with PATCH enabled: true. */
+              /** @description Why it was disabled: by an admin, or because every attempt failed for 3 days (with the last error). Enable it again with PATCH enabled: true; events that occurred while it was disabled make no deliveries (read them from the change feed). */
               disabledReason: string | null
               /** @description false: nothing is sent to it (see disabledReason). */
               enabled: boolean
@@ -20857,7 +20857,7 @@ export interface operations {
               description: string
               /** Format: date-time */
               disabledAt: string | null
-              /** @description Why it was disabled: by an admin, or because every attempt failed for 3 days (with the last error). Enable it again with PATCH enabled: true. */
+              /** @description Why it was disabled: by an admin, or because every attempt failed for 3 days (with the last error). Enable it again with PATCH enabled: true; events that occurred while it was disabled make no deliveries (read them from the change feed). */
               disabledReason: string | null
               /** @description false: nothing is sent to it (see disabledReason). */
               enabled: boolean
@@ -21059,7 +21059,7 @@ export interface operations {
             description: string
             /** Format: date-time */
             disabledAt: string | null
-            /** @description Why it was disabled: by an admin, or because every attempt failed for 3 days (with the last error). Enable it again with PATCH enabled: true. */
+            /** @description Why it was disabled: by an admin, or because every attempt failed for 3 days (with the last error). Enable it again with PATCH enabled: true; events that occurred while it was disabled make no deliveries (read them from the change feed). */
             disabledReason: string | null
             /** @description false: nothing is sent to it (see disabledReason). */
             enabled: boolean
@@ -21393,7 +21393,7 @@ export interface operations {
         'application/json': {
           /** @description For people; trimmed, at most 200 characters. */
           description?: string
-          /** @description true enables it again (clearing disabledReason and the 3-day clock); false stops deliveries to it (those pending fail as not sent). */
+          /** @description true enables it again (clearing disabledReason and the 3-day clock): deliveries start again with new events; those that occurred while it was disabled are only in the change feed. false stops deliveries to it (those pending fail as not sent, and new events make no deliveries). */
           enabled?: boolean
           /** @description The event types to send (household.created, household.updated, household.deleted, household.replaced, member.created, member.updated, member.deleted, assignments.updated, entity.created, entity.updated, entity.deleted, link.created, link.updated, link.deleted); null or absent: every type, including those added later. */
           eventTypes?:
@@ -21432,7 +21432,7 @@ export interface operations {
             description: string
             /** Format: date-time */
             disabledAt: string | null
-            /** @description Why it was disabled: by an admin, or because every attempt failed for 3 days (with the last error). Enable it again with PATCH enabled: true. */
+            /** @description Why it was disabled: by an admin, or because every attempt failed for 3 days (with the last error). Enable it again with PATCH enabled: true; events that occurred while it was disabled make no deliveries (read them from the change feed). */
             disabledReason: string | null
             /** @description false: nothing is sent to it (see disabledReason). */
             enabled: boolean
@@ -22249,7 +22249,7 @@ export interface operations {
               description: string
               /** Format: date-time */
               disabledAt: string | null
-              /** @description Why it was disabled: by an admin, or because every attempt failed for 3 days (with the last error). Enable it again with PATCH enabled: true. */
+              /** @description Why it was disabled: by an admin, or because every attempt failed for 3 days (with the last error). Enable it again with PATCH enabled: true; events that occurred while it was disabled make no deliveries (read them from the change feed). */
               disabledReason: string | null
               /** @description false: nothing is sent to it (see disabledReason). */
               enabled: boolean

@@ -149,7 +149,7 @@ export function registerWebhookEndpointRoutes(app: App, db: Kysely<Database>, pr
         ...organizationOperationDocs(
           'updateWebhookEndpoint',
           'Change a webhook endpoint',
-          'Changes the fields sent. enabled: true enables an endpoint again after it was disabled (clearing the reason and the 3-day clock); its missed deliveries can then be sent again one by one. enabled: false stops deliveries to it.',
+          'Changes the fields sent. enabled: true enables an endpoint again after it was disabled (clearing the reason and the 3-day clock): deliveries start again with new events, and its failed deliveries can be sent again one by one. Events that occurred while it was disabled make no deliveries: read them from the change feed (GET /api/v1/events, events:read) from the cursor of the last event processed. enabled: false stops deliveries to it.',
           true,
         ),
         params: WebhookEndpointParams,

@@ -107,7 +107,7 @@ export function OrganizationWebhookPage({ id }: { id: string }) {
       const { body } = await api<WebhookEndpoint>(endpointPath(id), { method: 'PATCH', body: { enabled: true } })
       endpoint.update(() => body)
       setStatus(
-        'Enabled. New events are sent to it again; the deliveries it missed can be sent again from the log below.',
+        'Enabled. New events are sent to it again; its failed deliveries can be sent again from the log below. Events that occurred while it was disabled are not sent: the receiver can read them from the change feed.',
       )
     })
 
