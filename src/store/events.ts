@@ -6,6 +6,7 @@ import type { EventType } from '../events/event-types.ts'
 import { householdJsonPairs } from '../households/household-fields.ts'
 import { LIST_ITEM_PAIRS } from './households.ts'
 import { readHorizon } from './event-horizon.ts'
+import { eventJson } from './event-json.ts'
 
 /** One event of a write: its type and the resources it names beside the household. */
 export interface EventOfWrite {
@@ -71,8 +72,6 @@ export interface FeedPosition {
 }
 
 export interface FeedRow extends FeedPosition {
-  /** When it occurred, in ms since the epoch. */
-  at: number
   /** The event as the feed sends it: {id, type, occurredAt, householdId, data} as JSON text. */
   json: string
 }
@@ -107,17 +106,14 @@ export async function readFeed(db: Kysely<Database>, query: FeedQuery): Promise<
     .setAccessMode('read only')
     .execute(async (trx) => {
       const horizon = await readHorizon(trx)
-      const result = await sql<{ tx: number; seq: number; at: string; json: string }>`
-        SELECT tx, seq, (extract(epoch FROM occurred_at) * 1000)::bigint::text AS at, json_build_object(
-            'id', id, 'type', type,
-            'occurredAt', to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-            'householdId', household_id, 'data', data::json)::text AS json
+      const result = await sql<{ tx: number; seq: number; json: string }>`
+        SELECT tx, seq, ${eventJson()}::text AS json
         FROM events
         WHERE org_id = ${query.orgId} AND (tx, seq) > (${after.tx}::bigint, ${after.seq}::bigint)
           AND tx < ${horizon}::bigint ${types ? sql`AND type = ANY(${[...types]}::text[])` : sql``}
         ORDER BY tx, seq LIMIT ${query.limit}
       `.execute(trx)
-      const rows = result.rows.map((row) => ({ tx: row.tx, seq: row.seq, at: Number(row.at), json: row.json }))
+      const rows = result.rows
       return { rows, horizon }
     })
 }
