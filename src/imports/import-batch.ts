@@ -18,7 +18,7 @@ import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Database } from '../store/tables.ts'
 import { databaseFault } from '../store/database-faults.ts'
-import { recordLines, type ClaimedLine, type LineOutcome } from '../store/imports.ts'
+import { LineClaimLost, recordLines, type ClaimedLine, type LineOutcome } from '../store/imports.ts'
 import { findHouseholdsByExternalIds } from '../store/household-lookup.ts'
 import { insertDocumentHouseholds, type NewDocumentHousehold } from '../store/document-batch-write.ts'
 import { changedOf, documentHash } from '../households/household-document.ts'
@@ -92,7 +92,7 @@ async function checkLines(lines: readonly ClaimedLine[]): Promise<CheckedLines> 
 async function processImportLines(db: Kysely<Database>, lines: readonly ClaimedLine[]): Promise<ClaimedLine[]> {
   const [first] = lines
   if (!first) return []
-  const { importId, actor } = first
+  const { importId, actor, claim } = first
   const { settled, planned, oneByOne } = await checkLines(lines)
   const times = new Map<string, number>()
   for (const p of planned) times.set(p.externalId, (times.get(p.externalId) ?? 0) + 1)
@@ -123,7 +123,8 @@ async function processImportLines(db: Kysely<Database>, lines: readonly ClaimedL
   if (created.length === 0 && settled.length === 0) return oneByOne
   await db.transaction().execute(async (trx) => {
     await insertDocumentHouseholds(trx, actor, created)
-    await recordLines(trx, importId, [
+    // Throws LineClaimLost when a line's lease ran out and another lane took it: the households are rolled back.
+    await recordLines(trx, importId, claim, [
       ...settled,
       ...created.map((c): LineOutcome => ({
         line: c.line,
@@ -155,8 +156,10 @@ export async function processBatch(
     } catch (error) {
       if (databaseFault(error as Error) === 'connection') throw error
       // A household created meanwhile is expected (a file naming one twice, read by two lanes):
-      // not worth a log line. Anything else is.
-      if (!violatesHouseholdExternalId(error)) log(error, 'an import batch failed: its lines are done one by one')
+      // not worth a log line, nor is a lease that ran out (each line then says so as it is
+      // recorded, and only the lines this lane still holds are written). Anything else is.
+      if (!violatesHouseholdExternalId(error) && !(error instanceof LineClaimLost))
+        log(error, 'an import batch failed: its lines are done one by one')
       oneByOne.push(...lines)
     }
   }

@@ -58,31 +58,32 @@ export function checkLine(
   return { document: { ...parsed, externalId: parsed.externalId } }
 }
 
-/** Processes one claimed line and records its result. Throws only what is not the line's fault (the database). */
+/**
+ * Processes one claimed line and records its result. Throws only what is not the line's fault: the
+ * database, or LineClaimLost (another lane took the line; nothing of this lane's write remains).
+ */
 export async function processLine(db: Kysely<Database>, claimed: ClaimedLine): Promise<void> {
-  const { importId, line } = claimed
   const checked = checkLine(claimed.body)
-  if ('error' in checked)
-    return recordLine(db, importId, line, {
-      status: 'error',
-      externalId: null,
-      householdId: null,
-      error: checked.error,
-    })
+  if ('error' in checked) {
+    await recordLine(db, claimed, { status: 'error', externalId: null, householdId: null, error: checked.error })
+    return
+  }
   const { externalId } = checked.document
   try {
     const result = await putHouseholdDocument(db, claimed.actor, {
       externalId,
       document: checked.document,
       mode: 'import',
-      alsoInTransaction: (trx, written) =>
-        recordLine(trx, importId, line, { status: written.kind, externalId, householdId: written.householdId }),
+      // Throws LineClaimLost when another lane took the line meanwhile: the write is then rolled back.
+      alsoInTransaction: async (trx, written) => {
+        await recordLine(trx, claimed, { status: written.kind, externalId, householdId: written.householdId })
+      },
     })
     if (result.kind === 'unchanged')
-      await recordLine(db, importId, line, { status: 'unchanged', externalId, householdId: result.householdId })
+      await recordLine(db, claimed, { status: 'unchanged', externalId, householdId: result.householdId })
   } catch (error) {
     if (!(error instanceof RuleViolation)) throw error
-    await recordLine(db, importId, line, {
+    await recordLine(db, claimed, {
       status: 'error',
       externalId,
       householdId: null,

@@ -9,7 +9,14 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../store/tables.ts'
 import { databaseFault } from '../store/database-faults.ts'
-import { claimLines, deleteAbandonedUploads, finishImports, recordLine, type ClaimedLine } from '../store/imports.ts'
+import {
+  claimLines,
+  deleteAbandonedUploads,
+  finishImports,
+  LineClaimLost,
+  recordLine,
+  type ClaimedLine,
+} from '../store/imports.ts'
 import { processLine } from './import-line.ts'
 import { processBatch } from './import-batch.ts'
 
@@ -128,6 +135,12 @@ export class ImportWorker {
     try {
       await processLine(this.db, line)
     } catch (error) {
+      // This lane's lease on the line ran out and another lane took it: its write was rolled back,
+      // and the line is the other lane's to apply and record (recording an error here would fail too).
+      if (error instanceof LineClaimLost) {
+        this.log(error, 'an import line was taken over by another lane; this lane wrote nothing for it')
+        return
+      }
       // The database failed (it is restarting, a connection dropped): the line stays pending and is
       // claimed again when its lease runs out. Anything else would fail again: it fails the line.
       if (databaseFault(error as Error) !== undefined) {
@@ -136,7 +149,7 @@ export class ImportWorker {
         return
       }
       this.log(error, 'an import line failed')
-      await recordLine(this.db, line.importId, line.line, {
+      await recordLine(this.db, line, {
         status: 'error',
         externalId: null,
         householdId: null,

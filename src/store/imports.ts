@@ -1,5 +1,6 @@
 // The imports and import_lines tables (migration 0015): an upload's lines stored as they stream
 // in, claimed in small batches by the instances that process them, and each line's result.
+import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import type { Database } from './tables.ts'
 import type { AuditActor } from './audit.ts'
@@ -141,6 +142,26 @@ export interface ClaimedLine {
   actor: AuditActor
   line: number
   body: string
+  /** The claim's token: the line's result is recorded only while the line is still under it (recordLines). */
+  claim: string
+}
+
+/**
+ * The lane recording a line's result no longer holds it: its lease ran out while it worked on it
+ * (waiting on a household's lock, say), and another lane claimed it, or already recorded its
+ * result. Thrown inside the household write's transaction, so that the write is rolled back
+ * instead of applying the line a second time.
+ */
+export class LineClaimLost extends Error {
+  constructor(
+    readonly importId: string,
+    readonly lines: readonly number[],
+  ) {
+    super(
+      `Import ${importId}: line(s) ${lines.join(', ')} are no longer claimed by this lane (the lease ran out and another lane took them).`,
+    )
+    this.name = 'LineClaimLost'
+  }
 }
 
 /** Arbitrary constant naming the import claims' advisory lock among others (migrate.ts has its own). */
@@ -163,6 +184,8 @@ export async function claimLines(db: Kysely<Database>, limit: number, leaseMs: n
 }
 
 async function claimNextLines(db: Kysely<Database>, limit: number, leaseMs: number): Promise<ClaimedLine[]> {
+  // A new token each claim, even of a line whose lease ran out: the lane that had it cannot record it any more.
+  const claim = randomUUID()
   const result = await sql<{
     import_id: string
     line: number
@@ -179,7 +202,8 @@ async function claimNextLines(db: Kysely<Database>, limit: number, leaseMs: numb
       LIMIT ${limit}
       FOR UPDATE OF l SKIP LOCKED
     )
-    UPDATE import_lines t SET claimed_until = clock_timestamp() + ${`${leaseMs} milliseconds`}::interval
+    UPDATE import_lines t SET claimed_until = clock_timestamp() + ${`${leaseMs} milliseconds`}::interval,
+      claim_token = ${claim}::uuid
     FROM claimable c, imports i
     WHERE t.import_id = c.import_id AND t.line = c.line AND i.id = t.import_id
     RETURNING t.import_id, t.line, t.body, i.org_id, i.actor_type, i.actor_id
@@ -192,6 +216,7 @@ async function claimNextLines(db: Kysely<Database>, limit: number, leaseMs: numb
       actor: { kind: r.actor_type, id: r.actor_id, orgId: r.org_id },
       line: r.line,
       body: r.body ?? '',
+      claim,
     }))
 }
 
@@ -203,28 +228,35 @@ export interface LineOutcome {
   error?: LineError
 }
 
-/** Records a line's result (in the household write's own transaction, when it wrote one); its body is no longer needed. */
+/**
+ * Records a claimed line's result (in the household write's own transaction, when it wrote one);
+ * its body is no longer needed. Throws LineClaimLost when the line is no longer this claim's.
+ */
 export async function recordLine(
   db: Kysely<Database>,
-  importId: string,
-  line: number,
+  claimed: Pick<ClaimedLine, 'importId' | 'line' | 'claim'>,
   result: Omit<LineOutcome, 'line'>,
-): Promise<void> {
-  await recordLines(db, importId, [{ line, ...result }])
+): Promise<number> {
+  return recordLines(db, claimed.importId, claimed.claim, [{ line: claimed.line, ...result }])
 }
 
 /**
- * Records the results of many lines of one import in one statement (an import's batch records
- * all of its lines in its own transaction). Only a line still pending is written: a line recorded
- * once keeps its result, so a batch done again line by line cannot change one.
+ * Records the results of many lines of one import, claimed together under `claim`, in one
+ * statement (an import's batch records all of its lines in its own transaction), and answers how
+ * many it recorded. Only a line still pending AND still under this claim is written: a line
+ * recorded once keeps its result, and a line whose lease ran out and that another lane claimed
+ * is that lane's. When any line was not recorded, it throws LineClaimLost, so that the caller's
+ * transaction, and the households it wrote for those lines, is rolled back: the lines are then
+ * applied once, by the lane that holds them.
  */
 export async function recordLines(
   db: Kysely<Database>,
   importId: string,
+  claim: string,
   results: readonly LineOutcome[],
-): Promise<void> {
-  if (results.length === 0) return
-  await sql`
+): Promise<number> {
+  if (results.length === 0) return 0
+  const updated = await sql<{ line: number }>`
     UPDATE import_lines t SET status = r.status, external_id = r.external_id, household_id = r.household_id,
       error_code = r.code, error_message = r.message, error_field = r.field, body = NULL, claimed_until = NULL
     FROM unnest(${results.map((r) => r.line)}::int[], ${results.map((r) => r.status)}::text[],
@@ -232,8 +264,17 @@ export async function recordLines(
       ${results.map((r) => r.error?.code ?? null)}::text[], ${results.map((r) => r.error?.message ?? null)}::text[],
       ${results.map((r) => r.error?.field ?? null)}::text[])
       AS r(line, status, external_id, household_id, code, message, field)
-    WHERE t.import_id = ${importId} AND t.line = r.line AND t.status = 'pending'
+    WHERE t.import_id = ${importId} AND t.line = r.line AND t.status = 'pending' AND t.claim_token = ${claim}::uuid
+    RETURNING t.line
   `.execute(db)
+  if (updated.rows.length < results.length) {
+    const recorded = new Set(updated.rows.map((r) => r.line))
+    throw new LineClaimLost(
+      importId,
+      results.filter((r) => !recorded.has(r.line)).map((r) => r.line),
+    )
+  }
+  return updated.rows.length
 }
 
 /** Marks done the processing imports of these ids that have no pending line left. */

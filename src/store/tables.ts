@@ -233,6 +233,7 @@ export interface ImportLinesTable {
   body: string | null
   status: Generated<'pending' | 'created' | 'updated' | 'unchanged' | 'error'>
   claimed_until: Date | null
+  claim_token: string | null
   external_id: string | null
   household_id: string | null
   error_code: string | null
@@ -619,6 +620,7 @@ export const TABLE_COLUMNS: {
     body: { type: 'text', nullable: true },
     status: { type: 'text', nullable: false },
     claimed_until: { type: 'timestamptz', nullable: true },
+    claim_token: { type: 'uuid', nullable: true },
     external_id: { type: 'text', nullable: true },
     household_id: { type: 'uuid', nullable: true },
     error_code: { type: 'text', nullable: true },

@@ -13,7 +13,14 @@ import { call, createKey, createOrgWithKey, startApp, type TestApp } from '../he
 import type { FeedEvent } from '../helpers/event-mirror.ts'
 import { readHouseholdJson } from '../../src/store/household-record.ts'
 import { householdPartsJson } from '../../src/store/household-document.ts'
-import { claimLines, insertImport, insertLines, markReceived, readLines } from '../../src/store/imports.ts'
+import {
+  claimLines,
+  insertImport,
+  insertLines,
+  LineClaimLost,
+  markReceived,
+  readLines,
+} from '../../src/store/imports.ts'
 import { processBatch } from '../../src/imports/import-batch.ts'
 import { processLine } from '../../src/imports/import-line.ts'
 
@@ -344,6 +351,117 @@ describe.each(storeKinds())('import batches on %s', (kind) => {
       await sql`DROP TRIGGER refuse_exploding ON households`.execute(store.db)
       await sql`DROP FUNCTION refuse_exploding()`.execute(store.db)
     }
+  }, 60_000)
+})
+
+// A lane whose lease ran out while it was still on its lines (waiting on a household's lock, say)
+// while another lane claimed them: the first lane's recording fails, and its household write with
+// it, so each line is applied once (one household, one household.replaced). The lease is made to
+// run out by setting claimed_until in the past, rather than by waiting for it.
+describe.each(storeKinds())('a lane whose lease ran out on %s', (kind) => {
+  let store: TestStore
+
+  beforeAll(async () => {
+    store = await openTestStore(kind)
+  }, 60_000)
+  afterAll(async () => {
+    await store?.drop()
+  })
+
+  it('cannot record its lines once another lane claimed them: its write is rolled back, batch and line alike', async () => {
+    const { orgId } = await createOrgWithKey(store.db, WRITE)
+    const actor = { kind: 'apiKey' as const, id: orgId, orgId }
+    const importId = await insertImport(store.db, actor)
+    const bodies = [JSON.stringify(household('lapsed', 1)), JSON.stringify(household('lapsed', 2))]
+    await insertLines(
+      store.db,
+      importId,
+      bodies.map((body, i) => ({ line: i + 1, body })),
+    )
+    await markReceived(store.db, importId, bodies.length)
+    const first = await claimLines(store.db, 50, 60_000)
+    expect(first.map((l) => l.line)).toEqual([1, 2])
+    // The first lane's lease runs out while it is still on the lines; the second lane claims them.
+    await sql`UPDATE import_lines SET claimed_until = clock_timestamp() - interval '1 second' WHERE import_id = ${importId}`.execute(
+      store.db,
+    )
+    const second = await claimLines(store.db, 50, 60_000)
+    expect(second.map((l) => l.line)).toEqual([1, 2])
+
+    const households = async () =>
+      (await sql<{ n: number }>`SELECT count(*)::int AS n FROM households WHERE org_id = ${orgId}`.execute(store.db))
+        .rows[0]?.n
+    const events = async () =>
+      (
+        await sql<{ n: number }>`
+          SELECT count(*)::int AS n FROM events WHERE org_id = ${orgId} AND type = 'household.replaced'`.execute(
+          store.db,
+        )
+      ).rows[0]?.n
+
+    // The first lane's batch: its transaction fails on recording, and leaves its lines to the per-line path…
+    const logged: unknown[] = []
+    const oneByOne = await processBatch(store.db, first, (error) => logged.push(error))
+    expect(logged).toEqual([])
+    expect(oneByOne.map((l) => l.line)).toEqual([1, 2])
+    expect(await households()).toBe(0)
+    // …where each line's write is rolled back too.
+    for (const line of oneByOne) await expect(processLine(store.db, line)).rejects.toBeInstanceOf(LineClaimLost)
+    expect(await households()).toBe(0)
+    expect(await events()).toBe(0)
+    expect((await readLines(store.db, importId, { after: 0, limit: 10 })).map((r) => r.status)).toEqual([
+      'pending',
+      'pending',
+    ])
+
+    // The second lane applies them, once each.
+    expect(await processBatch(store.db, second, () => undefined)).toEqual([])
+    const results = await readLines(store.db, importId, { after: 0, limit: 10 })
+    expect(results.map((r) => [r.line, r.status, r.externalId])).toEqual([
+      [1, 'created', 'lapsed-1'],
+      [2, 'created', 'lapsed-2'],
+    ])
+    expect(await households()).toBe(2)
+    expect(await events()).toBe(2)
+    // A lane that comes back to a line already recorded by another writes nothing either.
+    const [late] = first
+    if (!late) throw new Error('the first lane claimed nothing')
+    await expect(processLine(store.db, late)).rejects.toBeInstanceOf(LineClaimLost)
+    expect(await events()).toBe(2)
+  }, 60_000)
+
+  it('an update by a lane that lost its line is rolled back: the newer document stays, with one event', async () => {
+    const { orgId } = await createOrgWithKey(store.db, WRITE)
+    const actor = { kind: 'apiKey' as const, id: orgId, orgId }
+    const existing = await insertImport(store.db, actor)
+    await insertLines(store.db, existing, [{ line: 1, body: JSON.stringify(household('stale', 1)) }])
+    await markReceived(store.db, existing, 1)
+    expect(await processBatch(store.db, await claimLines(store.db, 50, 60_000), () => undefined)).toEqual([])
+
+    const importId = await insertImport(store.db, actor)
+    await insertLines(store.db, importId, [
+      { line: 1, body: JSON.stringify({ ...household('stale', 1), name: 'Renamed by the import' }) },
+    ])
+    await markReceived(store.db, importId, 1)
+    const [mine] = await claimLines(store.db, 50, 60_000)
+    await sql`UPDATE import_lines SET claimed_until = clock_timestamp() - interval '1 second' WHERE import_id = ${importId}`.execute(
+      store.db,
+    )
+    const [theirs] = await claimLines(store.db, 50, 60_000)
+    if (!mine || !theirs) throw new Error('the line was not claimed twice')
+    const before = await sql<{ n: number }>`SELECT count(*)::int AS n FROM events WHERE org_id = ${orgId}`.execute(
+      store.db,
+    )
+    await processLine(store.db, theirs)
+    // The household is renamed again by someone else after the import's line applied.
+    await sql`UPDATE households SET name = 'Newer', version = version + 1 WHERE org_id = ${orgId}`.execute(store.db)
+    // The lane that lost the line writes it again over the newer name: refused, rolled back.
+    await expect(processLine(store.db, mine)).rejects.toBeInstanceOf(LineClaimLost)
+    const after = await sql<{ n: number; name: string }>`
+      SELECT (SELECT count(*)::int FROM events WHERE org_id = ${orgId}) AS n,
+        (SELECT name FROM households WHERE org_id = ${orgId}) AS name`.execute(store.db)
+    expect(after.rows[0]).toEqual({ n: (before.rows[0]?.n ?? 0) + 1, name: 'Newer' })
+    expect((await readLines(store.db, importId, { after: 0, limit: 10 }))[0]?.status).toBe('updated')
   }, 60_000)
 })
 

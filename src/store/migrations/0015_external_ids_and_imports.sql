@@ -34,7 +34,11 @@ CREATE INDEX imports_processing ON imports (created_at) WHERE status = 'processi
 -- One non-blank line of an import and, once processed, its result. A line is claimed for a
 -- while (claimed_until) by the instance processing it, so that several instances share the
 -- work, and one that died leaves its claims to expire; its result is written in the same
--- transaction as the household it wrote, so a line is applied once even across a crash.
+-- transaction as the household it wrote, so a line is applied once even across a crash. Each
+-- claim has its own claim_token, and a result is written only under the token that claimed the
+-- line: a lane whose lease ran out while it still worked on the line (waiting on a household's
+-- lock) finds that another lane took it, and its household write is rolled back instead of
+-- applying the line a second time.
 CREATE TABLE import_lines (
   import_id uuid NOT NULL REFERENCES imports (id) ON DELETE CASCADE,
   -- The line's number in the file, from 1 (blank lines are counted, not stored).
@@ -44,6 +48,7 @@ CREATE TABLE import_lines (
   status text NOT NULL DEFAULT 'pending'
     CHECK (status IN ('pending', 'created', 'updated', 'unchanged', 'error')),
   claimed_until timestamptz,
+  claim_token uuid,
   external_id text,
   household_id uuid,
   error_code text,
