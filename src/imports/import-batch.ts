@@ -8,8 +8,6 @@
 // What is left to the per-line path (import-line.ts processLine), after the batch:
 // - a line whose household exists and whose document changed (an update: planned against the
 //   household's rows, under its lock);
-// - every line of an externalId that the batch names more than once (each applies over the one
-//   before, in line order);
 // - the whole batch again, line by line, when its transaction fails for any reason but a lost
 //   connection: a household created meanwhile under one of its externalIds (the unique index
 //   refuses the INSERT), another file's batch, a bug. Nothing of the failed transaction remains,
@@ -94,17 +92,16 @@ async function processImportLines(db: Kysely<Database>, lines: readonly ClaimedL
   if (!first) return []
   const { importId, actor, claim } = first
   const { settled, planned, oneByOne } = await checkLines(lines)
-  const times = new Map<string, number>()
-  for (const p of planned) times.set(p.externalId, (times.get(p.externalId) ?? 0) + 1)
-  const once = planned.filter((p) => times.get(p.externalId) === 1)
-  oneByOne.push(...planned.filter((p) => times.get(p.externalId) !== 1).map((p) => p.claimed))
+  // No two lines of an import name one externalId: the upload failed the later ones
+  // (import_external_id_repeated, the unique index import_lines_external_id), so each line here
+  // is its household's only line.
   const existing = await findHouseholdsByExternalIds(
     db,
     actor.orgId,
-    once.map((p) => p.externalId),
+    planned.map((p) => p.externalId),
   )
   const created: (NewDocumentHousehold & { line: number; externalId: string })[] = []
-  for (const p of once) {
+  for (const p of planned) {
     const household = existing.get(p.externalId)
     if (household === undefined)
       created.push({
@@ -155,7 +152,7 @@ export async function processBatch(
       oneByOne.push(...(await processImportLines(db, lines)))
     } catch (error) {
       if (databaseFault(error as Error) === 'connection') throw error
-      // A household created meanwhile is expected (a file naming one twice, read by two lanes):
+      // A household created meanwhile is expected (two imports naming one, processed at once):
       // not worth a log line, nor is a lease that ran out (each line then says so as it is
       // recorded, and only the lines this lane still holds are written). Anything else is.
       if (!violatesHouseholdExternalId(error) && !(error instanceof LineClaimLost))

@@ -43,7 +43,10 @@ const ImportLine = Type.Object(
     error: Nullable(
       Type.Object(
         {
-          code: Type.String({ description: 'The code PUT …/by-external-id would have answered (or invalid_json).' }),
+          code: Type.String({
+            description:
+              'The code PUT …/by-external-id would have answered, or invalid_json, or import_external_id_repeated (an earlier line of the import names this externalId: the message says which; merge the two lines).',
+          }),
           message: Type.String(),
           field: Nullable(Type.String({ description: 'A JSON Pointer into the line; "" is the whole line.' })),
         },

@@ -190,8 +190,8 @@ export async function insertDocumentHouseholds(
   // it took 0.7 s of a 1 s statement on the bench, for a query that runs in milliseconds.
   await sql`SET LOCAL jit = off`.execute(trx)
   // The households in externalId order, whatever the file's: two batches that share externalIds
-  // (a file that names one twice) then wait on each other's index entries in the same order, and
-  // one fails on the unique index instead of both deadlocking.
+  // (two imports that name one, processed at once) then wait on each other's index entries in the
+  // same order, and one fails on the unique index instead of both deadlocking.
   const inIndexOrder = [...households].sort((a, b) =>
     (a.plan.household.externalId ?? '') < (b.plan.household.externalId ?? '') ? -1 : 1,
   )

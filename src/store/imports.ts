@@ -11,6 +11,8 @@ export type LineStatus = 'pending' | 'created' | 'updated' | 'unchanged' | 'erro
 export interface UploadedLine {
   line: number
   body: string | null
+  /** The externalId the line names, as far as the upload reads it (the line's top-level string), if any. */
+  externalId?: string | null
   error?: LineError
 }
 
@@ -33,13 +35,34 @@ export async function insertImport(db: Kysely<Database>, actor: AuditActor): Pro
 export async function insertLines(db: Kysely<Database>, importId: string, lines: readonly UploadedLine[]) {
   if (lines.length === 0) return
   await sql`
-    INSERT INTO import_lines (import_id, line, body, status, error_code, error_message, error_field)
+    INSERT INTO import_lines (import_id, line, body, status, external_id, error_code, error_message, error_field)
     SELECT ${importId}::uuid, l.line, l.body, CASE WHEN l.code IS NULL THEN 'pending' ELSE 'error' END,
-      l.code, l.message, l.field
+      l.external_id, l.code, l.message, l.field
     FROM unnest(${lines.map((l) => l.line)}::int[], ${lines.map((l) => l.body)}::text[],
+      ${lines.map((l) => l.externalId ?? null)}::text[],
       ${lines.map((l) => l.error?.code ?? null)}::text[], ${lines.map((l) => l.error?.message ?? null)}::text[],
-      ${lines.map((l) => l.error?.field ?? null)}::text[]) AS l(line, body, code, message, field)
+      ${lines.map((l) => l.error?.field ?? null)}::text[]) AS l(line, body, external_id, code, message, field)
   `.execute(db)
+}
+
+/**
+ * The lines of this import already stored that name each of these externalIds (the first, when
+ * several did: only a line that is no error holds one, import_lines_external_id).
+ */
+export async function linesNamingExternalIds(
+  db: Kysely<Database>,
+  importId: string,
+  externalIds: readonly string[],
+): Promise<Map<string, number>> {
+  if (externalIds.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('import_lines')
+    .select(['external_id', 'line'])
+    .where('import_id', '=', importId)
+    .where('external_id', 'in', [...externalIds])
+    .where('status', '<>', 'error')
+    .execute()
+  return new Map(rows.map((r) => [r.external_id ?? '', r.line]))
 }
 
 /** The upload is complete: the lines are ready to be processed. */

@@ -4,8 +4,8 @@
 // Pointers), the counts the triggers keep, the GETs, a household.replaced whose data is exactly
 // the GETs' (and byte for byte what the per-line path's readers build), nothing new the second
 // time; and when the batch cannot be written (a line's INSERT fails, a household is created under
-// one of its externalIds meanwhile) or names an externalId twice, each line still gets its own
-// result, in line order. On PGlite and on PostgreSQL (the concurrent create: PostgreSQL only).
+// one of its externalIds meanwhile), each line still gets its own result, in line order; a file
+// that names an externalId twice has its later lines failed at upload. On PGlite and on PostgreSQL (the concurrent create: PostgreSQL only).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
 import { openTestStore, storeKinds, type TestStore } from '../helpers/stores.ts'
@@ -287,25 +287,41 @@ describe.each(storeKinds())('import batches on %s', (kind) => {
     expect(await countsDisagreeing()).toEqual({ households: [], org: { stored: count - 3, actual: count - 3 } })
   }, 120_000)
 
-  it('an externalId named twice in a batch: each of its lines applies over the one before, in line order', async () => {
+  it('an externalId named twice in an import: the later lines fail at upload, naming the first; the rest imports, and again is all unchanged', async () => {
+    // Upload batches are 2,000 lines: the repeat on line 2,104 is looked up among lines already stored.
+    const padding = Array.from({ length: 2100 }, (_, i) => ({ externalId: `pad-${i}`, notAField: true }))
     const file = [
       household('twice', 1),
       household('twice', 2),
       { ...household('twice', 1), name: 'Renamed once' },
-      household('twice', 3),
+      ...padding,
       { ...household('twice', 1), name: 'Renamed twice' },
+      household('twice', 3),
     ]
-    const { lines } = await importFile(jsonl(file))
-    expect(lines.map((l) => [l.line, l.status, l.externalId])).toEqual([
-      [1, 'created', 'twice-1'],
-      [2, 'created', 'twice-2'],
-      [3, 'updated', 'twice-1'],
-      [4, 'created', 'twice-3'],
-      [5, 'updated', 'twice-1'],
+    const { done, lines } = await importFile(jsonl(file))
+    expect(done.lines).toEqual({ total: 2105, pending: 0, created: 3, updated: 0, unchanged: 0, error: 2102 })
+    // (The lines after the padding: a page is at most 1,000 lines.)
+    const tail = (await call(`${api.url}/api/v1/imports/${done.id}/lines?after=2103`, key)).body.lines as LineBody[]
+    const named = [...lines, ...tail].filter((l) => l.externalId?.startsWith('twice-'))
+    expect(named.map((l) => [l.line, l.status, l.externalId, l.error?.code, l.error?.field])).toEqual([
+      [1, 'created', 'twice-1', undefined, undefined],
+      [2, 'created', 'twice-2', undefined, undefined],
+      [3, 'error', 'twice-1', 'import_external_id_repeated', '/externalId'],
+      [2104, 'error', 'twice-1', 'import_external_id_repeated', '/externalId'],
+      [2105, 'created', 'twice-3', undefined, undefined],
     ])
+    expect(named[2]?.error?.message).toMatch(
+      /^Line 1 of this import already names externalId "twice-1".*Merge the two lines/,
+    )
+    expect(named[3]?.error?.message).toMatch(/^Line 1 of this import/)
+    // The first line is the one applied, whatever the timing.
     const found = await call(rel('?externalId=twice-1'), key)
-    expect((found.body.households as { name: string }[]).map((h) => h.name)).toEqual(['Renamed twice'])
+    expect((found.body.households as { name: string }[]).map((h) => h.name)).toEqual(['Family twice 1'])
     expect(await countsDisagreeing()).toMatchObject({ households: [] })
+
+    // The same file again: the same refusals, and every applied line unchanged.
+    const again = await importFile(jsonl(file))
+    expect(again.done.lines).toEqual({ total: 2105, pending: 0, created: 0, updated: 0, unchanged: 3, error: 2102 })
   }, 60_000)
 
   it('a line whose INSERT fails in the database: the batch is done line by line, and only that line fails', async () => {

@@ -120,14 +120,14 @@ describe.each(storeKinds())('imports on %s', (kind) => {
     expect(created.lines.total).toBe(9)
 
     const done = await finished(api.url, created.id)
-    expect(done.lines).toEqual({ total: 9, pending: 0, created: 3, updated: 1, unchanged: 0, error: 3 })
+    expect(done.lines).toEqual({ total: 9, pending: 0, created: 3, updated: 0, unchanged: 0, error: 4 })
     const all = await lines(created.id)
     expect(all.map((l) => [l.line, l.status])).toEqual([
       [1, 'created'],
       [3, 'error'],
       [4, 'error'],
       [5, 'created'],
-      [6, 'updated'],
+      [6, 'error'],
       [7, 'error'],
       [9, 'created'],
     ])
@@ -135,6 +135,7 @@ describe.each(storeKinds())('imports on %s', (kind) => {
     expect(errors.map((l) => [l.line, l.error?.code, l.error?.field])).toEqual([
       [3, 'invalid_json', ''],
       [4, 'member_role_taken', '/members/1/role'],
+      [6, 'import_external_id_repeated', '/externalId'],
       [7, 'invalid_body', '/externalId'],
     ])
     expect(errors[1]?.externalId).toBe('h2')
@@ -147,6 +148,10 @@ describe.each(storeKinds())('imports on %s', (kind) => {
     )
     expect((second.body.lines as LineBody[]).map((l) => l.line)).toEqual([4, 5])
 
+    // h1 renamed by a file of its own: updated.
+    const renamed = await upload(api.url, jsonl([household('h1', 'Renamed h1')]))
+    const renamedDone = await finished(api.url, (renamed.body.import as ImportBody).id)
+    expect(renamedDone.lines).toMatchObject({ total: 1, updated: 1 })
     const h1 = await call(`${api.url}/api/v1/relationships?externalId=h1`, key)
     expect((h1.body.households as { name: string; counts: { members: number } }[])[0]).toMatchObject({
       name: 'Renamed h1',

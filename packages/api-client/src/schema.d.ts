@@ -419,7 +419,7 @@ export interface paths {
     put?: never
     /**
      * Import households (JSON Lines)
-     * @description A bulk import: Content-Type application/x-ndjson (or application/jsonl), one household per line, each a HouseholdDocument (the body of PUT /api/v1/relationships/by-external-id/{externalId}) with its externalId, which names the household: a household of your organization with it is replaced whole, else one is created. Blank lines are skipped. At most 256 MB (413 body_too_large, before the body is read when Content-Length says more) and 1 MB a line. The lines are stored as they arrive, then the answer is 202 with the import and its Location; they are processed in the background, several at a time, each in its own transaction with its event (household.replaced) and audit entry. Each line's result is recorded: created, updated, unchanged (the household is as that line says since the last time it was written so: nothing is written, no event), or error, with the code, sentence and JSON Pointer PUT would have answered (invalid_json for a line that is not JSON). A line that fails fails alone. Importing the same file again changes nothing: every line is unchanged. An import survives a restart: unfinished lines are taken up again (within a minute) from the first unprocessed one. Needs relationships:write or households:write.
+     * @description A bulk import: Content-Type application/x-ndjson (or application/jsonl), one household per line, each a HouseholdDocument (the body of PUT /api/v1/relationships/by-external-id/{externalId}) with its externalId, which names the household: a household of your organization with it is replaced whole, else one is created. Blank lines are skipped. At most 256 MB (413 body_too_large, before the body is read when Content-Length says more) and 1 MB a line. The lines are stored as they arrive, then the answer is 202 with the import and its Location; they are processed in the background, several at a time, each in its own transaction with its event (household.replaced) and audit entry. Each line's result is recorded: created, updated, unchanged (the household is as that line says since the last time it was written so: nothing is written, no event), or error, with the code, sentence and JSON Pointer PUT would have answered (invalid_json for a line that is not JSON). A line that fails fails alone. An import names each household once (its lines run in parallel, in no set order): a line naming an externalId an earlier line named fails at upload with import_external_id_repeated (field /externalId), and the earlier line is applied. Importing the same file again changes nothing: every line is unchanged. An import survives a restart: unfinished lines are taken up again (within a minute) from the first unprocessed one. Needs relationships:write or households:write.
      */
     post: operations['createImport']
     delete?: never
@@ -10503,7 +10503,7 @@ export interface operations {
           'application/json': {
             lines: {
               error: {
-                /** @description The code PUT …/by-external-id would have answered (or invalid_json). */
+                /** @description The code PUT …/by-external-id would have answered, or invalid_json, or import_external_id_repeated (an earlier line of the import names this externalId: the message says which; merge the two lines). */
                 code: string
                 /** @description A JSON Pointer into the line; "" is the whole line. */
                 field: string | null

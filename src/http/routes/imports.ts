@@ -16,6 +16,7 @@ import {
   deleteImport,
   insertImport,
   insertLines,
+  linesNamingExternalIds,
   markReceived,
   readImport,
   readLines,
@@ -26,6 +27,7 @@ import { IMPORT_MAX_BYTES, IMPORT_MAX_LINE_BYTES, IMPORT_MEDIA_TYPES } from '../
 import { LineSplitter } from '../../imports/line-splitter.ts'
 import type { ImportWorker } from '../../imports/import-worker.ts'
 import { isUuid } from '../../domain/ids.ts'
+import { EXTERNAL_ID_PATTERN } from '../../domain/external-id.ts'
 import { ApiError } from '../errors.ts'
 import { principalOf } from '../plugins/authenticate.ts'
 import { authErrors } from './auth-errors.ts'
@@ -90,6 +92,52 @@ function storedLine(line: number, bytes: Buffer | null): UploadedLine | null {
   return { line, body: text }
 }
 
+const externalIdPattern = new RegExp(EXTERNAL_ID_PATTERN)
+
+/**
+ * The externalId a line names: its top-level externalId when it is a valid one, else null (the
+ * line then fails when processed, as not JSON or not a document). Parsed here although the worker
+ * parses the line again: what else could tell two lines of one household apart before they run?
+ */
+function namedExternalId(body: string): string | null {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(body)
+  } catch {
+    return null
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null
+  const id = (parsed as { externalId?: unknown }).externalId
+  return typeof id === 'string' && externalIdPattern.test(id) ? id : null
+}
+
+/**
+ * Names each line's externalId and fails a line naming one that an earlier line of the import
+ * named (stored before, or earlier in `batch`): an import's lines run in parallel, in no set order,
+ * so two lines of one household would end as either, and the same file again would not be
+ * unchanged. Failed now, the earlier line is the one applied, whatever the timing.
+ */
+async function refuseRepeatedExternalIds(db: Kysely<Database>, importId: string, batch: UploadedLine[]) {
+  for (const line of batch) if (line.body !== null && !line.error) line.externalId = namedExternalId(line.body)
+  const named = batch.flatMap((l) => (l.externalId ? [l.externalId] : []))
+  const first = await linesNamingExternalIds(db, importId, [...new Set(named)])
+  for (const line of batch) {
+    if (!line.externalId) continue
+    const earlier = first.get(line.externalId)
+    if (earlier === undefined) {
+      first.set(line.externalId, line.line)
+      continue
+    }
+    line.error = {
+      code: 'import_external_id_repeated',
+      message: `Line ${earlier} of this import already names externalId "${line.externalId}": an import names each household once, since its lines are applied in parallel, in no set order. Merge the two lines into one (line ${earlier} is applied; this one is not).`,
+      field: '/externalId',
+    }
+    // Never processed: its text is not kept.
+    line.body = null
+  }
+}
+
 /** Stores the upload's lines as they stream in; answers how many lines it had. */
 async function receive(db: Kysely<Database>, importId: string, stream: Readable): Promise<number> {
   const splitter = new LineSplitter(IMPORT_MAX_LINE_BYTES)
@@ -104,6 +152,7 @@ async function receive(db: Kysely<Database>, importId: string, stream: Readable)
     batch.push(stored)
     batchBytes += bytes?.length ?? 0
     if (batch.length >= BATCH_LINES || batchBytes >= BATCH_BYTES) {
+      await refuseRepeatedExternalIds(db, importId, batch)
       await insertLines(db, importId, batch)
       batch = []
       batchBytes = 0
@@ -116,6 +165,7 @@ async function receive(db: Kysely<Database>, importId: string, stream: Readable)
     for (const { line, bytes } of splitter.push(chunk)) await add(line, bytes)
   }
   for (const { line, bytes } of splitter.end()) await add(line, bytes)
+  await refuseRepeatedExternalIds(db, importId, batch)
   await insertLines(db, importId, batch)
   return lines
 }
@@ -152,7 +202,7 @@ export const importRoutes: FastifyPluginAsync<ImportRoutesOptions, RawServerDefa
           `A bulk import: Content-Type application/x-ndjson (or application/jsonl), one household per line, each a HouseholdDocument (the body of PUT /api/v1/relationships/by-external-id/{externalId}) with its externalId, which names the household: a household of your organization with it is replaced whole, else one is created. Blank lines are skipped.`,
           `At most ${IMPORT_MAX_BYTES / MB} MB (413 body_too_large, before the body is read when Content-Length says more) and ${IMPORT_MAX_LINE_BYTES / MB} MB a line.`,
           'The lines are stored as they arrive, then the answer is 202 with the import and its Location; they are processed in the background, several at a time, each in its own transaction with its event (household.replaced) and audit entry.',
-          "Each line's result is recorded: created, updated, unchanged (the household is as that line says since the last time it was written so: nothing is written, no event), or error, with the code, sentence and JSON Pointer PUT would have answered (invalid_json for a line that is not JSON). A line that fails fails alone.",
+          "Each line's result is recorded: created, updated, unchanged (the household is as that line says since the last time it was written so: nothing is written, no event), or error, with the code, sentence and JSON Pointer PUT would have answered (invalid_json for a line that is not JSON). A line that fails fails alone. An import names each household once (its lines run in parallel, in no set order): a line naming an externalId an earlier line named fails at upload with import_external_id_repeated (field /externalId), and the earlier line is applied.",
           'Importing the same file again changes nothing: every line is unchanged. An import survives a restart: unfinished lines are taken up again (within a minute) from the first unprocessed one. Needs relationships:write or households:write.',
         ].join(' '),
         response: {

@@ -49,6 +49,8 @@ CREATE TABLE import_lines (
     CHECK (status IN ('pending', 'created', 'updated', 'unchanged', 'error')),
   claimed_until timestamptz,
   claim_token uuid,
+  -- The household's externalId: read from the line at upload (see import_lines_external_id), then
+  -- as its result says.
   external_id text,
   household_id uuid,
   error_code text,
@@ -58,3 +60,10 @@ CREATE TABLE import_lines (
 );
 CREATE INDEX import_lines_pending ON import_lines (import_id, line) WHERE status = 'pending';
 CREATE INDEX import_lines_errors ON import_lines (import_id, line) WHERE status = 'error';
+-- An import names each household once: its lines run in parallel (several lanes, several
+-- instances), so two lines of one externalId would end in either order, and the same file again
+-- would not be all unchanged. The upload fails a later line naming an externalId an earlier line
+-- named (import_external_id_repeated: an error line, not counted here), and looks the earlier one
+-- up by this index, which also keeps any other path from storing two.
+CREATE UNIQUE INDEX import_lines_external_id ON import_lines (import_id, external_id)
+  WHERE external_id IS NOT NULL AND status <> 'error';
