@@ -17,7 +17,8 @@ const Import = Type.Object(
       {
         total: Type.Integer({
           minimum: 0,
-          description: 'Lines in the upload, blank ones included (they are skipped).',
+          description:
+            'Lines of the upload to process: blank lines are skipped and not counted (line numbers still count them), so pending, created, updated, unchanged and error add up to it.',
         }),
         pending: Type.Integer({ minimum: 0 }),
         created: Type.Integer({ minimum: 0 }),

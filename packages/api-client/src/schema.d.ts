@@ -10139,7 +10139,7 @@ export interface operations {
                 created: number
                 error: number
                 pending: number
-                /** @description Lines in the upload, blank ones included (they are skipped). */
+                /** @description Lines of the upload to process: blank lines are skipped and not counted (line numbers still count them), so pending, created, updated, unchanged and error add up to it. */
                 total: number
                 unchanged: number
                 updated: number
@@ -10361,7 +10361,7 @@ export interface operations {
                 created: number
                 error: number
                 pending: number
-                /** @description Lines in the upload, blank ones included (they are skipped). */
+                /** @description Lines of the upload to process: blank lines are skipped and not counted (line numbers still count them), so pending, created, updated, unchanged and error add up to it. */
                 total: number
                 unchanged: number
                 updated: number

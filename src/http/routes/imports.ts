@@ -138,18 +138,21 @@ async function refuseRepeatedExternalIds(db: Kysely<Database>, importId: string,
   }
 }
 
-/** Stores the upload's lines as they stream in; answers how many lines it had. */
+/**
+ * Stores the upload's lines as they stream in; answers how many it stored: blank lines are not,
+ * so they are not counted either, and the counts by status add up to the total.
+ */
 async function receive(db: Kysely<Database>, importId: string, stream: Readable): Promise<number> {
   const splitter = new LineSplitter(IMPORT_MAX_LINE_BYTES)
   let batch: UploadedLine[] = []
   let batchBytes = 0
   let received = 0
-  let lines = 0
+  let stored = 0
   const add = async (line: number, bytes: Buffer | null) => {
-    lines = line
-    const stored = storedLine(line, bytes)
-    if (!stored) return
-    batch.push(stored)
+    const uploaded = storedLine(line, bytes)
+    if (!uploaded) return
+    stored++
+    batch.push(uploaded)
     batchBytes += bytes?.length ?? 0
     if (batch.length >= BATCH_LINES || batchBytes >= BATCH_BYTES) {
       await refuseRepeatedExternalIds(db, importId, batch)
@@ -167,7 +170,7 @@ async function receive(db: Kysely<Database>, importId: string, stream: Readable)
   for (const { line, bytes } of splitter.end()) await add(line, bytes)
   await refuseRepeatedExternalIds(db, importId, batch)
   await insertLines(db, importId, batch)
-  return lines
+  return stored
 }
 
 export interface ImportRoutesOptions {

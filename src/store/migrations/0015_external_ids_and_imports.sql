@@ -23,6 +23,7 @@ CREATE TABLE imports (
   actor_type text NOT NULL CHECK (actor_type IN ('apiKey', 'user')),
   actor_id uuid NOT NULL,
   status text NOT NULL DEFAULT 'receiving' CHECK (status IN ('receiving', 'processing', 'done')),
+  -- The lines stored (blank lines are not): the sum of the lines' counts by status.
   total_lines integer NOT NULL DEFAULT 0,
   created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
   finished_at timestamptz
