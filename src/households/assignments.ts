@@ -7,9 +7,9 @@ import type { Database } from '../store/tables.ts'
 import type { Principal } from '../auth/principal.ts'
 import type { SetAssignmentsBody } from '../schemas/assignment.ts'
 import { replaceAssignments, usersNotInOrg, type AssignmentWrite } from '../store/assignments.ts'
-import { readHouseholdJson, type ExpectedVersions, type HouseholdJson } from '../store/household-record.ts'
+import type { ExpectedVersions, HouseholdJson } from '../store/household-record.ts'
 import { recordAudit } from '../store/audit.ts'
-import { appendEvents } from '../store/events.ts'
+import { readHouseholdAppendingEvents } from '../store/events.ts'
 import { writeHousehold } from './household-write.ts'
 import { householdNotFound, RuleViolation } from './rule-violation.ts'
 
@@ -70,15 +70,7 @@ export async function setAssignments(
     }
     await replaceAssignments(trx, householdId, wanted)
     await recordAudit(trx, { actor: principal, action: 'assignments.set', householdId, changed: ['assignments'] })
-    const household = await readHouseholdJson(trx, orgId, householdId)
-    if (household)
-      await appendEvents(trx, {
-        orgId,
-        householdId,
-        householdJson: household.body,
-        events: [{ type: 'assignments.updated' }],
-      })
-    return household
+    return readHouseholdAppendingEvents(trx, orgId, householdId, [{ type: 'assignments.updated' }])
   })
   if (!written.value) throw householdNotFound()
   return written.value

@@ -8,16 +8,11 @@ import type { Principal } from '../auth/principal.ts'
 import type { CreateHouseholdBody, Household, UpdateHouseholdBody } from '../schemas/household.ts'
 import { checkCreateBody, checkPatchBody, type FieldProblem, type HouseholdFields } from './household-fields.ts'
 import { insertAuditedHousehold } from '../store/households.ts'
-import {
-  deleteHouseholdRow,
-  readHouseholdJson,
-  type ExpectedVersions,
-  type HouseholdJson,
-} from '../store/household-record.ts'
+import { deleteHouseholdRow, type ExpectedVersions, type HouseholdJson } from '../store/household-record.ts'
 import { claimIdempotencyKey, completeIdempotencyKey } from '../store/idempotency.ts'
 import { recordAudit } from '../store/audit.ts'
 import { writeHousehold } from './household-write.ts'
-import { appendEvents } from '../store/events.ts'
+import { appendEvents, readHouseholdAppendingEvents } from '../store/events.ts'
 import { jsonPointer } from '../domain/json-pointer.ts'
 import { canonicalJson } from '../domain/canonical-json.ts'
 import { householdNotFound, RuleViolation } from './rule-violation.ts'
@@ -119,15 +114,7 @@ export async function updateHousehold(
         householdId: id,
         changed: Object.keys(checked.fields),
       })
-      const household = await readHouseholdJson(trx, orgId, id)
-      if (household)
-        await appendEvents(trx, {
-          orgId,
-          householdId: id,
-          householdJson: household.body,
-          events: [{ type: 'household.updated' }],
-        })
-      return household
+      return readHouseholdAppendingEvents(trx, orgId, id, [{ type: 'household.updated' }])
     }),
   )
   if (!written.value) throw householdNotFound()
