@@ -7,7 +7,7 @@
  *
  * Usage (a page on an origin registered for your organization with `hearth origins add`):
  *
- *   import { mountHouseholdChart, HouseholdChartError } from 'https://embed.hearth.example/chart/v0.3.0/sdk.js'
+ *   import { mountHouseholdChart, HouseholdChartError } from 'https://embed.hearth.example/chart/v0.3.1/sdk.js'
  *
  *   const chart = mountHouseholdChart({
  *     container: document.getElementById('household-chart')!,

@@ -581,6 +581,8 @@ function withoutProblem(payload: Payload, path: string): Payload | undefined {
  * the default), each with its mapping: the one list of accepted chartVersion values.
  */
 export const PAYLOAD_OF_RELEASE: ReadonlyMap<string, (record: ChartRecord) => Payload | undefined> = new Map([
+  // 0.3.1 mends 0.3.0's drawing and reads the same payload.
+  ['0.3.1', toChartPayload],
   ['0.3.0', toChartPayload],
   ['0.2.0', toChartPayload02],
   ['0.1.1', toChartPayload01],

@@ -16,7 +16,7 @@ const TIMEOUT = 60_000
 /**
  * The SHA-256 of every file of each published release, as it was published. A partner pinned to one
  * of them must see no change, ever: a new chart is a new version beside them. Each is held from the
- * stop that published it (0.3.0 from stop 23).
+ * stop that published it (0.3.0 from stop 23, as it landed: bdf071a's build).
  */
 const PUBLISHED: Record<string, Record<string, string>> = {
   '0.1.0': {
@@ -47,13 +47,13 @@ const PUBLISHED: Record<string, Record<string, string>> = {
     'sdk.js': '3d4f78d233668de6c7d0d3c90c4d21d248d736b3f1a3f8300a91fd39dc13fc40',
   },
   '0.3.0': {
-    'chart-Nyh0CBdlD2.js': '3728740817650f6e0799d9e89c9ea15ee78426b57b9ebde490240e9421ef368e',
+    'chart-VebGMgWEGD.js': '55e6c63205841835d4648de33da8e268c963dcb030ffb85eda770e00b9c1a745',
     'chart-fv5b8qv126.css': '7efe5bf2abf5dbaf99fb2fccbfd78ba56bad54a9fd6bf49daa9ed6ac2ac349ce',
     'example.json': 'fb585a1a70d1f398843f276a9dad5942e3249ca74cca2e1b93e92b87a36487b0',
-    'index.html': 'b6bbe989b1d38ecde3a4a9807bc529172e4082f04359200006a8c95875c96409',
+    'index.html': 'f893b8e6b1836faee0a1acd05a93bf1b45f764e4b0985d417340ba6cabaa3906',
     'payload.schema.json': '8b71614abd4699222ab1bff528f495bb900650dd347cefb6c0d1660fb54b2b75',
     'sdk.d.ts': '83dc4ae71f558309c30861117fa7505b2084bf8ac4d19fc4372a2f3c242a85a5',
-    'sdk.js': '14617db9314306aa4a9e5b3cfc45cb5d1cc1c8e9681662b9f4e47cb3cc24ee35',
+    'sdk.js': '8347daa3eb050315f4a4c2f03eb63b813cb12dfe256ef02bd7c317114079065b',
   },
 }
 

@@ -382,7 +382,8 @@ describe.each(storeKinds())('the chart payload of a household on %s', (kind) => 
   })
 
   it("carries the household's estate settings as 0.3.0's facts; chartVersion=0.2.0 answers 0.2.0's payload without them", async () => {
-    expect(CHART_VERSION).toBe('0.3.0')
+    // 0.3.1 reads 0.3.0's payload.
+    expect(CHART_VERSION).toBe('0.3.1')
     const id = await createHousehold(alice.key, {
       name: 'Estate Facts Family',
       deceasedSpouseName: 'Harold Facts',
@@ -409,7 +410,7 @@ describe.each(storeKinds())('the chart payload of a household on %s', (kind) => 
     const otto = ids.get('otto') ?? ''
     const answer = await call(`${api.url}${REL}/${id}/chart`, alice.key)
     expect(answer.status, JSON.stringify(answer.body)).toBe(200)
-    expect(answer.headers.get('hearth-chart-version')).toBe('0.3.0')
+    expect(answer.headers.get('hearth-chart-version')).toBe('0.3.1')
     const payload: unknown = answer.body
     expectChartAccepts(payload)
     expect(payload.people).toEqual([
@@ -531,12 +532,12 @@ describe.each(storeKinds())('the chart payload of a household on %s', (kind) => 
     const latest = await call(`${api.url}${REL}/${id}/chart?chartVersion=${CHART_VERSION}`, alice.key)
     expect(latest.status).toBe(200)
     expect(latest.body).toEqual((await call(`${api.url}${REL}/${id}/chart`, alice.key)).body)
-    for (const version of ['0.1.2', '0.3.1', '0.2', '0.4.0', 'latest', '', 'v0.1.0', 'constructor', '__proto__']) {
+    for (const version of ['0.1.2', '0.3.2', '0.2', '0.4.0', 'latest', '', 'v0.1.0', 'constructor', '__proto__']) {
       const answer = await call(`${api.url}${REL}/${id}/chart?chartVersion=${encodeURIComponent(version)}`, alice.key)
       expect(answer.status, version).toBe(400)
       expect(answer.body.code).toBe('invalid_query')
       expect(answer.body.field).toBe('/chartVersion')
-      expect(answer.body.error).toContain(`one of ${CHART_VERSION}, 0.2.0, 0.1.1, 0.1.0;`)
+      expect(answer.body.error).toContain(`one of ${CHART_VERSION}, 0.3.0, 0.2.0, 0.1.1, 0.1.0;`)
     }
   })
 

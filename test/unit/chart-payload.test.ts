@@ -279,8 +279,9 @@ describe('chart payload 0.3.0 of a household: 0.2.0 with the estate settings as 
   })
 
   it('answers the newest release by default: CHART_VERSION is the first release of PAYLOAD_OF_RELEASE, mapped by toChartPayload', () => {
-    expect([...PAYLOAD_OF_RELEASE.keys()]).toEqual([CHART_VERSION, '0.2.0', '0.1.1', '0.1.0'])
+    expect([...PAYLOAD_OF_RELEASE.keys()]).toEqual([CHART_VERSION, '0.3.0', '0.2.0', '0.1.1', '0.1.0'])
     expect(PAYLOAD_OF_RELEASE.get(CHART_VERSION)).toBe(toChartPayload)
+    expect(PAYLOAD_OF_RELEASE.get('0.3.0')).toBe(toChartPayload)
     expect(PAYLOAD_OF_RELEASE.get('0.2.0')).toBe(toChartPayload02)
     expect(PAYLOAD_OF_RELEASE.get('0.1.1')).toBe(toChartPayload01)
     expect(PAYLOAD_OF_RELEASE.get('0.1.0')).toBe(toChartPayload01)

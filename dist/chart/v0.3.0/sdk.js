@@ -239,7 +239,7 @@ function settleDeath(facts) {
     });
   };
   const nonDeductibleSoFar = () => sum(transfers.filter((t) => t.deduction === null).map((t) => t.amount));
-  const defaultDeductible = married && survivor.citizen;
+  const defaultIsTaxable = () => married && survivor.citizen ? false : true;
   const dispose = (pool, list, fromEntityId) => {
     const live = list.filter(({ index, disposition }) => {
       if (!facts.recipient(disposition.to).dead) return true;
@@ -265,7 +265,7 @@ function settleDeath(facts) {
     for (const { index, disposition } of live) {
       if (disposition.formula !== "unusedExclusion") continue;
       const room = Math.max(0, applicableExclusion - facts.exclusionUsedByGifts - nonDeductibleSoFar());
-      const taxableShare = (sum(shares.filter(({ disposition: d }) => deductionFor(d.to) === null).map(({ disposition: d }) => d.share)) + (defaultDeductible ? 0 : unshared)) / 100;
+      const taxableShare = (sum(shares.filter(({ disposition: d }) => deductionFor(d.to) === null).map(({ disposition: d }) => d.share)) + (defaultIsTaxable() ? unshared : 0)) / 100;
       const funded = taxableShare >= 1 ? room : Math.round((room - taxableShare * left2) / (1 - taxableShare));
       pay(index, disposition.to, Math.max(0, funded));
     }
@@ -279,12 +279,13 @@ function settleDeath(facts) {
       );
       left2 = parts.at(-1);
     } else for (const { index } of shares) unpaid.push(index);
-    if (left2 !== total(pool)) pool.parts = left2 > 0 ? [{ cents: left2 }] : [];
+    if (left2 !== total(pool)) pool.mixed = true;
+    pool.parts = pool.mixed ? left2 > 0 ? [{ cents: left2 }] : [] : pool.parts;
   };
   const fromIds = [...new Set(facts.dispositions.flatMap(({ disposition }) => disposition.from ?? []))];
   const claimedBy = (line) => fromIds.find((id) => (line.within ?? []).includes(id));
-  const residue = { parts: [] };
-  const fromPools = new Map(fromIds.map((id) => [id, { parts: [] }]));
+  const residue = { parts: [], mixed: false };
+  const fromPools = new Map(fromIds.map((id) => [id, { parts: [], mixed: false }]));
   for (const line of facts.lines) {
     const part = {
       cents: line.cents,
@@ -307,6 +308,7 @@ function settleDeath(facts) {
       fromId
     );
     residue.parts.push(...pool.parts);
+    residue.mixed ||= pool.mixed;
   }
   dispose(
     residue,
@@ -908,7 +910,7 @@ function projectEstate(payload, choices = {}) {
       net,
       holdings.map((holding) => holding.cents)
     );
-    const qtip = transfer.toId !== void 0 && entityKinds.get(transfer.toId) === "qtip";
+    const qtip = transfer.deduction === "marital" && transfer.toId !== survivor.id && transfer.toKind === "trust";
     return holdings.flatMap((holding, i) => {
       if (nets[i] <= 0) return [];
       const holdingName = holding.entityId === void 0 ? void 0 : entityNames.get(holding.entityId) ?? holding.entityId;

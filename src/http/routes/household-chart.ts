@@ -1,7 +1,7 @@
 // A household as a chart payload (DESIGN §4), on both path prefixes: GET reads it, ready to post
 // into the embedded chart in a render message — payload 0.3.0 (the newest release, CHART_VERSION)
 // by default, the payload of an older release for a partner pinned to it who asks with
-// ?chartVersion=0.2.0, 0.1.1 or 0.1.0 (PAYLOAD_OF_RELEASE in domain/chart-payload.ts lists them);
+// ?chartVersion=0.3.0, 0.2.0, 0.1.1 or 0.1.0 (PAYLOAD_OF_RELEASE in domain/chart-payload.ts lists them);
 // PUT imports a payload of any of them, replacing the household's members, kinships, entities and
 // links and storing 0.3.0's estate facts in its settings (src/households/chart-import.ts). The ETag
 // is the household's (its version moves with every change to the household and everything in it);
