@@ -61,20 +61,34 @@ function sortValue(sortBy: Listing['sortBy'], table?: string) {
 /** RFC 3339 in UTC with milliseconds, exactly as Date.prototype.toISOString() writes it. */
 const isoTime = (column: string) => sql.raw(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`)
 
-/** The key-value pairs of a list item (schema HouseholdListItem) of the row aliased h, for json_build_object. */
-export const LIST_ITEM_PAIRS = sql`
+/** The members of the row aliased h (schema HouseholdListItem's), read only when it has some. */
+const MEMBERS_OF_H = sql`CASE WHEN h.member_count = 0 THEN '[]'::json ELSE (
+    SELECT json_agg(json_build_object('id', m.id, 'name', m.name, 'role', m.role) ORDER BY m.position, m.id)
+    FROM members m WHERE m.household_id = h.id) END`
+const ASSIGNMENTS_OF_H = sql`CASE WHEN h.assignment_count = 0 THEN '[]'::json ELSE (
+    SELECT json_agg(json_build_object('userId', u.id, 'name', u.name, 'role', a.role) ORDER BY a.created_at, u.id)
+    FROM assignments a JOIN users u ON u.id = a.user_id WHERE a.household_id = h.id) END`
+
+/**
+ * The key-value pairs of a list item (schema HouseholdListItem) of the row aliased h, for
+ * json_build_object. `created`: h is a row this statement inserted, which has no members or
+ * assignments yet; its pairs say so without the two subqueries, whose planning alone was a third
+ * of a create's database CPU once the create also wrote its event (bench/RESULTS.md, issue 17).
+ */
+function listItemPairs(created: boolean) {
+  return sql`
   'id', h.id,
   ${householdJsonPairs(true)},
   'createdAt', ${isoTime('h.created_at')},
   'updatedAt', ${isoTime('h.updated_at')},
   'isSample', h.is_sample,
-  'members', CASE WHEN h.member_count = 0 THEN '[]'::json ELSE (
-    SELECT json_agg(json_build_object('id', m.id, 'name', m.name, 'role', m.role) ORDER BY m.position, m.id)
-    FROM members m WHERE m.household_id = h.id) END,
-  'assignments', CASE WHEN h.assignment_count = 0 THEN '[]'::json ELSE (
-    SELECT json_agg(json_build_object('userId', u.id, 'name', u.name, 'role', a.role) ORDER BY a.created_at, u.id)
-    FROM assignments a JOIN users u ON u.id = a.user_id WHERE a.household_id = h.id) END,
+  'members', ${created ? sql`'[]'::json` : MEMBERS_OF_H},
+  'assignments', ${created ? sql`'[]'::json` : ASSIGNMENTS_OF_H},
   'counts', json_build_object('members', h.member_count, 'assignments', h.assignment_count, 'entities', h.entity_count)`
+}
+
+/** The key-value pairs of a list item (schema HouseholdListItem) of the row aliased h, for json_build_object. */
+export const LIST_ITEM_PAIRS = listItemPairs(false)
 
 /**
  * The sort value a cursor carries, of the row aliased `table`: createdAt in UTC with microseconds
@@ -217,7 +231,7 @@ export async function insertAuditedHousehold(
     ), evented AS (
       INSERT INTO events (org_id, type, household_id, data)
       SELECT ${orgId}, 'household.created', h.id,
-        '{"household":' || json_build_object(${LIST_ITEM_PAIRS}, ${householdJsonPairs(false)})::text || '}'
+        '{"household":' || json_build_object(${listItemPairs(true)}, ${householdJsonPairs(false)})::text || '}'
       FROM created h
     )
     SELECT id, name, is_sample, created_at, updated_at FROM created
