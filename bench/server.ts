@@ -72,7 +72,7 @@ const webhooks =
           databaseUrl,
           production: false,
           attemptTimeoutMs: 15_000,
-          concurrency: 8,
+          concurrency: 50,
           retryUnitMs: 1000,
           retentionDays: 30,
         },

@@ -103,7 +103,7 @@ const ENVIRONMENT = {
     '0: this process sends no webhooks (another instance on the same database does); default 1: every API process dispatches and delivers, each attempt once',
   HEARTH_WEBHOOK_TIMEOUT:
     'seconds one webhook attempt may take, from connecting to the answer; a slower endpoint fails the attempt (default 15, at most 60)',
-  HEARTH_WEBHOOK_CONCURRENCY: 'webhook attempts one process makes at once (default 10)',
+  HEARTH_WEBHOOK_CONCURRENCY: 'webhook attempts one process makes at once (default 50)',
   HEARTH_WEBHOOK_RETRY_UNIT_MS:
     'for tests only: milliseconds one second of the webhook retry schedule and of the 3-day disable rule lasts (default 1000)',
   HEARTH_WORKERS: `API processes hearth serve runs on this machine, 1 to ${MAX_WORKERS} (default 1); more than 1 needs DATABASE_URL (hearth serve --workers wins)`,
@@ -249,7 +249,7 @@ export function loadConfig(env: Env = process.env): Config {
     eventRetentionDays: integer(env, 'HEARTH_EVENT_RETENTION_DAYS', EVENT_RETENTION_DAYS),
     webhooks: flag(env, 'HEARTH_WEBHOOKS', true),
     webhookTimeoutSeconds: integer(env, 'HEARTH_WEBHOOK_TIMEOUT', 15),
-    webhookConcurrency: integer(env, 'HEARTH_WEBHOOK_CONCURRENCY', 10),
+    webhookConcurrency: integer(env, 'HEARTH_WEBHOOK_CONCURRENCY', 50),
     webhookRetryUnitMs: integer(env, 'HEARTH_WEBHOOK_RETRY_UNIT_MS', 1000),
   }
   if (!Value.Check(ConfigSchema, config)) {

@@ -315,8 +315,10 @@ export interface WebhookDeliveriesTable {
   payload: string
   status: Generated<'pending' | 'succeeded' | 'failed'>
   attempts: Generated<number>
-  /** The pg-boss job of the next attempt (see migration 0014). */
+  /** The pg-boss job of the next attempt (see migration 0014), or the id of a leased first attempt. */
   job_id: string | null
+  /** Until when the dispatching instance owns a first attempt made without a job (migration 0016). */
+  lease_until: Timestamp | null
   next_attempt_at: Timestamp | null
   last_attempt_at: Date | null
   last_response_status: number | null
@@ -681,6 +683,7 @@ export const TABLE_COLUMNS: {
     status: { type: 'text', nullable: false },
     attempts: { type: 'int4', nullable: false },
     job_id: { type: 'uuid', nullable: true },
+    lease_until: { type: 'timestamptz', nullable: true },
     next_attempt_at: { type: 'timestamptz', nullable: true },
     last_attempt_at: { type: 'timestamptz', nullable: true },
     last_response_status: { type: 'int4', nullable: true },

@@ -5,7 +5,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely'
 import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable } from './tables.ts'
 
-export type DeliveryRow = Omit<Selectable<WebhookDeliveriesTable>, 'payload' | 'job_id' | 'org_id'>
+export type DeliveryRow = Omit<Selectable<WebhookDeliveriesTable>, 'payload' | 'job_id' | 'lease_until' | 'org_id'>
 export type AttemptRow = Selectable<WebhookAttemptsTable>
 
 const COLUMNS = [
@@ -90,7 +90,7 @@ export async function resendDelivery(
 ): Promise<DeliveryRow | undefined> {
   let update = db
     .updateTable('webhook_deliveries')
-    .set({ status: 'pending', job_id: null, next_attempt_at: sql`now()` })
+    .set({ status: 'pending', job_id: null, lease_until: null, next_attempt_at: sql`now()` })
     .where('id', '=', id)
     .where('endpoint_id', '=', endpointId)
   if (orgId !== undefined) update = update.where('org_id', '=', orgId)

@@ -42,30 +42,44 @@ export async function lastEventToDispatch(
   return row && { tx: row.tx, seq: row.seq }
 }
 
+/** A delivery the dispatcher made, with the job id its first attempt runs under. */
+export interface DispatchedDelivery {
+  id: string
+  jobId: string
+  /** Its first attempt is this instance's to make until the lease ends; otherwise a pg-boss job makes it. */
+  leased: boolean
+}
+
 /**
  * One delivery for each event in (after, through] and each enabled endpoint of its organization
- * that wants its type and existed when it occurred. The payload is the event exactly as the change
- * feed sends it (the feed's own expression, event-json.ts). The place moves in the same
- * transaction, so no event is passed twice; the unique (endpoint, event) makes a repeat harmless
- * all the same, should the place ever be moved back by hand.
+ * that wants its type and existed when it occurred, each with the job id its first attempt runs
+ * under. The first `leases` of them, in event order, are leased to this instance for
+ * `leaseSeconds` (migration 0016); the others are for pg-boss jobs. The payload is the event
+ * exactly as the change feed sends it (the feed's own expression, event-json.ts). The place moves
+ * in the same transaction, so no event is passed twice; the unique (endpoint, event) makes a
+ * repeat harmless all the same, should the place ever be moved back by hand.
  */
 export async function insertDeliveries(
   trx: Kysely<Database>,
-  after: FeedPosition,
-  through: FeedPosition,
-): Promise<number> {
-  const result = await sql`
-    INSERT INTO webhook_deliveries (org_id, endpoint_id, event_id, event_type, payload)
-    SELECT e.org_id, w.id, e.id, e.type, ${eventJson('e')}::text
+  range: { after: FeedPosition; through: FeedPosition },
+  lease: { leases: number; leaseSeconds: number },
+): Promise<DispatchedDelivery[]> {
+  const { after, through } = range
+  const result = await sql<{ id: string; job_id: string; leased: boolean }>`
+    INSERT INTO webhook_deliveries (org_id, endpoint_id, event_id, event_type, payload, job_id, lease_until)
+    SELECT e.org_id, w.id, e.id, e.type, ${eventJson('e')}::text, gen_random_uuid(),
+      CASE WHEN row_number() OVER (ORDER BY e.tx, e.seq, w.id) <= ${lease.leases}
+        THEN now() + make_interval(secs => ${lease.leaseSeconds}) END
     FROM events e
     JOIN webhook_endpoints w ON w.org_id = e.org_id AND w.enabled AND w.created_at <= e.occurred_at
       AND (w.event_types IS NULL OR e.type = ANY(w.event_types))
     WHERE (e.tx, e.seq) > (${after.tx}::bigint, ${after.seq}::bigint)
       AND (e.tx, e.seq) <= (${through.tx}::bigint, ${through.seq}::bigint)
-    ORDER BY e.tx, e.seq
+    ORDER BY e.tx, e.seq, w.id
     ON CONFLICT (endpoint_id, event_id) DO NOTHING
+    RETURNING id, job_id, lease_until IS NOT NULL AS leased
   `.execute(trx)
-  return Number(result.numAffectedRows ?? 0)
+  return result.rows.map((row) => ({ id: row.id, jobId: row.job_id, leased: row.leased }))
 }
 
 export async function moveDispatchPosition(trx: Kysely<Database>, to: FeedPosition): Promise<void> {
@@ -81,15 +95,18 @@ export interface UnqueuedDelivery {
 }
 
 /**
- * Gives up to `limit` pending deliveries that have no job yet (new ones, and those sent again) the
- * id of the job about to be queued for each, in this transaction. SKIP LOCKED: a delivery another
- * transaction is queuing or recording is left to it.
+ * Gives up to `limit` pending deliveries that need a job (those sent again, and leased first
+ * attempts whose lease ran out: their instance stopped before recording them) the id of the job
+ * about to be queued for each, in this transaction. SKIP LOCKED: a delivery another transaction is
+ * queuing or recording is left to it.
  */
 export async function claimUnqueued(trx: Kysely<Database>, limit: number): Promise<UnqueuedDelivery[]> {
   const result = await sql<{ id: string; job_id: string; next_attempt_at: Date | null; attempts: number }>`
-    UPDATE webhook_deliveries d SET job_id = gen_random_uuid()
+    UPDATE webhook_deliveries d SET job_id = gen_random_uuid(), lease_until = NULL
     WHERE d.id IN (
-      SELECT id FROM webhook_deliveries WHERE status = 'pending' AND job_id IS NULL
+      SELECT id FROM webhook_deliveries
+      WHERE status = 'pending' AND (job_id IS NULL OR lease_until IS NOT NULL)
+        AND (job_id IS NULL OR lease_until < now())
       ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
     )
     RETURNING d.id, d.job_id, d.next_attempt_at, d.attempts

@@ -16,9 +16,23 @@ export class JobSettings {
     private readonly recordMarginSeconds = RECORD_MARGIN_SECONDS,
   ) {}
 
+  /** How long a job's attempt owns its delivery: the attempt's timeout and the margin to record it. */
+  leaseSeconds(): number {
+    return Math.ceil(this.attemptTimeoutMs / 1000) + this.recordMarginSeconds
+  }
+
+  /**
+   * How long a first attempt leased by its dispatcher owns its delivery (migration 0016): it may
+   * wait for a slot first, behind at most as many attempts as there are slots (worker.ts), so
+   * for at most one attempt's timeout, then take one.
+   */
+  firstAttemptLeaseSeconds(): number {
+    return Math.ceil(this.attemptTimeoutMs / 1000) + this.leaseSeconds()
+  }
+
   insertOptions(): Pick<PgBoss.JobInsert, 'expireInSeconds' | 'retryLimit' | 'retryDelay' | 'retryBackoff'> {
     return {
-      expireInSeconds: Math.ceil(this.attemptTimeoutMs / 1000) + this.recordMarginSeconds,
+      expireInSeconds: this.leaseSeconds(),
       retryLimit: 20,
       retryDelay: 2,
       retryBackoff: true,

@@ -4,11 +4,13 @@
 // Only a 2xx answer is a success. Redirects are never followed (the next hop was not checked
 // against the address rules, and the signature was meant for the registered URL): a 3xx is a
 // failure that names where it pointed. Connection failures are failures with a reason. At most
-// the first KB of the answer is read, and none of it is kept.
+// the first KB of the answer is read, and none of it is kept. The connection is one of a pool of
+// the checked address (connections.ts), kept open for the next attempt when the answer was read whole.
 import http from 'node:http'
 import https from 'node:https'
 import { setMaxListeners } from 'node:events'
-import { resolveForDelivery, pinnedLookup, AddressRefused, HostUnresolved, type Resolver } from './address-guard.ts'
+import { resolveForDelivery, AddressRefused, HostUnresolved, type Resolver } from './address-guard.ts'
+import type { ConnectionPools } from './connections.ts'
 import type { SignedHeaders } from './secrets.ts'
 
 export interface SendSettings {
@@ -34,6 +36,7 @@ export async function sendAttempt(
   headers: SignedHeaders,
   body: string,
   settings: SendSettings,
+  connections: ConnectionPools,
   stop: AbortSignal,
 ): Promise<AttemptResult> {
   const started = performance.now()
@@ -54,7 +57,7 @@ export async function sendAttempt(
     resolving = true
     const address = await resolveForDelivery(target.hostname, settings.resolve, settings.production, signal)
     resolving = false
-    const status = await post(target, address, headers, body, signal)
+    const status = await post(target, connections.agentFor(target, address), headers, body, signal)
     if (status.code >= 200 && status.code < 300)
       return done({ succeeded: true, responseStatus: status.code, error: null })
     if (status.code >= 300 && status.code < 400)
@@ -75,7 +78,7 @@ export async function sendAttempt(
 
 function post(
   target: URL,
-  address: { address: string; family: 4 | 6 },
+  agent: http.Agent,
   headers: SignedHeaders,
   body: string,
   signal: AbortSignal,
@@ -87,9 +90,8 @@ function post(
       {
         method: 'POST',
         signal,
-        lookup: pinnedLookup(address),
-        // No connection reuse: each attempt connects to the address it just checked.
-        agent: false,
+        // The pool of the address just checked: its sockets connect there and nowhere else.
+        agent,
         headers: {
           ...headers,
           'content-type': 'application/json',
@@ -99,15 +101,16 @@ function post(
       },
       (response) => {
         let read = 0
-        const finish = () => {
-          response.destroy()
-          resolve({ code: response.statusCode ?? 0, location: response.headers.location })
-        }
+        const answer = () => resolve({ code: response.statusCode ?? 0, location: response.headers.location })
         response.on('data', (chunk: Buffer) => {
           read += chunk.length
-          if (read >= READ_AT_MOST) finish()
+          // A long answer is not read on: its connection is closed rather than drained for reuse.
+          if (read >= READ_AT_MOST) {
+            response.destroy()
+            answer()
+          }
         })
-        response.on('end', finish)
+        response.on('end', answer)
         response.on('error', reject)
       },
     )

@@ -76,7 +76,8 @@ export async function startWebhooks(store: Store, settings: WebhookSettings, log
   let running: Promise<void> = Promise.resolve()
   const round = async (): Promise<void> => {
     for (let more = true; more && !stopped;) {
-      const result = await dispatchRound(store.db, boss, jobs)
+      const result = await dispatchRound(store.db, boss, jobs, worker)
+      worker.attemptLeased(result.leased)
       if (result.queued > 0) worker.notify()
       more = result.more
     }

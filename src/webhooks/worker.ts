@@ -1,6 +1,8 @@
 // Makes the attempts: fetches attempt jobs from pg-boss (FOR UPDATE SKIP LOCKED: each job goes to
-// one worker of one instance), up to `concurrency` at once, each on its own, so that a slow
-// receiver holds one slot for at most the attempt's timeout and never the others. After an
+// one worker of one instance), and takes the first attempts its dispatcher leased to this instance
+// (dispatcher.ts), up to `concurrency` at once, each on its own, so that a slow receiver holds one
+// slot for at most the attempt's timeout and never the others. Successes are recorded in batches
+// (success-recorder.ts). After an
 // attempt, one transaction records it, updates the delivery and the endpoint (its failing spell,
 // and disabling it after three days of failures), queues the next attempt when there is one, and
 // completes the job: all of it or none. A job whose delivery has moved on (sent again, or recorded
@@ -17,7 +19,7 @@ import {
   countStaleAttempt,
   insertAttempt,
   lockDeliveryForRecord,
-  readAttemptTarget,
+  readAttemptTargets,
   updateDelivery,
   type AttemptRecord,
   type AttemptTarget,
@@ -28,7 +30,27 @@ import { DISABLE_AFTER_WORDS, failedTooLong, nextAttemptAt, type RetrySchedule }
 import { signMessage } from './secrets.ts'
 import { sendAttempt, type AttemptResult, type SendSettings } from './send.ts'
 import type { JobSettings } from './job-settings.ts'
-import { newJobId } from './dispatcher.ts'
+import { newJobId, type AttemptSlots } from './dispatcher.ts'
+import { SuccessRecorder } from './success-recorder.ts'
+import { ConnectionPools } from './connections.ts'
+
+/** One attempt to make: a pg-boss job's, or a first attempt leased to this instance without a job. */
+export interface Attempt {
+  /** The job id the delivery names while this attempt owns it (a leased attempt's has no job row). */
+  jobId: string
+  deliveryId: string
+  /** Sent again by an admin (recorded as a manual attempt). */
+  manual: boolean
+  /** A pg-boss job, to complete or hand back; false for a leased first attempt, whose lease does that. */
+  queued: boolean
+}
+
+const fromJob = (job: PgBoss.Job<AttemptJob>): Attempt => ({
+  jobId: job.id,
+  deliveryId: job.data.deliveryId,
+  manual: job.data.manual,
+  queued: true,
+})
 
 export interface WorkerSettings {
   concurrency: number
@@ -41,20 +63,85 @@ export interface WorkerSettings {
 
 type Logger = (error: unknown, message: string) => void
 
-export class AttemptWorker {
+/** An attempt waiting for a slot, with the read of its delivery (made with its batch's). */
+interface Waiting {
+  attempt: Attempt
+  targets: Promise<Map<string, AttemptTarget>>
+}
+
+export class AttemptWorker implements AttemptSlots {
   private readonly inFlight = new Set<Promise<void>>()
+  /**
+   * Leased first attempts waiting for a slot, oldest first; they go before any job. At most
+   * `concurrency` wait, so each starts within one attempt's timeout of its lease (see
+   * JobSettings.firstAttemptLeaseSeconds).
+   */
+  private readonly waiting: Waiting[] = []
+  /** Places in `waiting` the dispatcher has taken for the first attempts it is leasing (dispatcher.ts). */
+  private reserved = 0
   private readonly stop = new AbortController()
   private wake: (() => void) | undefined
   private loop: Promise<void> | undefined
   /** Set by halt(): results are dropped, as if the process had died. */
   private halted = false
+  private readonly successes: SuccessRecorder
+  private readonly connections = new ConnectionPools()
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly boss: PgBoss,
     private readonly settings: WorkerSettings,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.successes = new SuccessRecorder(db, boss, (trx, success, locked) =>
+      recordStale(trx, success.attempt, success.target, locked, success.at, success.result),
+    )
+  }
+
+  reserve(wanted: number): number {
+    const room = this.settings.concurrency - this.waiting.length - this.reserved
+    const taken = this.stop.signal.aborted ? 0 : Math.max(0, Math.min(wanted, room))
+    this.reserved += taken
+    return taken
+  }
+
+  release(count: number): void {
+    this.reserved -= count
+  }
+
+  /**
+   * Makes the first attempts the dispatcher leased to this instance, in the places it reserved.
+   * Stopped or not, their places are given back; an attempt not made is made by a job once its lease runs out.
+   */
+  attemptLeased(deliveries: readonly { id: string; jobId: string }[]): void {
+    this.release(deliveries.length)
+    if (deliveries.length === 0 || this.stop.signal.aborted) return
+    const attempts = deliveries.map((d) => ({ jobId: d.jobId, deliveryId: d.id, manual: false, queued: false }))
+    const targets = this.readTargets(attempts)
+    for (const attempt of attempts) this.waiting.push({ attempt, targets })
+    this.startWaiting()
+  }
+
+  /** Reads the attempts' deliveries together (one query for a batch, not one per attempt). */
+  private readTargets(attempts: readonly Attempt[]): Promise<Map<string, AttemptTarget>> {
+    const targets = readAttemptTargets(
+      this.db,
+      attempts.map((attempt) => attempt.deliveryId),
+      new Date(),
+    )
+    // Each attempt awaits the read inside its own error handling; this keeps an early failure from being unhandled.
+    targets.catch(() => undefined)
+    return targets
+  }
+
+  /** Starts waiting first attempts in the free slots. */
+  private startWaiting(): void {
+    while (this.inFlight.size < this.settings.concurrency && !this.stop.signal.aborted) {
+      const next = this.waiting.shift()
+      if (!next) return
+      this.track(this.attempt(next.attempt, next.targets))
+    }
+  }
 
   start(): void {
     this.loop ??= this.run()
@@ -67,13 +154,18 @@ export class AttemptWorker {
 
   private async run(): Promise<void> {
     while (!this.stop.signal.aborted) {
-      const free = this.settings.concurrency - this.inFlight.size
+      // Jobs take only the slots no leased first attempt is waiting for.
+      const free = this.settings.concurrency - this.inFlight.size - this.waiting.length
       let fetched = 0
       if (free > 0) {
         try {
           const jobs = await this.boss.fetch<AttemptJob>(ATTEMPT_QUEUE, { batchSize: free })
           fetched = jobs.length
-          for (const job of jobs) this.track(this.attempt(job))
+          if (jobs.length > 0) {
+            const attempts = jobs.map(fromJob)
+            const targets = this.readTargets(attempts)
+            for (const attempt of attempts) this.track(this.attempt(attempt, targets))
+          }
         } catch (error) {
           this.log(error, 'webhooks: could not fetch attempt jobs')
         }
@@ -97,6 +189,7 @@ export class AttemptWorker {
     this.inFlight.add(work)
     void work.finally(() => {
       this.inFlight.delete(work)
+      this.startWaiting()
       this.wake?.()
     })
   }
@@ -109,8 +202,11 @@ export class AttemptWorker {
    */
   async close(): Promise<void> {
     this.stop.abort()
+    // First attempts not started are left to their leases: a job makes each once its lease runs out.
+    this.waiting.length = 0
     await this.loop
     await Promise.all(this.inFlight)
+    this.connections.close()
   }
 
   /** Stops at once as a killed process would: nothing more is recorded, jobs keep their leases until they run out. */
@@ -119,16 +215,16 @@ export class AttemptWorker {
     await this.close()
   }
 
-  private async attempt(job: PgBoss.Job<AttemptJob>): Promise<void> {
+  private async attempt(attempt: Attempt, targets: Promise<Map<string, AttemptTarget>>): Promise<void> {
     try {
       const now = new Date()
-      const target = await readAttemptTarget(this.db, job.data.deliveryId, now)
-      if (target?.jobId !== job.id || target.status !== 'pending') {
-        await this.boss.complete(ATTEMPT_QUEUE, job.id)
+      const target = (await targets).get(attempt.deliveryId)
+      if (target?.jobId !== attempt.jobId || target.status !== 'pending') {
+        if (attempt.queued) await this.boss.complete(ATTEMPT_QUEUE, attempt.jobId)
         return
       }
       if (!target.enabled) {
-        await this.record(job, target, now, {
+        await this.record(attempt, target, now, {
           succeeded: false,
           responseStatus: null,
           error: 'not sent: the endpoint is disabled',
@@ -137,32 +233,38 @@ export class AttemptWorker {
         return
       }
       const headers = signMessage(target.secrets, target.eventId, now, target.payload)
-      const result = await sendAttempt(target.url, headers, target.payload, this.settings.send, this.stop.signal)
+      const result = await sendAttempt(
+        target.url,
+        headers,
+        target.payload,
+        this.settings.send,
+        this.connections,
+        this.stop.signal,
+      )
       if (this.halted) return
       if (this.stop.signal.aborted && !result.succeeded) {
-        await this.boss.fail(ATTEMPT_QUEUE, job.id, { reason: 'the instance stopped during the attempt' })
+        // A leased attempt is left to its lease: the next dispatcher round after it queues a job.
+        if (attempt.queued)
+          await this.boss.fail(ATTEMPT_QUEUE, attempt.jobId, { reason: 'the instance stopped during the attempt' })
         return
       }
-      await this.record(job, target, now, result)
+      if (result.succeeded) await this.successes.record({ attempt, target, at: now, result })
+      else await this.record(attempt, target, now, result)
     } catch (error) {
       if (this.halted) return
-      this.log(error, 'webhooks: an attempt could not be made or recorded; pg-boss will retry it')
-      await this.boss.fail(ATTEMPT_QUEUE, job.id).catch((failure: unknown) => {
+      this.log(error, 'webhooks: an attempt could not be made or recorded; it will be made again')
+      if (!attempt.queued) return
+      await this.boss.fail(ATTEMPT_QUEUE, attempt.jobId).catch((failure: unknown) => {
         this.log(failure, 'webhooks: could not hand an attempt back; its lease will run out')
       })
     }
   }
 
-  private async record(
-    job: PgBoss.Job<AttemptJob>,
-    target: AttemptTarget,
-    at: Date,
-    result: AttemptResult,
-  ): Promise<void> {
+  private async record(job: Attempt, target: AttemptTarget, at: Date, result: AttemptResult): Promise<void> {
     const { schedule, jobs } = this.settings
     await this.db.transaction().execute(async (trx) => {
       const queue = transactionDb(trx)
-      const locked = await lockDeliveryForRecord(trx, target.deliveryId, job.id)
+      const locked = await lockDeliveryForRecord(trx, target.deliveryId, job.jobId)
       if (locked && !locked.current) await recordStale(trx, job, target, locked, at, result)
       else if (locked) {
         const attempt = locked.attempts + 1
@@ -226,7 +328,7 @@ export class AttemptWorker {
           }
         }
       }
-      await this.boss.complete(ATTEMPT_QUEUE, job.id, {}, { db: queue })
+      if (job.queued) await this.boss.complete(ATTEMPT_QUEUE, job.jobId, {}, { db: queue })
     })
   }
 }
@@ -238,7 +340,7 @@ export class AttemptWorker {
  */
 async function recordStale(
   trx: Kysely<Database>,
-  job: PgBoss.Job<AttemptJob>,
+  job: Attempt,
   target: AttemptTarget,
   locked: LockedDelivery,
   at: Date,
@@ -262,7 +364,7 @@ async function recordStale(
 }
 
 function attemptRecord(
-  job: PgBoss.Job<AttemptJob>,
+  job: Attempt,
   deliveryId: string,
   attempt: number,
   at: Date,
@@ -271,7 +373,7 @@ function attemptRecord(
   return {
     deliveryId,
     attempt,
-    trigger: job.data.manual ? 'manual' : 'schedule',
+    trigger: job.manual ? 'manual' : 'schedule',
     at,
     durationMs: result.durationMs,
     succeeded: result.succeeded,

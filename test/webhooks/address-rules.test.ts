@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseEndpointUrl } from '../../src/webhooks/endpoint-url.ts'
 import { refusedRange, resolveForDelivery, type Resolver } from '../../src/webhooks/address-guard.ts'
 import { sendAttempt } from '../../src/webhooks/send.ts'
+import { ConnectionPools } from '../../src/webhooks/connections.ts'
 import { signMessage, newWebhookSecret } from '../../src/webhooks/secrets.ts'
 import { startReceiver, verifyRequest, type Receiver } from '../helpers/webhook-receiver.ts'
 
@@ -108,10 +109,12 @@ describe('addresses in production', () => {
 
 describe('an attempt connects to the address it checked', () => {
   let receiver: Receiver
+  const connections = new ConnectionPools()
   beforeAll(async () => {
     receiver = await startReceiver()
   })
   afterAll(async () => {
+    connections.close()
     await receiver.close()
   })
 
@@ -121,7 +124,14 @@ describe('an attempt connects to the address it checked', () => {
     const headers = signMessage([secret], 'msg_1', new Date(), body)
     return {
       secret,
-      result: sendAttempt(url, headers, body, { timeoutMs: 2000, production, resolve }, new AbortController().signal),
+      result: sendAttempt(
+        url,
+        headers,
+        body,
+        { timeoutMs: 2000, production, resolve },
+        connections,
+        new AbortController().signal,
+      ),
     }
   }
 
@@ -146,6 +156,7 @@ describe('an attempt connects to the address it checked', () => {
       signMessage([newWebhookSecret()], 'msg_1', new Date(), '{}'),
       '{}',
       { timeoutMs: 300, production: true, resolve: hanging },
+      connections,
       new AbortController().signal,
     )
     expect(result).toMatchObject({

@@ -83,7 +83,9 @@ describe.runIf(onPostgres)('webhooks on several instances of one PostgreSQL data
     const held = await eventually(() => receiver.requests.find((request) => request.body.includes('Killed Family')))
     const eventId = String(held.headers['webhook-id'])
     await instance(other)
-    // As a killed process: nothing recorded, the job neither completed nor handed back.
+    // As a killed process: nothing recorded, nothing handed back. The doomed instance dispatched
+    // the event and made its first attempt under a lease (no job, migration 0016): the other
+    // instance queues a job for it once the lease has run out.
     await doomed.halt()
     services.splice(services.indexOf(doomed), 1)
     const delivery = await eventually(async () => {
