@@ -38,6 +38,7 @@ const ConfigSchema = Type.Object({
   oidcClientSecret: Type.Optional(Type.String({ minLength: 1 })),
   shutdownTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 3600 }),
   statementTimeoutMs: Type.Integer({ minimum: 100, maximum: 3_600_000 }),
+  preparedStatements: StringEnum(['auto', 'on', 'off'] as const),
   requestTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 3600 }),
   maxConcurrentRequests: Type.Integer({ minimum: 1, maximum: 100_000 }),
   orgConcurrency: Type.Integer({ minimum: 0, maximum: 100_000 }),
@@ -88,6 +89,8 @@ const ENVIRONMENT = {
   HEARTH_SHUTDOWN_TIMEOUT: 'seconds SIGTERM waits for in-flight requests before closing their connections (default 10)',
   HEARTH_STATEMENT_TIMEOUT_MS:
     'PostgreSQL statement timeout per query in ms; a slower or blocked query fails with 503 (default 5000)',
+  HEARTH_PREPARED_STATEMENTS:
+    'auto|on|off: PostgreSQL only, whether the hottest writes are prepared statements; auto (default): when no connection pooler is between Hearth and PostgreSQL; on: behind a pooler that keeps prepared statements (PgBouncer 1.21+ with max_prepared_statements)',
   HEARTH_REQUEST_TIMEOUT: 'seconds a client has to send a whole request (default 30)',
   HEARTH_MAX_CONCURRENT_REQUESTS: 'requests one process works on at once; more get 503 with Retry-After (default 256)',
   HEARTH_ORG_CONCURRENCY:
@@ -138,6 +141,7 @@ const SOURCE: Record<keyof Config, EnvName> = {
   oidcClientSecret: 'OIDC_CLIENT_SECRET',
   shutdownTimeoutSeconds: 'HEARTH_SHUTDOWN_TIMEOUT',
   statementTimeoutMs: 'HEARTH_STATEMENT_TIMEOUT_MS',
+  preparedStatements: 'HEARTH_PREPARED_STATEMENTS',
   requestTimeoutSeconds: 'HEARTH_REQUEST_TIMEOUT',
   maxConcurrentRequests: 'HEARTH_MAX_CONCURRENT_REQUESTS',
   orgConcurrency: 'HEARTH_ORG_CONCURRENCY',
@@ -237,6 +241,7 @@ export function loadConfig(env: Env = process.env): Config {
     oidcClientSecret: env.OIDC_CLIENT_SECRET || undefined,
     shutdownTimeoutSeconds: integer(env, 'HEARTH_SHUTDOWN_TIMEOUT', 10),
     statementTimeoutMs: integer(env, 'HEARTH_STATEMENT_TIMEOUT_MS', 5000),
+    preparedStatements: (env.HEARTH_PREPARED_STATEMENTS || 'auto') as Config['preparedStatements'],
     requestTimeoutSeconds: integer(env, 'HEARTH_REQUEST_TIMEOUT', 30),
     maxConcurrentRequests: integer(env, 'HEARTH_MAX_CONCURRENT_REQUESTS', 256),
     orgConcurrency: integer(env, 'HEARTH_ORG_CONCURRENCY', defaultOrgConcurrency(env)),

@@ -91,6 +91,7 @@ export async function serve(
       dataDir: config.dataDir,
       poolMax: config.databasePoolMax,
       statementTimeoutMs: config.statementTimeoutMs,
+      preparedStatements: config.preparedStatements,
     })
     cleanups.push(() => store.close())
     if (lock) {

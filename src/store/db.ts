@@ -5,6 +5,7 @@ import pg from 'pg'
 import type { Database } from './tables.ts'
 import { migrate, type MigrationReport, type MigrationSession } from './migrate.ts'
 import { ConnectionUse, type PoolStats } from './connection-use.ts'
+import { detectDirectConnection, PreparedStatements, type PreparedStatementsSetting } from './prepared-statements.ts'
 
 type TypeId = Parameters<typeof pg.types.getTypeParser>[0]
 
@@ -30,6 +31,11 @@ export interface StoreOptions {
    * Default: one warning line on stderr.
    */
   onConnectionLost?: (error: Error) => void
+  /**
+   * PostgreSQL only: whether the hottest writes are named prepared statements (prepared-statements.ts):
+   * 'auto' (the default) when this process reaches PostgreSQL without a pooler in between.
+   */
+  preparedStatements?: PreparedStatementsSetting
 }
 
 export interface Store {
@@ -63,12 +69,12 @@ const parsers: Record<number, (value: string) => unknown> = {
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   return options.databaseUrl
-    ? openPostgres(
-        options.databaseUrl,
-        options.poolMax ?? 10,
-        options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
-        options.onConnectionLost ?? warnConnectionLost,
-      )
+    ? openPostgres(options.databaseUrl, {
+        max: options.poolMax ?? 10,
+        statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+        onConnectionLost: options.onConnectionLost ?? warnConnectionLost,
+        preparedStatements: options.preparedStatements ?? 'auto',
+      })
     : openPglite(options.dataDir)
 }
 
@@ -98,12 +104,15 @@ function listenForConnectionLoss(client: pg.Client, onConnectionLost: (error: Er
 
 const DEFAULT_STATEMENT_TIMEOUT_MS = 5000
 
-async function openPostgres(
-  connectionString: string,
-  max: number,
-  statementTimeoutMs: number,
-  onConnectionLost: (error: Error) => void,
-): Promise<Store> {
+interface PostgresOptions {
+  max: number
+  statementTimeoutMs: number
+  onConnectionLost: (error: Error) => void
+  preparedStatements: PreparedStatementsSetting
+}
+
+async function openPostgres(connectionString: string, options: PostgresOptions): Promise<Store> {
+  const { max, statementTimeoutMs, onConnectionLost } = options
   const types = {
     getTypeParser(oid: TypeId, format?: 'text' | 'binary') {
       // pg-types gives its parsers untyped.
@@ -119,7 +128,11 @@ async function openPostgres(
     query_timeout: statementTimeoutMs + 1000,
     connectionTimeoutMillis: statementTimeoutMs,
   })
-  pool.on('connect', (client) => listenForConnectionLoss(client, onConnectionLost))
+  const prepared = new PreparedStatements(false, (message) => process.stderr.write(`${message}\n`))
+  pool.on('connect', (client) => {
+    listenForConnectionLoss(client, onConnectionLost)
+    prepared.attach(client)
+  })
   pool.on('error', () => {
     // pg-pool re-emits an idle client's error here too; the client's own listener has told it already.
   })
@@ -131,6 +144,10 @@ async function openPostgres(
   try {
     await client.connect()
     migrations = await migrate(postgresSession(client))
+    prepared.enable(
+      options.preparedStatements === 'on' ||
+        (options.preparedStatements === 'auto' && (await detectDirectConnection(client))),
+    )
   } catch (error) {
     await pool.end()
     throw error

@@ -8,6 +8,7 @@ import { LIST_ITEM_PAIRS } from './households.ts'
 import { readHorizon } from './event-horizon.ts'
 import type { HouseholdJson } from './household-record.ts'
 import { eventJson } from './event-json.ts'
+import { preparedMark } from './prepared-statements.ts'
 
 /** One event of a write: its type and the resources it names beside the household. */
 export interface EventOfWrite {
@@ -83,7 +84,8 @@ export async function readHouseholdAppendingEvents(
   householdId: string,
   events: readonly EventOfWrite[],
 ): Promise<HouseholdJson | undefined> {
-  const result = await sql<HouseholdJson>`
+  // One text per list of event types (a PATCH's is always the same): prepared once per connection.
+  const result = await sql<HouseholdJson>`${sql.raw(preparedMark('household-read-appending-events'))}
     WITH h AS (
       SELECT h.version, json_build_object(${LIST_ITEM_PAIRS}, ${householdJsonPairs(false)})::text AS body
       FROM households h WHERE h.org_id = ${orgId} AND h.id = ${householdId}

@@ -11,6 +11,7 @@ import {
 } from '../households/household-fields.ts'
 import type { Household, HouseholdListItem } from '../schemas/household.ts'
 import type { Principal } from '../auth/principal.ts'
+import { preparedMark } from './prepared-statements.ts'
 
 type MemberSummary = HouseholdListItem['members'][number]
 
@@ -221,7 +222,14 @@ export async function insertAuditedHousehold(
 ): Promise<Household> {
   const orgId = actor.orgId
   const { columns, values } = householdInsertSql(fields)
-  const result = await sql<{ id: string; name: string; is_sample: boolean; created_at: Date; updated_at: Date }>`
+  // The same text on every call (every field is a parameter): prepared once per connection.
+  const result = await sql<{
+    id: string
+    name: string
+    is_sample: boolean
+    created_at: Date
+    updated_at: Date
+  }>`${sql.raw(preparedMark('household-create'))}
     WITH created AS (
       INSERT INTO households (org_id, ${columns}) VALUES (${orgId}, ${values})
       RETURNING *

@@ -10,6 +10,8 @@ import { DATABASE_URL, requirePart } from '../helpers/environment.ts'
 import { freshPostgresDatabase } from '../helpers/stores.ts'
 import { pgbouncerAvailable, ThrowawayPgBouncer } from '../helpers/pgbouncer.ts'
 import { call, createOrgWithKey, startApp } from '../helpers/app.ts'
+import pg from 'pg'
+import { detectDirectConnection } from '../../src/store/prepared-statements.ts'
 
 const hasPostgres = requirePart(
   'PostgreSQL',
@@ -60,6 +62,20 @@ describe.skipIf(!runnable)('behind PgBouncer in transaction mode', () => {
       late.db,
     )
     expect(held.rows[0]?.n).toBe(0)
+  })
+
+  it('is told apart from PostgreSQL itself, so statements are not prepared through it', async () => {
+    const through = new pg.Client({ connectionString: bouncedUrl })
+    const direct = new pg.Client({ connectionString: database.url })
+    await through.connect()
+    await direct.connect()
+    try {
+      expect(await detectDirectConnection(through)).toBe(false)
+      expect(await detectDirectConnection(direct)).toBe(true)
+    } finally {
+      await through.end()
+      await direct.end()
+    }
   })
 
   it('serves creates, members, conditional updates and cursor paging through it', async () => {

@@ -1,0 +1,80 @@
+// The hottest writes as named prepared statements on PostgreSQL (src/store/prepared-statements.ts):
+// a create is prepared once on its connection and then only bound; HEARTH_PREPARED_STATEMENTS=off
+// prepares nothing; and a statement missing on its connection (as behind a pooler that does not
+// keep them) fails that one statement and stops preparing, so the next create works unprepared.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'kysely'
+import { openStore, type Store } from '../../src/store/db.ts'
+import { insertAuditedHousehold } from '../../src/store/households.ts'
+import { createOrgWithKey } from '../helpers/app.ts'
+import { DATABASE_URL, requirePart } from '../helpers/environment.ts'
+import { freshPostgresDatabase } from '../helpers/stores.ts'
+import type { ApiKeyPrincipal } from '../../src/auth/principal.ts'
+import { NO_OVERRIDES } from '../../src/rate-limit/org-limits.ts'
+import { checkCreateBody } from '../../src/households/household-fields.ts'
+
+const hasPostgres = requirePart(
+  'PostgreSQL',
+  DATABASE_URL !== undefined,
+  'set DATABASE_URL=postgres://… to test prepared statements',
+)
+
+describe.skipIf(!hasPostgres)('prepared statements on PostgreSQL', () => {
+  let database: { url: string; drop: () => Promise<void> }
+  const stores: Store[] = []
+
+  beforeAll(async () => {
+    database = await freshPostgresDatabase()
+  })
+  afterAll(async () => {
+    await Promise.allSettled(stores.map((store) => store.close()))
+    await database?.drop()
+  })
+
+  /** A store of one connection, so that every statement runs on the connection we look at. */
+  const open = async (preparedStatements: 'auto' | 'off') => {
+    const store = await openStore({ databaseUrl: database.url, dataDir: '', poolMax: 1, preparedStatements })
+    stores.push(store)
+    const org = await createOrgWithKey(store.db)
+    const actor: ApiKeyPrincipal = {
+      kind: 'apiKey',
+      id: org.keyId,
+      orgId: org.orgId,
+      permissions: [],
+      rateLimits: NO_OVERRIDES,
+    }
+    const create = (name: string) => {
+      const checked = checkCreateBody({ name })
+      if (!checked.ok) throw new Error(checked.message)
+      return insertAuditedHousehold(store.db, actor, checked.fields, ['name'])
+    }
+    const prepared = async () =>
+      (await sql<{ name: string }>`SELECT name FROM pg_prepared_statements`.execute(store.db)).rows.map((r) => r.name)
+    return { store, create, prepared }
+  }
+
+  it('prepares a create once on its connection, then reuses it', async () => {
+    const { create, prepared } = await open('auto')
+    await create('First')
+    await create('Second')
+    const names = await prepared()
+    expect(names.filter((name) => name.startsWith('household-create_'))).toHaveLength(1)
+  })
+
+  it('prepares nothing when told not to', async () => {
+    const { create, prepared } = await open('off')
+    await create('Unprepared')
+    expect(await prepared()).toEqual([])
+  })
+
+  it('a statement missing on its connection fails once, then creates work unprepared', async () => {
+    const { store, create, prepared } = await open('auto')
+    await create('Before')
+    // What a pooler in transaction mode does: the next statement runs where it was never prepared.
+    await sql`DEALLOCATE ALL`.execute(store.db)
+    await expect(create('Lost')).rejects.toMatchObject({ code: '26000' })
+    const after = await create('After')
+    expect(after.name).toBe('After')
+    expect(await prepared()).toEqual([])
+  })
+})
