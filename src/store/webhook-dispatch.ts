@@ -23,23 +23,23 @@ export async function lockDispatchPosition(trx: Kysely<Database>): Promise<FeedP
   return row && { tx: row.tx, seq: row.seq }
 }
 
-/** The last of the next `limit` events after `after` that are safe to pass (below the horizon). */
+/** The last of the next `limit` events after `after` that are safe to pass (below the horizon), and how many there are. */
 export async function lastEventToDispatch(
   trx: Kysely<Database>,
   after: FeedPosition,
   limit: number,
-): Promise<FeedPosition | undefined> {
+): Promise<{ through: FeedPosition; events: number } | undefined> {
   const horizon = await readHorizon(trx)
-  const result = await sql<FeedPosition>`
+  const result = await sql<FeedPosition & { events: number }>`
     WITH next AS (
       SELECT tx, seq FROM events
       WHERE (tx, seq) > (${after.tx}::bigint, ${after.seq}::bigint) AND tx < ${horizon}::bigint
       ORDER BY tx, seq LIMIT ${limit}
     )
-    SELECT tx, seq FROM next ORDER BY tx DESC, seq DESC LIMIT 1
+    SELECT tx, seq, (SELECT count(*)::int FROM next) AS events FROM next ORDER BY tx DESC, seq DESC LIMIT 1
   `.execute(trx)
   const row = result.rows[0]
-  return row && { tx: row.tx, seq: row.seq }
+  return row && { through: { tx: row.tx, seq: row.seq }, events: row.events }
 }
 
 /** A delivery the dispatcher made, with the job id its first attempt runs under. */

@@ -46,6 +46,8 @@ export interface DispatchRound {
   queued: number
   /** true when a round found as much as it takes: run the next one at once. */
   more: boolean
+  /** true when it found events at all: more are likely soon (see service.ts). */
+  found: boolean
 }
 
 export async function dispatchRound(
@@ -59,18 +61,19 @@ export async function dispatchRound(
   try {
     const round = await db.transaction().execute(async (trx) => {
       let created: DispatchedDelivery[] = []
-      let moreEvents = false
+      let found = 0
       const position = await lockDispatchPosition(trx)
       if (position) {
-        const through = await lastEventToDispatch(trx, position, EVENTS_PER_ROUND)
-        if (through) {
+        const next = await lastEventToDispatch(trx, position, EVENTS_PER_ROUND)
+        if (next) {
+          const { through } = next
+          found = next.events
           created = await insertDeliveries(
             trx,
             { after: position, through },
             { leases: reserved, leaseSeconds: jobs.firstAttemptLeaseSeconds() },
           )
           await moveDispatchPosition(trx, through)
-          moreEvents = true
         }
       }
       const unqueued = await claimUnqueued(trx, QUEUED_PER_ROUND)
@@ -97,7 +100,8 @@ export async function dispatchRound(
         deliveries: created.length,
         leased: created.filter((delivery) => delivery.leased),
         queued: toQueue.length,
-        more: moreEvents || unqueued.length === QUEUED_PER_ROUND,
+        more: found === EVENTS_PER_ROUND || unqueued.length === QUEUED_PER_ROUND,
+        found: found > 0,
       }
     })
     leased = round.leased

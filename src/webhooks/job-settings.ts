@@ -5,6 +5,7 @@
 // the recording); a receiver's failure is not one: the worker records it and queues the next
 // attempt itself, on the schedule (schedule.ts).
 import type PgBoss from 'pg-boss'
+import { WAITING_PER_SLOT } from './worker.ts'
 
 /** Time to record an attempt after it ended, beyond the attempt's own timeout. */
 const RECORD_MARGIN_SECONDS = 15
@@ -23,11 +24,11 @@ export class JobSettings {
 
   /**
    * How long a first attempt leased by its dispatcher owns its delivery (migration 0016): it may
-   * wait for a slot first, behind at most as many attempts as there are slots (worker.ts), so
-   * for at most one attempt's timeout, then take one.
+   * wait for a slot first, behind at most WAITING_PER_SLOT attempts per slot (worker.ts), so for
+   * at most that many attempts' timeouts, then make its own.
    */
   firstAttemptLeaseSeconds(): number {
-    return Math.ceil(this.attemptTimeoutMs / 1000) + this.leaseSeconds()
+    return WAITING_PER_SLOT * Math.ceil(this.attemptTimeoutMs / 1000) + this.leaseSeconds()
   }
 
   insertOptions(): Pick<PgBoss.JobInsert, 'expireInSeconds' | 'retryLimit' | 'retryDelay' | 'retryBackoff'> {

@@ -63,6 +63,13 @@ export interface WorkerSettings {
 
 type Logger = (error: unknown, message: string) => void
 
+/**
+ * Leased first attempts that may wait per attempt slot. A dispatcher round brings many at once
+ * (service.ts gathers events between rounds); those that find no room go to pg-boss jobs, which
+ * cost the database three more writes each.
+ */
+export const WAITING_PER_SLOT = 4
+
 /** An attempt waiting for a slot, with the read of its delivery (made with its batch's). */
 interface Waiting {
   attempt: Attempt
@@ -73,8 +80,8 @@ export class AttemptWorker implements AttemptSlots {
   private readonly inFlight = new Set<Promise<void>>()
   /**
    * Leased first attempts waiting for a slot, oldest first; they go before any job. At most
-   * `concurrency` wait, so each starts within one attempt's timeout of its lease (see
-   * JobSettings.firstAttemptLeaseSeconds).
+   * WAITING_PER_SLOT × `concurrency` wait, so each starts within that many attempts' timeouts of
+   * its lease (JobSettings.firstAttemptLeaseSeconds).
    */
   private readonly waiting: Waiting[] = []
   /** Places in `waiting` the dispatcher has taken for the first attempts it is leasing (dispatcher.ts). */
@@ -99,7 +106,7 @@ export class AttemptWorker implements AttemptSlots {
   }
 
   reserve(wanted: number): number {
-    const room = this.settings.concurrency - this.waiting.length - this.reserved
+    const room = WAITING_PER_SLOT * this.settings.concurrency - this.waiting.length - this.reserved
     const taken = this.stop.signal.aborted ? 0 : Math.max(0, Math.min(wanted, room))
     this.reserved += taken
     return taken
