@@ -21,17 +21,17 @@ const ROUNDS = 3
 
 /** The create statement exactly as the API sends it, captured from one real create. */
 async function captureCreate(databaseUrl: string): Promise<CompiledQuery> {
-  let captured: CompiledQuery | undefined
+  const sent: CompiledQuery[] = []
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 })
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     log: (event) => {
-      captured ??= event.query
+      sent.push(event.query)
     },
   })
   try {
     const org = await createOrg(db, 'Statement CPU')
-    captured = undefined
+    sent.length = 0
     const checked = checkCreateBody({ name: 'Smith household' })
     if (!checked.ok) throw new Error(checked.message)
     const actor = { kind: 'apiKey', id: randomUUID(), orgId: org.id, permissions: [], rateLimits: NO_OVERRIDES } as const
@@ -39,8 +39,9 @@ async function captureCreate(databaseUrl: string): Promise<CompiledQuery> {
   } finally {
     await db.destroy()
   }
-  if (!captured) throw new Error('no create statement was sent')
-  return captured
+  const create = sent[0]
+  if (!create) throw new Error('no create statement was sent')
+  return create
 }
 
 /** The same statement without its event: the events CTE taken out. */
