@@ -34,7 +34,13 @@ async function captureCreate(databaseUrl: string): Promise<CompiledQuery> {
     sent.length = 0
     const checked = checkCreateBody({ name: 'Smith household' })
     if (!checked.ok) throw new Error(checked.message)
-    const actor = { kind: 'apiKey', id: randomUUID(), orgId: org.id, permissions: [], rateLimits: NO_OVERRIDES } as const
+    const actor = {
+      kind: 'apiKey',
+      id: randomUUID(),
+      orgId: org.id,
+      permissions: [],
+      rateLimits: NO_OVERRIDES,
+    } as const
     await insertAuditedHousehold(db, actor, checked.fields, ['name'])
   } finally {
     await db.destroy()
@@ -47,7 +53,8 @@ async function captureCreate(databaseUrl: string): Promise<CompiledQuery> {
 /** The same statement without its event: the events CTE taken out. */
 function withoutEvent(text: string): string {
   const stripped = text.replace(/, evented AS \([\s\S]*?FROM created h\s*\)/, '')
-  if (stripped === text) throw new Error('the create statement no longer has its evented CTE where this bench looks for it')
+  if (stripped === text)
+    throw new Error('the create statement no longer has its evented CTE where this bench looks for it')
   return stripped
 }
 

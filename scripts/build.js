@@ -14,8 +14,11 @@ import { pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
 import { BUILD_DIR, BUILD_INFO, ROOT, readBuildInfo, staleBecause } from './build-freshness.js'
 
-/** What the compiled program can load: the CLI (every command and server, through its imports) and the web build. */
-const ENTRIES = ['src/cli/main.ts', 'src/web/bundle.ts']
+/**
+ * What the compiled program can load: the CLI (every command and server, through its imports), the
+ * embedded database's thread (started by path, not imported: src/store/pglite-thread.ts) and the web build.
+ */
+const ENTRIES = ['src/cli/main.ts', 'src/store/pglite-worker.ts', 'src/web/bundle.ts']
 /** Files that change the output without being imported. */
 const BUILD_SETTINGS = ['scripts/build.js', 'tsconfig.json']
 

@@ -272,6 +272,23 @@ const COMMANDS: Command[] = [
         : `Nothing to apply; the schema is at version ${result.current}.`,
   },
   {
+    words: ['doctor'],
+    summary: "check the households' stored list items against their rows, and rewrite those that differ",
+    usage:
+      'hearth doctor --rebuild-list-items\n' +
+      '  Each list item is kept in the transaction of every write that changes it; this is for when that is in\n' +
+      '  doubt (a restore, a trigger disabled by hand). Writes go on meanwhile; a healthy database is only read.',
+    options: { 'rebuild-list-items': { type: 'boolean' } },
+    request: (values) => {
+      if (values['rebuild-list-items'] !== true) usageError('say what to do: hearth doctor --rebuild-list-items')
+      return { op: 'doctor.rebuildListItems' }
+    },
+    print: (result: { checked: number; rebuilt: number }) =>
+      result.rebuilt === 0
+        ? `All ${result.checked} list items match their households.`
+        : `Rebuilt ${result.rebuilt} of ${result.checked} list items (they differed from their households).`,
+  },
+  {
     words: ['orgs', 'create'],
     summary: 'create an organization',
     usage: 'hearth orgs create --name <name>',

@@ -115,15 +115,10 @@ export class ImportWorker {
         await this.sleep(this.options.idleMs)
         continue
       }
-      // As between lines below: on PGlite a request is read only at a turn of the event loop.
-      await new Promise((resolve) => setImmediate(resolve))
       for (const line of oneByOne) {
         // stop() may have been called while the line before was written.
         if (this.isStopping()) break
         await this.process(line)
-        // PGlite answers in-process, through promises alone: without a turn of the event loop between
-        // lines, no request would be read until the import was done.
-        await new Promise((resolve) => setImmediate(resolve))
       }
       await finishImports(this.db, [...new Set(claimed.map((line) => line.importId))]).catch((error: unknown) =>
         this.log(error, 'could not mark imports done'),

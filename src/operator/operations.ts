@@ -10,6 +10,7 @@ import { addFrameOrigin, listFrameOrigins, removeFrameOrigin } from '../store/or
 import { addSampleHouseholds } from '../store/samples.ts'
 import { chartUsage } from '../store/chart-mints.ts'
 import { listAudit } from '../store/audit.ts'
+import { rebuildListItems } from '../store/list-items.ts'
 import { createUser, listUsers } from '../store/users.ts'
 import { DEFAULT_USER_ROLE, isUserRole } from '../domain/user-roles.ts'
 import { issueApiKey } from '../auth/issue-api-key.ts'
@@ -162,6 +163,8 @@ export async function runOperation(
       return { users: await listUsers(db, request.orgId) }
     case 'migrate':
       return migrations
+    case 'doctor.rebuildListItems':
+      return rebuildListItems(db)
     case 'webhooks.add':
       await requireOrg(db, request.orgId)
       return runWebhookOperation(db, request)

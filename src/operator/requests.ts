@@ -61,6 +61,7 @@ export const OperatorRequest = Type.Union([
   Type.Object({ op: op('webhooks.deliveries'), endpointId: Id, limit: Type.Optional(Type.Integer()) }),
   Type.Object({ op: op('webhooks.retry'), endpointId: Id, deliveryId: Id }),
   Type.Object({ op: op('migrate') }),
+  Type.Object({ op: op('doctor.rebuildListItems') }),
 ])
 export type OperatorRequest = Static<typeof OperatorRequest>
 

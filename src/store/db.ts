@@ -5,6 +5,7 @@ import pg from 'pg'
 import type { Database } from './tables.ts'
 import { migrate, type MigrationReport, type MigrationSession } from './migrate.ts'
 import { ConnectionUse, type PoolStats } from './connection-use.ts'
+import { VALUE_PARSERS } from './value-parsers.ts'
 import { detectDirectConnection, PreparedStatements, type PreparedStatementsSetting } from './prepared-statements.ts'
 
 type TypeId = Parameters<typeof pg.types.getTypeParser>[0]
@@ -53,18 +54,6 @@ export interface Store {
    */
   runScript(sql: string): Promise<unknown[]>
   close(): Promise<void>
-}
-
-// Type OIDs whose default parsing differs between `pg` and PGlite, or loses information.
-const INT8 = 20
-const NUMERIC = 1700
-const DATE = 1082
-// int8 holds counts here (never past 2^53); numeric holds money with 2 decimals (exact as a double
-// up to 1e12); date stays a 'YYYY-MM-DD' string instead of a local-midnight Date.
-const parsers: Record<number, (value: string) => unknown> = {
-  [INT8]: Number,
-  [NUMERIC]: Number,
-  [DATE]: (value) => value,
 }
 
 export async function openStore(options: StoreOptions): Promise<Store> {
@@ -116,7 +105,7 @@ async function openPostgres(connectionString: string, options: PostgresOptions):
   const types = {
     getTypeParser(oid: TypeId, format?: 'text' | 'binary') {
       // pg-types gives its parsers untyped.
-      return parsers[oid] ?? (pg.types.getTypeParser(oid, format) as (value: string) => unknown)
+      return VALUE_PARSERS[oid] ?? (pg.types.getTypeParser(oid, format) as (value: string) => unknown)
     },
   }
   const pool = new pg.Pool({
@@ -180,35 +169,30 @@ function postgresSession(client: pg.Client): MigrationSession {
 }
 
 async function openPglite(dataDir: string): Promise<Store> {
-  // Loaded only when used: a PostgreSQL deployment does not carry PGlite's ~44 MB in memory.
-  const [{ PGlite }, { pg_trgm }, { PGliteDialect }] = await Promise.all([
-    import('@electric-sql/pglite'),
-    import('@electric-sql/pglite/contrib/pg_trgm'),
-    import('kysely-pglite-dialect'),
-  ])
-  const pglite = await PGlite.create({ dataDir, extensions: { pg_trgm }, parsers })
+  // Loaded only when used: a PostgreSQL deployment does not start the embedded database's thread.
+  const { PgliteThread, PgliteThreadDialect } = await import('./pglite-thread.ts')
+  const pglite = await PgliteThread.start(dataDir)
   let migrations: MigrationReport
   try {
     migrations = await migrate({
       exec: async (sql) => {
         await pglite.exec(sql)
       },
-      query: async <R>(sql: string, params: unknown[] = []) => (await pglite.query<R>(sql, params)).rows,
+      query: async <R>(sql: string, params: unknown[] = []) => (await pglite.query(sql, params)).rows as R[],
     })
   } catch (error) {
     await pglite.close()
     throw error
   }
   const use = new ConnectionUse()
-  const db = new Kysely<Database>({ dialect: use.wrap(new PGliteDialect(pglite)) })
+  const db = new Kysely<Database>({ dialect: use.wrap(new PgliteThreadDialect(pglite)) })
   // As for PostgreSQL: close the database even if Kysely never used it, so its files are let go.
   const close = async () => {
     await db.destroy()
     if (!pglite.closed) await pglite.close()
   }
-  // Kysely's driver hands PGlite's one connection out to one query or transaction at a time: holding
-  // it while exec() runs keeps the script out of anyone's transaction (and theirs out of the script).
-  const runScript = (script: string) =>
-    db.connection().execute(async (): Promise<unknown[]> => (await pglite.exec(script)).at(-1)?.rows ?? [])
+  // Kysely's driver hands the one connection out to one query or transaction at a time: holding it
+  // while exec() runs keeps the script out of anyone's transaction (and theirs out of the script).
+  const runScript = (script: string) => db.connection().execute(() => pglite.exec(script))
   return { kind: 'pglite', db, migrations, poolStats: () => use.stats(!pglite.closed), runScript, close }
 }

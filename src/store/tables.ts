@@ -55,6 +55,8 @@ export interface HouseholdsTable extends HouseholdFieldColumns {
   assignment_count: ColumnType<number, never, never>
   entity_count: ColumnType<number, never, never>
   search_text: ColumnType<string, never, never>
+  /** The household's list item as JSON text, kept by a trigger (migration 0017); a list page concatenates these. */
+  list_item: ColumnType<object, never, never>
   created_at: CreatedAt
   updated_at: Timestamp
   version: Generated<number>
@@ -389,6 +391,7 @@ interface SqlTypes {
   date: DateOnly
   timestamptz: Date
   jsonb: unknown
+  json: object
 }
 
 /** The column types whose values a column of TypeScript type T can hold. */
@@ -464,6 +467,7 @@ export const TABLE_COLUMNS: {
     assignment_count: { type: 'int4', nullable: false },
     entity_count: { type: 'int4', nullable: false },
     search_text: { type: 'text', nullable: false },
+    list_item: { type: 'json', nullable: false },
     created_at: { type: 'timestamptz', nullable: false },
     updated_at: { type: 'timestamptz', nullable: false },
     version: { type: 'int4', nullable: false },

@@ -340,6 +340,24 @@ function adminCommandStory(kind: Target['kind'], makeTarget: () => Promise<Targe
   )
 
   it(
+    'doctor --rebuild-list-items finds every stored list item right, and refuses to run without being told what to do',
+    async () => {
+      // The samples above were written set-based; their items were kept by the trigger as they were.
+      const [checked, human, bare] = await Promise.all([
+        hearthJson(['doctor', '--rebuild-list-items'], env),
+        hearth(['doctor', '--rebuild-list-items'], env),
+        hearth(['doctor'], env),
+      ])
+      expect(checked).toEqual({ checked: SAMPLES, rebuilt: 0 })
+      expect(human.code, human.stderr).toBe(0)
+      expect(human.stdout.trim()).toBe(`All ${SAMPLES} list items match their households.`)
+      expect(bare.stdout).toBe('')
+      expectOneLineError(bare, 2, 'say what to do: hearth doctor --rebuild-list-items')
+    },
+    TIMEOUT,
+  )
+
+  it(
     'an organization id that does not exist is exit 2 with one line',
     async () => {
       const missing = randomUUID()

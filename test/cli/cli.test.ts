@@ -12,6 +12,7 @@ import { expectOneLineError, hearth, killAll, type Result } from '../helpers/cli
 const COMMANDS = [
   'serve',
   'migrate',
+  'doctor',
   'orgs create',
   'orgs limits',
   'orgs list',
@@ -133,7 +134,7 @@ describe.concurrent('wrong arguments: exit 2, one line on stderr saying what is 
       await expectUsageError(
         ['frobnicate'],
         'unknown command "frobnicate"',
-        'the commands are: serve, migrate, orgs, keys, origins, samples, usage, users, audit',
+        'the commands are: serve, migrate, doctor, orgs, keys, origins, samples, usage, users, audit',
       )
       await expectUsageError(
         ['keys', 'rotate'],

@@ -1,0 +1,214 @@
+// The embedded database, seen from the API's thread: PGlite runs in a worker thread of its own
+// (pglite-worker.ts), and statements go to it as messages. The API's event loop stays free while a
+// statement runs: health checks, timers and requests that need no database are answered meanwhile,
+// and the API's own work (HTTP, JSON, auth) runs on another core than the database's.
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import {
+  CompiledQuery,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type QueryResult,
+} from 'kysely'
+import { errorFrom, type PgliteOpened, type PgliteReply, type PgliteRequest } from './pglite-messages.ts'
+
+interface Pending {
+  resolve: (reply: PgliteReply & { ok: true }) => void
+  reject: (error: Error) => void
+}
+
+/**
+ * The worker thread, running pglite-worker beside this file: compiled (build/), or from the sources
+ * (tests, bench, `node --import tsx`), where the thread first registers tsx's loader through its API
+ * (on Node 20 a worker inherits neither the parent's loader nor an --import in its execArgv).
+ */
+function startWorker(dataDir: string): Worker {
+  if (!import.meta.url.endsWith('.ts'))
+    return new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData: { dataDir } })
+  const entry = new URL('./pglite-worker.ts', import.meta.url).href
+  const bootstrap = `import(${JSON.stringify(tsxApi())}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}) })`
+  return new Worker(bootstrap, { eval: true, workerData: { dataDir } })
+}
+
+/** The URL of tsx's ESM API (`tsx/esm/api` under the import condition), from the exports of its package.json. */
+function tsxApi(): string {
+  const manifestPath = createRequire(import.meta.url).resolve('tsx/package.json')
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
+    exports: Record<string, { import?: { default?: string } } | string>
+  }
+  const api = manifest.exports['./esm/api']
+  const file = typeof api === 'object' ? api.import?.default : undefined
+  if (!file) throw new Error("tsx's package.json no longer exports ./esm/api for import")
+  return pathToFileURL(path.join(path.dirname(manifestPath), file)).href
+}
+
+export class PgliteThread {
+  private nextId = 1
+  private readonly pending = new Map<number, Pending>()
+  private ended: Error | undefined
+
+  private constructor(private readonly worker: Worker) {
+    worker.on('message', (reply: PgliteReply) => this.settle(reply))
+    // The thread failing (out of memory, a WebAssembly trap) fails what was waiting on it and what
+    // comes after: the process goes on, and its requests get errors instead of hanging.
+    worker.on('error', (error) => this.end(error))
+    worker.on('exit', (code) => this.end(new Error(`the embedded database's thread ended (exit code ${code})`)))
+    // Idle, the thread does not keep the process alive; a statement in flight does (see send()).
+    worker.unref()
+  }
+
+  /** Starts the thread and opens the data directory in it. */
+  static async start(dataDir: string): Promise<PgliteThread> {
+    const worker = startWorker(dataDir)
+    const opened = await new Promise<PgliteOpened>((resolve, reject) => {
+      const exited = (code: number) => reject(new Error(`the embedded database's thread ended (exit code ${code})`))
+      worker.once('message', (message: PgliteOpened) => {
+        worker.off('error', reject)
+        worker.off('exit', exited)
+        resolve(message)
+      })
+      worker.once('error', reject)
+      worker.once('exit', exited)
+    })
+    if (!opened.opened) {
+      await worker.terminate()
+      throw errorFrom(opened.error)
+    }
+    return new PgliteThread(worker)
+  }
+
+  get closed(): boolean {
+    return this.ended !== undefined
+  }
+
+  async query(sql: string, params: unknown[] = []): Promise<{ rows: unknown[]; affectedRows?: number }> {
+    const reply = await this.send({ kind: 'query', sql, params })
+    return {
+      rows: reply.rows,
+      ...(reply.affectedRows === undefined ? {} : { affectedRows: reply.affectedRows }),
+    }
+  }
+
+  /** Runs a script of statements without parameters; answers the rows of the last one. */
+  async exec(sql: string): Promise<unknown[]> {
+    return (await this.send({ kind: 'exec', sql })).rows
+  }
+
+  async close(): Promise<void> {
+    if (this.ended) return
+    await this.send({ kind: 'close' })
+    this.end(new Error('the embedded database is closed'))
+    await this.worker.terminate()
+  }
+
+  private send(
+    request: { kind: 'query'; sql: string; params: unknown[] } | { kind: 'exec'; sql: string } | { kind: 'close' },
+  ) {
+    if (this.ended) return Promise.reject(this.ended)
+    const id = this.nextId++
+    return new Promise<PgliteReply & { ok: true }>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject })
+      if (this.pending.size === 1) this.worker.ref()
+      this.worker.postMessage({ ...request, id } satisfies PgliteRequest)
+    })
+  }
+
+  private settle(reply: PgliteReply): void {
+    const waiting = this.pending.get(reply.id)
+    if (!waiting) return
+    this.pending.delete(reply.id)
+    if (this.pending.size === 0) this.worker.unref()
+    if (reply.ok) waiting.resolve(reply)
+    else waiting.reject(errorFrom(reply.error))
+  }
+
+  private end(reason: Error): void {
+    this.ended ??= reason
+    for (const waiting of this.pending.values()) waiting.reject(reason)
+    this.pending.clear()
+  }
+}
+
+/**
+ * Kysely's dialect for the embedded database's thread: PostgreSQL's SQL, and one connection, which
+ * the driver hands to one query or transaction at a time (the others wait their turn, in order).
+ */
+export class PgliteThreadDialect implements Dialect {
+  constructor(private readonly thread: PgliteThread) {}
+  createAdapter() {
+    return new PostgresAdapter()
+  }
+  createDriver(): Driver {
+    return new OneConnectionDriver(new ThreadConnection(this.thread))
+  }
+  createQueryCompiler() {
+    return new PostgresQueryCompiler()
+  }
+  createIntrospector(db: Parameters<Dialect['createIntrospector']>[0]) {
+    return new PostgresIntrospector(db)
+  }
+}
+
+class ThreadConnection implements DatabaseConnection {
+  constructor(readonly thread: PgliteThread) {}
+
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const result = await this.thread.query(compiled.sql, [...compiled.parameters])
+    const rows = result.rows as R[]
+    // As PGlite's own Kysely dialect did: a count only when rows were affected.
+    return result.affectedRows ? { rows, numAffectedRows: BigInt(result.affectedRows) } : { rows }
+  }
+
+  async *streamQuery<R>(compiled: CompiledQuery, chunkSize = 100): AsyncIterableIterator<QueryResult<R>> {
+    const { rows } = await this.executeQuery<R>(compiled)
+    for (let start = 0; start < rows.length; start += chunkSize) yield { rows: rows.slice(start, start + chunkSize) }
+  }
+}
+
+class OneConnectionDriver implements Driver {
+  private held = false
+  private readonly waiting: (() => void)[] = []
+
+  constructor(private readonly connection: ThreadConnection) {}
+
+  init(): Promise<void> {
+    return Promise.resolve()
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    if (this.held) await new Promise<void>((resolve) => this.waiting.push(resolve))
+    this.held = true
+    return this.connection
+  }
+
+  async releaseConnection(): Promise<void> {
+    const next = this.waiting.shift()
+    // The next in line takes the connection over as it is (held stays true); none: it is free.
+    if (next) next()
+    else this.held = false
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: { isolationLevel?: string }): Promise<void> {
+    const begin = settings.isolationLevel ? `start transaction isolation level ${settings.isolationLevel}` : 'begin'
+    await connection.executeQuery(CompiledQuery.raw(begin))
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'))
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'))
+  }
+
+  async destroy(): Promise<void> {
+    await this.connection.thread.close()
+  }
+}

@@ -1,0 +1,60 @@
+// The embedded database runs in a thread of its own (src/store/pglite-thread.ts): while a long
+// statement runs there, the API's event loop goes on, so a health check (and any request that needs
+// no database) is answered before the statement ends. In the API's own thread, as before, the
+// statement held the event loop for its whole length and the health check came after it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'kysely'
+import { openTestStore, type TestStore } from '../helpers/stores.ts'
+import { startApp, type TestApp } from '../helpers/app.ts'
+
+describe('the embedded database in its own thread', () => {
+  let store: TestStore
+  let api: TestApp
+  beforeAll(async () => {
+    store = await openTestStore('pglite')
+    api = await startApp(store.db)
+  })
+  afterAll(async () => {
+    await api?.close()
+    await store?.drop()
+  })
+
+  it('answers a health check while a long statement runs, and the statement still completes', async () => {
+    const order: string[] = []
+    const statement = sql<{ done: boolean }>`SELECT true AS done FROM pg_sleep(3)`.execute(store.db).then((result) => {
+      order.push('statement')
+      return result.rows[0]?.done
+    })
+    // Only an event loop that is free runs this timer before the statement ends.
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    const health = await fetch(`${api.url}/healthz`)
+    order.push(`healthz ${health.status}`)
+    expect(await statement).toBe(true)
+    expect(order).toEqual(['healthz 200', 'statement'])
+  })
+
+  it('passes PostgreSQL errors through with their SQLSTATE and fields, and the connection goes on', async () => {
+    const error: unknown = await sql`SELECT 1 / 0`.execute(store.db).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    )
+    expect(error).toBeInstanceOf(Error)
+    expect(error).toMatchObject({ message: 'division by zero', code: '22012' })
+    const after = await sql<{ n: number }>`SELECT 41 + 1 AS n`.execute(store.db)
+    expect(after.rows).toEqual([{ n: 42 }])
+  })
+
+  it('keeps a transaction on its one connection: another statement waits for it and sees only its commit', async () => {
+    const created = await store.db.transaction().execute(async (trx) => {
+      const org = await trx
+        .insertInto('orgs')
+        .values({ name: 'In a transaction' })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      // Sent meanwhile outside the transaction: it waits for the connection, so it runs after the commit.
+      const outside = store.db.selectFrom('orgs').select('id').where('id', '=', org.id).execute()
+      return { id: org.id, outside }
+    })
+    expect(await created.outside).toEqual([{ id: created.id }])
+  })
+})
