@@ -13,18 +13,22 @@ export interface ListItemRebuild {
 }
 
 /**
- * Rewrites every stored item that differs from the one built from the household's rows now, in one
- * statement (one transaction: a write meanwhile waits for it, or it for the write, and neither is lost).
+ * Writes every stored item that differs from the one built from the household's rows now, or is
+ * missing, in one statement (one transaction: a write meanwhile waits for it, or it for the write, and neither is lost).
  * Items that are right are not written, so a healthy database is only read.
  */
 export async function rebuildListItems(db: Kysely<Database>): Promise<ListItemRebuild> {
   const result = await sql<{ checked: number; rebuilt: number }>`
-    WITH stale AS (
-      UPDATE households h SET list_item = NULL
-      WHERE h.list_item::text IS DISTINCT FROM household_list_item(h)::text
+    WITH built AS (
+      SELECT h.id, household_list_item(h) AS item FROM households h
+    ), rebuilt AS (
+      INSERT INTO household_list_items AS i (household_id, item)
+      SELECT b.id, b.item FROM built b LEFT JOIN household_list_items s ON s.household_id = b.id
+      WHERE s.item::text IS DISTINCT FROM b.item::text
+      ON CONFLICT (household_id) DO UPDATE SET item = excluded.item
       RETURNING 1
     )
-    SELECT (SELECT count(*)::int FROM households) AS checked, (SELECT count(*)::int FROM stale) AS rebuilt`.execute(db)
+    SELECT (SELECT count(*)::int FROM built) AS checked, (SELECT count(*)::int FROM rebuilt) AS rebuilt`.execute(db)
   const row = result.rows[0]
   if (!row) throw new Error('the rebuild statement gave no row')
   return { checked: row.checked, rebuilt: row.rebuilt }

@@ -55,8 +55,6 @@ export interface HouseholdsTable extends HouseholdFieldColumns {
   assignment_count: ColumnType<number, never, never>
   entity_count: ColumnType<number, never, never>
   search_text: ColumnType<string, never, never>
-  /** The household's list item as JSON text, kept by a trigger (migration 0017); a list page concatenates these. */
-  list_item: ColumnType<object, never, never>
   created_at: CreatedAt
   updated_at: Timestamp
   version: Generated<number>
@@ -84,6 +82,12 @@ export interface AssignmentsTable {
   user_id: string
   role: string
   created_at: CreatedAt
+}
+
+/** Each household's list item as JSON text, written by triggers in every write's transaction (migration 0017). */
+export interface HouseholdListItemsTable {
+  household_id: ColumnType<string, never, never>
+  item: ColumnType<object, never, never>
 }
 
 export interface ApiKeysTable {
@@ -354,6 +358,7 @@ export interface Database {
   households: HouseholdsTable
   members: MembersTable
   assignments: AssignmentsTable
+  household_list_items: HouseholdListItemsTable
   api_keys: ApiKeysTable
   api_key_usage: ApiKeyUsageTable
   frame_origins: FrameOriginsTable
@@ -467,7 +472,6 @@ export const TABLE_COLUMNS: {
     assignment_count: { type: 'int4', nullable: false },
     entity_count: { type: 'int4', nullable: false },
     search_text: { type: 'text', nullable: false },
-    list_item: { type: 'json', nullable: false },
     created_at: { type: 'timestamptz', nullable: false },
     updated_at: { type: 'timestamptz', nullable: false },
     version: { type: 'int4', nullable: false },
@@ -489,6 +493,10 @@ export const TABLE_COLUMNS: {
     user_id: { type: 'uuid', nullable: false },
     role: { type: 'text', nullable: false },
     created_at: { type: 'timestamptz', nullable: false },
+  },
+  household_list_items: {
+    household_id: { type: 'uuid', nullable: false },
+    item: { type: 'json', nullable: false },
   },
   api_keys: {
     id: { type: 'uuid', nullable: false },
