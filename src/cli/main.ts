@@ -277,7 +277,8 @@ const COMMANDS: Command[] = [
     usage:
       'hearth doctor --rebuild-list-items\n' +
       '  Each list item is kept in the transaction of every write that changes it; this is for when that is in\n' +
-      '  doubt (a restore, a trigger disabled by hand). Writes go on meanwhile; a healthy database is only read.',
+      '  doubt (a restore, a trigger disabled by hand). It works through the households a thousand at a time,\n' +
+      '  so requests and writes go on between; a healthy database is only read.',
     options: { 'rebuild-list-items': { type: 'boolean' } },
     request: (values) => {
       if (values['rebuild-list-items'] !== true) usageError('say what to do: hearth doctor --rebuild-list-items')

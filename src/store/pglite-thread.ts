@@ -16,6 +16,7 @@ import {
   type Dialect,
   type Driver,
   type QueryResult,
+  type TransactionSettings,
 } from 'kysely'
 import { errorFrom, type PgliteOpened, type PgliteReply, type PgliteRequest } from './pglite-messages.ts'
 
@@ -49,6 +50,14 @@ function tsxApi(): string {
   return pathToFileURL(path.join(path.dirname(manifestPath), file)).href
 }
 
+/**
+ * The thread is gone: said with PostgreSQL's code for a terminated connection, so that requests get
+ * 503 database_unavailable (database-faults.ts), not 500.
+ */
+function threadEnded(code: number): Error {
+  return Object.assign(new Error(`the embedded database's thread ended (exit code ${code})`), { code: '57P01' })
+}
+
 export class PgliteThread {
   private nextId = 1
   private readonly pending = new Map<number, Pending>()
@@ -59,7 +68,7 @@ export class PgliteThread {
     // The thread failing (out of memory, a WebAssembly trap) fails what was waiting on it and what
     // comes after: the process goes on, and its requests get errors instead of hanging.
     worker.on('error', (error) => this.end(error))
-    worker.on('exit', (code) => this.end(new Error(`the embedded database's thread ended (exit code ${code})`)))
+    worker.on('exit', (code) => this.end(threadEnded(code)))
     // Idle, the thread does not keep the process alive; a statement in flight does (see send()).
     worker.unref()
   }
@@ -68,7 +77,7 @@ export class PgliteThread {
   static async start(dataDir: string): Promise<PgliteThread> {
     const worker = startWorker(dataDir)
     const opened = await new Promise<PgliteOpened>((resolve, reject) => {
-      const exited = (code: number) => reject(new Error(`the embedded database's thread ended (exit code ${code})`))
+      const exited = (code: number) => reject(threadEnded(code))
       worker.once('message', (message: PgliteOpened) => {
         worker.off('error', reject)
         worker.off('exit', exited)
@@ -116,7 +125,14 @@ export class PgliteThread {
     return new Promise<PgliteReply & { ok: true }>((resolve, reject) => {
       this.pending.set(id, { resolve, reject })
       if (this.pending.size === 1) this.worker.ref()
-      this.worker.postMessage({ ...request, id } satisfies PgliteRequest)
+      try {
+        this.worker.postMessage({ ...request, id } satisfies PgliteRequest)
+      } catch (error) {
+        // A value that cannot be sent (structured clone refused it): this request fails, nothing waits on it.
+        this.pending.delete(id)
+        if (this.pending.size === 0) this.worker.unref()
+        reject(error instanceof Error ? error : new Error(String(error)))
+      }
     })
   }
 
@@ -195,9 +211,12 @@ class OneConnectionDriver implements Driver {
     else this.held = false
   }
 
-  async beginTransaction(connection: DatabaseConnection, settings: { isolationLevel?: string }): Promise<void> {
-    const begin = settings.isolationLevel ? `start transaction isolation level ${settings.isolationLevel}` : 'begin'
-    await connection.executeQuery(CompiledQuery.raw(begin))
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    // As Kysely's PostgreSQL driver writes it: the isolation level and the access mode, when given.
+    const parts = ['start transaction']
+    if (settings.isolationLevel) parts.push(`isolation level ${settings.isolationLevel}`)
+    if (settings.accessMode) parts.push(settings.accessMode)
+    await connection.executeQuery(CompiledQuery.raw(parts.join(' ')))
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {

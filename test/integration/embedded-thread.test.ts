@@ -44,6 +44,20 @@ describe('the embedded database in its own thread', () => {
     expect(after.rows).toEqual([{ n: 42 }])
   })
 
+  it('starts a transaction with its access mode: a read-only one refuses a write', async () => {
+    const refused: unknown = await store.db
+      .transaction()
+      .setAccessMode('read only')
+      .execute((trx) => trx.insertInto('orgs').values({ name: 'Not written' }).execute())
+      .then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      )
+    expect(refused).toMatchObject({ code: '25006' })
+    const written = await store.db.selectFrom('orgs').select('id').where('name', '=', 'Not written').execute()
+    expect(written).toEqual([])
+  })
+
   it('keeps a transaction on its one connection: another statement waits for it and sees only its commit', async () => {
     const created = await store.db.transaction().execute(async (trx) => {
       const org = await trx

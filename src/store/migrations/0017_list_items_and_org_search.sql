@@ -63,17 +63,17 @@ CREATE TRIGGER households_list_items_insert AFTER INSERT ON households
 CREATE TRIGGER households_list_items_update AFTER UPDATE ON households
   REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION households_write_list_items();
 
--- An assigned user's name is in the items of the households they are assigned to. (A column list,
--- UPDATE OF name, cannot go with transition tables, hence the comparison.)
+-- An assigned user's name is in the items of the households they are assigned to: those households
+-- are updated (their version and times unchanged), so that the households' trigger rebuilds their
+-- items under each household's row lock, as after any other write. (A column list, UPDATE OF name,
+-- cannot go with transition tables, hence the comparison.)
 CREATE FUNCTION users_refresh_list_items() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO household_list_items AS i (household_id, item)
-  SELECT h.id, household_list_item(h) FROM households h
+  UPDATE households h SET updated_at = h.updated_at
   WHERE h.id IN (
     SELECT a.household_id FROM new_rows n JOIN old_rows o ON o.id = n.id JOIN assignments a ON a.user_id = n.id
-    WHERE n.name IS DISTINCT FROM o.name)
-  ON CONFLICT (household_id) DO UPDATE SET item = excluded.item;
+    WHERE n.name IS DISTINCT FROM o.name);
   RETURN NULL;
 END $$;
 
