@@ -1,10 +1,17 @@
 // What the API's thread and the embedded database's thread (pglite-worker.ts) say to each other.
+import type { PGliteOptions } from '@electric-sql/pglite'
 
 export type PgliteRequest =
   | { id: number; kind: 'query'; sql: string; params: unknown[] }
   /** A script of several statements without parameters; answers the rows of the last one. */
   | { id: number; kind: 'exec'; sql: string }
   | { id: number; kind: 'close' }
+
+/** What the thread is started with: the data directory, and PostgreSQL's WebAssembly if compiled already. */
+export interface PgliteWorkerData {
+  dataDir: string
+  pgliteWasmModule: PGliteOptions['pgliteWasmModule']
+}
 
 /** An error as it crosses threads: its message and PostgreSQL's fields (code, detail, constraint…). */
 export interface ErrorFields {

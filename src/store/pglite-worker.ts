@@ -7,7 +7,13 @@ import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'
 import { VALUE_PARSERS } from './value-parsers.ts'
-import { errorFields, type PgliteOpened, type PgliteReply, type PgliteRequest } from './pglite-messages.ts'
+import {
+  errorFields,
+  type PgliteOpened,
+  type PgliteReply,
+  type PgliteRequest,
+  type PgliteWorkerData,
+} from './pglite-messages.ts'
 
 async function answer(database: PGlite, request: PgliteRequest): Promise<PgliteReply> {
   switch (request.kind) {
@@ -30,10 +36,15 @@ async function answer(database: PGlite, request: PgliteRequest): Promise<PgliteR
   }
 }
 
-async function serve(port: MessagePort, dataDir: string): Promise<void> {
+async function serve(port: MessagePort, { dataDir, pgliteWasmModule }: PgliteWorkerData): Promise<void> {
   let database: PGlite
   try {
-    database = await PGlite.create({ dataDir, extensions: { pg_trgm, btree_gin }, parsers: VALUE_PARSERS })
+    database = await PGlite.create({
+      dataDir,
+      extensions: { pg_trgm, btree_gin },
+      parsers: VALUE_PARSERS,
+      ...(pgliteWasmModule ? { pgliteWasmModule } : {}),
+    })
   } catch (error) {
     // Said as a message, not thrown: the API's thread turns it into the error of opening the store.
     port.postMessage({ opened: false, error: errorFields(error) } satisfies PgliteOpened)
@@ -59,4 +70,4 @@ async function serve(port: MessagePort, dataDir: string): Promise<void> {
 }
 
 if (!parentPort) throw new Error('pglite-worker.ts runs as a worker thread (pglite-thread.ts starts it)')
-await serve(parentPort, (workerData as { dataDir: string }).dataDir)
+await serve(parentPort, workerData as PgliteWorkerData)
