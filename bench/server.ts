@@ -6,7 +6,7 @@ import { buildApp } from '../src/app.ts'
 import { MemoryRateLimitStore } from '../src/rate-limit/memory-store.ts'
 import { openSharedRateLimitStore } from '../src/rate-limit/fallback-store.ts'
 import { loadConfig } from '../src/config.ts'
-import { startWebhooks } from '../src/webhooks/service.ts'
+import { startDeliveries } from '../src/webhooks/start-deliveries.ts'
 import type { ListeningMessage } from './child.ts'
 
 const databaseUrl = process.env.BENCH_DATABASE_URL || undefined
@@ -63,10 +63,11 @@ await app.listen({ host: '127.0.0.1', port: 0 })
 const address = app.server.address()
 if (address === null || typeof address === 'string') throw new Error('the API is not listening on a TCP port')
 
-// --webhooks: this process delivers too, as every instance of `hearth serve` does (src/serve.ts).
+// --webhooks: this process delivers too, as every instance of `hearth serve` does (src/serve.ts),
+// and where serve does: on PostgreSQL from its lower-priority delivery thread.
 const webhooks =
   process.env.BENCH_WEBHOOKS === '1'
-    ? await startWebhooks(
+    ? await startDeliveries(
         store,
         {
           databaseUrl,
@@ -76,6 +77,7 @@ const webhooks =
           retryUnitMs: 1000,
           retentionDays: 30,
         },
+        5000,
         (error, text) => app.log.error({ err: error }, text),
       )
     : undefined

@@ -16,9 +16,15 @@ import { BUILD_DIR, BUILD_INFO, ROOT, readBuildInfo, staleBecause } from './buil
 
 /**
  * What the compiled program can load: the CLI (every command and server, through its imports), the
- * embedded database's thread (started by path, not imported: src/store/pglite-thread.ts) and the web build.
+ * threads it starts by path, not by import (the embedded database's, src/store/pglite-thread.ts; the
+ * webhook deliveries', src/webhooks/start-delivery-thread.ts) and the web build.
  */
-const ENTRIES = ['src/cli/main.ts', 'src/store/pglite-worker.ts', 'src/web/bundle.ts']
+const ENTRIES = [
+  'src/cli/main.ts',
+  'src/store/pglite-worker.ts',
+  'src/webhooks/delivery-thread.ts',
+  'src/web/bundle.ts',
+]
 /** Files that change the output without being imported. */
 const BUILD_SETTINGS = ['scripts/build.js', 'tsconfig.json']
 

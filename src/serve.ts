@@ -19,7 +19,7 @@ import { prepareDemo, type Demo } from './demo.ts'
 import { startDemoPartner } from './demo-partner/server.ts'
 import { OidcSignIn, CALLBACK_PATH, type OidcSettings } from './auth/oidc.ts'
 import { freePort } from './net/free-port.ts'
-import { startWebhooks, type WebhookService } from './webhooks/service.ts'
+import { startDeliveries } from './webhooks/start-deliveries.ts'
 import { assertDevelopmentServicesOnLoopback, usesDemo, usesDevelopmentSignIn } from './dev-idp/loopback-only.ts'
 
 export interface RunningService {
@@ -163,7 +163,7 @@ async function startApiHere({ config, store, port, publicUrl, embedOrigin, oidc 
   const sharedLimits = config.redisUrl ? await openSharedRateLimitStore(config.redisUrl) : undefined
   const rateLimitStore = sharedLimits ?? new MemoryRateLimitStore()
   let api: FastifyInstance | undefined
-  let webhooks: Promise<WebhookService | undefined> | undefined
+  let webhooks: Promise<{ close(): Promise<void> } | undefined> | undefined
   const close = async () => {
     // Webhooks first: attempts in flight are handed back to the queue while the store is still open.
     await (await webhooks)?.close()
@@ -197,17 +197,16 @@ async function startApiHere({ config, store, port, publicUrl, embedOrigin, oidc 
       const log = api.log
       // In the background: the API serves while the job queue installs or checks its schema, and a
       // queue that cannot start (said in the log) leaves the API serving.
-      webhooks = startWebhooks(
-        store,
-        {
-          databaseUrl: config.databaseUrl,
-          production: config.production,
-          attemptTimeoutMs: config.webhookTimeoutSeconds * 1000,
-          concurrency: config.webhookConcurrency,
-          retryUnitMs: config.webhookRetryUnitMs,
-          retentionDays: config.eventRetentionDays,
-        },
-        (error, message) => log.error({ err: error }, message),
+      const settings = {
+        databaseUrl: config.databaseUrl,
+        production: config.production,
+        attemptTimeoutMs: config.webhookTimeoutSeconds * 1000,
+        concurrency: config.webhookConcurrency,
+        retryUnitMs: config.webhookRetryUnitMs,
+        retentionDays: config.eventRetentionDays,
+      }
+      webhooks = startDeliveries(store, settings, config.statementTimeoutMs, (error, message) =>
+        log.error({ err: error }, message),
       ).catch((error: unknown) => {
         log.error({ err: error }, 'webhooks could not start: no webhooks are sent by this process')
         return undefined

@@ -1,0 +1,96 @@
+// On PostgreSQL an API process sends its webhooks from a thread of its own, at a lower CPU priority
+// than the API's requests (delivery-thread.ts says why). A thread that ends by a fault (a crash in
+// it, not a database that went away: the queue rides those out) is logged and started again after
+// a pause, so that the process goes on serving and deliveries resume.
+import { once } from 'node:events'
+import type { Worker } from 'node:worker_threads'
+import { startThread } from '../start-thread.ts'
+import { errorFrom } from '../store/pglite-messages.ts'
+import type { DeliveryThreadData, DeliveryThreadMessage, DeliveryThreadRequest } from './delivery-thread-messages.ts'
+
+/** The delivery thread's nice value: about a tenth of a core's share against the API's thread when both want the CPU. */
+export const DELIVERY_NICENESS = 10
+/** Connections of the delivery thread's own pool (its dispatcher, the recording of attempts). */
+const DELIVERY_POOL_MAX = 4
+const RESTART_DELAY_MS = 5000
+/** How long close() waits for attempts in flight to be handed back before it ends the thread. */
+const CLOSE_WAIT_MS = 30_000
+
+type Logger = (error: unknown, message: string) => void
+
+export class DeliveryThread {
+  private worker: Worker | undefined
+  private closing = false
+  private restart: NodeJS.Timeout | undefined
+  /** The nice value the thread runs at; undefined when the system refused to lower it. */
+  niceness: number | undefined
+
+  private constructor(
+    private readonly data: DeliveryThreadData,
+    private readonly log: Logger,
+  ) {}
+
+  /** Starts the thread; rejects with the reason when webhooks cannot start. */
+  static async start(data: Omit<DeliveryThreadData, 'niceness' | 'poolMax'>, log: Logger): Promise<DeliveryThread> {
+    const thread = new DeliveryThread({ ...data, niceness: DELIVERY_NICENESS, poolMax: DELIVERY_POOL_MAX }, log)
+    await thread.launch()
+    return thread
+  }
+
+  private async launch(): Promise<void> {
+    const worker = await startThread(new URL('./delivery-thread.ts', import.meta.url), this.data)
+    this.worker = worker
+    // Kept for the thread's whole life: an 'error' event without a listener would end this process.
+    worker.on('error', (error) => this.log(error, 'webhooks: the delivery thread failed'))
+    let running = false
+    const started = new Promise<number | undefined>((resolve, reject) => {
+      worker.on('message', (message: DeliveryThreadMessage) => {
+        if (message.kind === 'started') {
+          running = true
+          resolve(message.niceness)
+        } else if (message.kind === 'failed') reject(errorFrom(message.error))
+        else if (message.kind === 'log') this.log(errorFrom(message.error), message.message)
+      })
+      worker.once('exit', (code: number) => {
+        reject(new Error(`the webhook delivery thread ended (exit code ${code}) before it started`))
+        // One that never started is the launch's failure, said by whoever launched it.
+        if (!running || this.closing) return
+        this.log(
+          new Error(`exit code ${code}`),
+          `webhooks: the delivery thread ended; starting it again in ${RESTART_DELAY_MS / 1000} s`,
+        )
+        this.scheduleRestart()
+      })
+    })
+    this.niceness = await started
+  }
+
+  private scheduleRestart(): void {
+    this.worker = undefined
+    this.restart = setTimeout(() => {
+      if (this.closing) return
+      this.launch().catch((error: unknown) => {
+        this.log(error, `webhooks: the delivery thread could not start; trying again in ${RESTART_DELAY_MS / 1000} s`)
+        this.scheduleRestart()
+      })
+    }, RESTART_DELAY_MS)
+  }
+
+  /** Tests: ends the thread as a fault in it would (it is started again after the pause). */
+  async endAsByFault(): Promise<void> {
+    await this.worker?.terminate()
+  }
+
+  /** Stops: attempts in flight are handed back to the queue, then the thread and its pool end. */
+  async close(): Promise<void> {
+    this.closing = true
+    clearTimeout(this.restart)
+    const worker = this.worker
+    if (!worker) return
+    const ended = once(worker, 'exit')
+    worker.postMessage({ kind: 'close' } satisfies DeliveryThreadRequest)
+    const timer = setTimeout(() => void worker.terminate(), CLOSE_WAIT_MS)
+    await ended
+    clearTimeout(timer)
+  }
+}
