@@ -25,6 +25,8 @@ export interface BenchOptions {
   apiCpu: number | undefined
   /** Webhooks on: an endpoint of the measured org at a receiver here, and each API process delivering to it. */
   webhooks: boolean
+  /** When set, the cases' figures are also written here as JSON (bench/growth.ts reads them). */
+  jsonFile: string | undefined
 }
 
 /** From this many households, --orgs and --instances default to the issue-6 scale run. */
@@ -57,6 +59,7 @@ export const USAGE = `Usage: npm run bench -- [flags]
                             a receiver in this process, and run the webhook dispatcher and workers in
                             each API process: the write cases then pay for events and their deliveries
   --cpu-prof DIR            profile the API server child (node --cpu-prof) into DIR
+  --json FILE               also write each case's figures to FILE as JSON (npm run bench:growth)
   --help                    this text`
 
 export class UsageError extends Error {}
@@ -81,6 +84,7 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
     instances: 1,
     apiCpu: undefined,
     webhooks: false,
+    jsonFile: undefined,
   }
   let orgs: number | undefined
   let instances: number | undefined
@@ -148,6 +152,9 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
         break
       case '--cpu-prof':
         options.cpuProfDir = value()
+        break
+      case '--json':
+        options.jsonFile = value()
         break
       case '--api-cpu': {
         const raw = value()

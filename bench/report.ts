@@ -121,6 +121,39 @@ export function cpuTable(outcomes: CaseOutcome[]): string[] {
     : []
 }
 
+/** One case's figures as --json writes them (bench/growth.ts puts runs of several sizes side by side). */
+export interface CaseFigures {
+  name: CaseName
+  label: string
+  /** Households of the org the case ran against. */
+  households: number
+  reqPerSec: number
+  ceilingReqPerSec: number
+  /** CPU per request of the API process and of PostgreSQL's processes; undefined without /proc. */
+  apiCpuMs: number | undefined
+  databaseCpuMs: number | undefined
+  p50Ms: number
+  peakRssBytes: number | undefined
+}
+
+export function caseFigures(outcomes: CaseOutcome[], households: number): CaseFigures[] {
+  return outcomes.map(({ benchCase, label, api, ceiling, cpu, peakRssBytes }) => {
+    const perRequest = (cores: number | undefined) =>
+      cores === undefined || api.reqPerSec <= 0 ? undefined : (cores * 1000) / api.reqPerSec
+    return {
+      name: benchCase.name,
+      label,
+      households,
+      reqPerSec: api.reqPerSec,
+      ceilingReqPerSec: ceiling.reqPerSec,
+      apiCpuMs: perRequest(cpu?.server),
+      databaseCpuMs: perRequest(cpu?.postgres),
+      p50Ms: api.p50Ms,
+      peakRssBytes,
+    }
+  })
+}
+
 /** Anything that makes a row's numbers suspect: failed requests, connection errors. */
 export function warnings(outcomes: CaseOutcome[]): string[] {
   const lines: string[] = []

@@ -1,6 +1,7 @@
 // `npm run bench`: seeds a store, starts the API and the ceiling in their own processes, loads
 // each case on both with autocannon, and prints a markdown report. Progress goes to stderr, the
 // report to stdout. Everything created is removed at the end, on failure and on Ctrl-C.
+import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { openStore } from '../src/store/db.ts'
@@ -25,6 +26,7 @@ import {
   resultTable,
   scaleTable,
   warnings,
+  caseFigures,
   type CaseOutcome,
 } from './report.ts'
 
@@ -305,6 +307,7 @@ async function main(): Promise<void> {
       log(`note: ${notes.at(-1)}`)
     }
     const problems = warnings(outcomes)
+    if (options.jsonFile) writeFileSync(options.jsonFile, JSON.stringify(caseFigures(outcomes, seeded.households)))
     console.log(
       [
         '',
