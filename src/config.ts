@@ -103,7 +103,7 @@ const ENVIRONMENT = {
   HEARTH_EVENT_RETENTION_DAYS:
     'days the change feed (GET /api/v1/events) keeps events; an older cursor is 410 event_cursor_expired (default 30)',
   HEARTH_WEBHOOKS:
-    '0: this process sends no webhooks (another instance on the same database does); default 1: every API process dispatches and delivers, each attempt once',
+    '0: this process sends no webhooks (another instance on the same database does); default 1: every API process dispatches and delivers, each attempt once (on PostgreSQL from a thread at a lower CPU priority than its requests)',
   HEARTH_WEBHOOK_TIMEOUT:
     'seconds one webhook attempt may take, from connecting to the answer; a slower endpoint fails the attempt (default 15, at most 60)',
   HEARTH_WEBHOOK_CONCURRENCY: 'webhook attempts one process makes at once (default 50)',
