@@ -8,6 +8,10 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll gives up after 1 s by default: too short for a page's first load in Chromium while
+    // the other worker runs a heavy file (a browser test failed so in CI). A poll still ends as soon
+    // as it is met; only a failing one waits longer.
+    expect: { poll: { timeout: 10_000 } },
     // Each file gets its own databases, so files run in parallel safely. Vitest's default (cores - 1)
     // is one worker on a 2-core machine, which leaves a core idle while a file waits on a child
     // process, a socket or a timer: at least two.
