@@ -2,7 +2,6 @@
 // than the API's requests (delivery-thread.ts says why). A thread that ends by a fault (a crash in
 // it, not a database that went away: the queue rides those out) is logged and started again after
 // a pause, so that the process goes on serving and deliveries resume.
-import { once } from 'node:events'
 import type { Worker } from 'node:worker_threads'
 import { startThread } from '../start-thread.ts'
 import { errorFrom } from '../store/pglite-messages.ts'
@@ -19,9 +18,12 @@ const CLOSE_WAIT_MS = 30_000
 type Logger = (error: unknown, message: string) => void
 
 export class DeliveryThread {
-  private worker: Worker | undefined
+  /** The running thread, and when it ends (known from its start, so that an end is never missed). */
+  private worker: { thread: Worker; ended: Promise<unknown> } | undefined
   private closing = false
   private restart: NodeJS.Timeout | undefined
+  /** A start again after a fault, while it is under way (close() waits for it, then closes what it started). */
+  private restarting: Promise<void> | undefined
   /** The nice value the thread runs at; undefined when the system refused to lower it. */
   niceness: number | undefined
 
@@ -39,7 +41,8 @@ export class DeliveryThread {
 
   private async launch(): Promise<void> {
     const worker = await startThread(new URL('./delivery-thread.ts', import.meta.url), this.data)
-    this.worker = worker
+    // Not events.once: it rejects on an 'error' event, which no one would be waiting to catch.
+    this.worker = { thread: worker, ended: new Promise((resolve) => worker.once('exit', resolve)) }
     // Kept for the thread's whole life: an 'error' event without a listener would end this process.
     worker.on('error', (error) => this.log(error, 'webhooks: the delivery thread failed'))
     let running = false
@@ -62,35 +65,40 @@ export class DeliveryThread {
         this.scheduleRestart()
       })
     })
-    this.niceness = await started
+    try {
+      this.niceness = await started
+    } catch (error) {
+      this.worker = undefined
+      throw error
+    }
   }
 
   private scheduleRestart(): void {
     this.worker = undefined
     this.restart = setTimeout(() => {
       if (this.closing) return
-      this.launch().catch((error: unknown) => {
+      this.restarting = this.launch().catch((error: unknown) => {
         this.log(error, `webhooks: the delivery thread could not start; trying again in ${RESTART_DELAY_MS / 1000} s`)
-        this.scheduleRestart()
+        if (!this.closing) this.scheduleRestart()
       })
     }, RESTART_DELAY_MS)
   }
 
   /** Tests: ends the thread as a fault in it would (it is started again after the pause). */
   async endAsByFault(): Promise<void> {
-    await this.worker?.terminate()
+    await this.worker?.thread.terminate()
   }
 
   /** Stops: attempts in flight are handed back to the queue, then the thread and its pool end. */
   async close(): Promise<void> {
     this.closing = true
     clearTimeout(this.restart)
+    await this.restarting
     const worker = this.worker
     if (!worker) return
-    const ended = once(worker, 'exit')
-    worker.postMessage({ kind: 'close' } satisfies DeliveryThreadRequest)
-    const timer = setTimeout(() => void worker.terminate(), CLOSE_WAIT_MS)
-    await ended
+    worker.thread.postMessage({ kind: 'close' } satisfies DeliveryThreadRequest)
+    const timer = setTimeout(() => void worker.thread.terminate(), CLOSE_WAIT_MS)
+    await worker.ended
     clearTimeout(timer)
   }
 }
