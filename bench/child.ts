@@ -34,7 +34,9 @@ export interface ChildOptions {
 }
 
 export async function startChild(options: ChildOptions): Promise<Child> {
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', options.script], {
+  // TypeScript runs under tsx; a compiled script (api-server-script.ts) by plain node.
+  const loader = options.script.endsWith('.ts') ? ['--import', 'tsx'] : []
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), ...loader, options.script], {
     env: { ...process.env, ...options.env },
     // stdout/stderr go straight to ours, so server warnings and crashes are visible.
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -11,12 +11,12 @@
 //      at the top of its budget, and only the concurrency limit stands between it and the pool.
 // Prints, per setting, the small org's p50 and p99 quiet and flooded, their p99 ratio, and what
 // the flood got (answers, 429s, errors). Progress goes to stderr, the report to stdout.
-import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { openStore } from '../src/store/db.ts'
 import { cleanup, cleanupOnSignals } from './cleanup.ts'
 import { provisionDatabase, type BenchDatabase } from './database.ts'
 import { seed, type SeedResult } from './seed.ts'
+import { compiledApiServer } from './api-server-script.ts'
 import { startChild } from './child.ts'
 import { measure, probe, warmUp, type LoadResult, type LoadSettings } from './load.ts'
 import { RELATIONSHIPS, type CaseRequest } from './cases.ts'
@@ -118,7 +118,7 @@ async function measureSetting(
   if (setting.orgConcurrency !== undefined) env.HEARTH_ORG_CONCURRENCY = setting.orgConcurrency
   const api = await startChild({
     name: `API server (limit ${setting.label})`,
-    script: fileURLToPath(new URL('./server.ts', import.meta.url)),
+    script: compiledApiServer(),
     env,
   })
   try {

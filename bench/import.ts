@@ -17,6 +17,7 @@ import { openStore } from '../src/store/db.ts'
 import { createOrg } from '../src/store/orgs.ts'
 import { issueApiKey } from '../src/auth/issue-api-key.ts'
 import { provisionDatabase } from './database.ts'
+import { compiledApiServer } from './api-server-script.ts'
 import { startChild } from './child.ts'
 import { cleanup, onCleanup } from './cleanup.ts'
 import { describeMachine } from './machine.ts'
@@ -156,7 +157,7 @@ async function main(): Promise<void> {
 
   const server = await startChild({
     name: 'api',
-    script: path.join(import.meta.dirname, 'server.ts'),
+    script: compiledApiServer(),
     env: {
       ...(database.databaseUrl ? { BENCH_DATABASE_URL: database.databaseUrl } : { BENCH_DATA_DIR: database.dataDir }),
       ...(values.lanes ? { BENCH_IMPORT_LANES: values.lanes } : {}),

@@ -12,6 +12,7 @@ import { provisionDatabase, type BenchDatabase } from './database.ts'
 import { seed, type SeedResult } from './seed.ts'
 import { startWebhookReceiver } from './webhook-receiver.ts'
 import { startChild, type Child } from './child.ts'
+import { compiledApiServer } from './api-server-script.ts'
 import { probe, type LoadSettings } from './load.ts'
 import { measureQuietly } from './quiet.ts'
 import { measureCpu } from './cpu.ts'
@@ -80,7 +81,7 @@ function startApi(database: BenchDatabase, options: BenchOptions, instance: numb
   if (options.webhooks) env.BENCH_WEBHOOKS = '1'
   const nodeFlags = options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] : []
   const name = instance === 0 ? 'API server' : `API server ${instance + 1}`
-  return startChild({ name, script: fileURLToPath(new URL('./server.ts', import.meta.url)), env, nodeFlags })
+  return startChild({ name, script: compiledApiServer(), env, nodeFlags })
 }
 
 const urlOf = (child: Child) => `http://127.0.0.1:${child.port}`

@@ -17,13 +17,15 @@ import { BUILD_DIR, BUILD_INFO, ROOT, readBuildInfo, staleBecause } from './buil
 /**
  * What the compiled program can load: the CLI (every command and server, through its imports), the
  * threads it starts by path, not by import (the embedded database's, src/store/pglite-thread.ts; the
- * webhook deliveries', src/webhooks/start-delivery-thread.ts) and the web build.
+ * webhook deliveries', src/webhooks/start-delivery-thread.ts), the web build, and the benches' API server
+ * (bench/api-server-script.ts: the benches measure the program as built, not under tsx).
  */
 const ENTRIES = [
   'src/cli/main.ts',
   'src/store/pglite-worker.ts',
   'src/webhooks/delivery-thread.ts',
   'src/web/bundle.ts',
+  'bench/server.ts',
 ]
 /** Files that change the output without being imported. */
 const BUILD_SETTINGS = ['scripts/build.js', 'tsconfig.json']
