@@ -8,7 +8,7 @@
 //
 //   node scripts/build.js              build
 //   node scripts/build.js --if-stale   build only when a source changed since the last build
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
@@ -25,7 +25,8 @@ const ENTRIES = [
   'src/store/pglite-worker.ts',
   'src/webhooks/delivery-thread.ts',
   'src/web/bundle.ts',
-  'bench/server.ts',
+  // Only where the project has its benches: a copy with just the program (test/cli/build.test.ts) builds without it.
+  ...(existsSync(path.join(ROOT, 'bench', 'server.ts')) ? ['bench/server.ts'] : []),
 ]
 /** Files that change the output without being imported. */
 const BUILD_SETTINGS = ['scripts/build.js', 'tsconfig.json']
