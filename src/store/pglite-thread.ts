@@ -17,13 +17,8 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely'
-import {
-  errorFrom,
-  type PgliteOpened,
-  type PgliteReply,
-  type PgliteRequest,
-  type PgliteWorkerData,
-} from './pglite-messages.ts'
+import { errorFrom } from '../thread-errors.ts'
+import { type PgliteOpened, type PgliteReply, type PgliteRequest, type PgliteWorkerData } from './pglite-messages.ts'
 import { startThread } from '../start-thread.ts'
 
 interface Pending {

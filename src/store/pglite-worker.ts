@@ -7,13 +7,8 @@ import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'
 import { VALUE_PARSERS } from './value-parsers.ts'
-import {
-  errorFields,
-  type PgliteOpened,
-  type PgliteReply,
-  type PgliteRequest,
-  type PgliteWorkerData,
-} from './pglite-messages.ts'
+import { errorFields } from '../thread-errors.ts'
+import { type PgliteOpened, type PgliteReply, type PgliteRequest, type PgliteWorkerData } from './pglite-messages.ts'
 
 async function answer(database: PGlite, request: PgliteRequest): Promise<PgliteReply> {
   switch (request.kind) {

@@ -1,6 +1,6 @@
 // What the API's thread and the webhook delivery thread (delivery-thread.ts) say to each other.
 import type { WebhookSettings } from './service.ts'
-import type { ErrorFields } from '../store/pglite-messages.ts'
+import type { ErrorFields } from '../thread-errors.ts'
 
 export interface DeliveryThreadData {
   databaseUrl: string

@@ -8,7 +8,7 @@ import os from 'node:os'
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads'
 import { openStore, type Store } from '../store/db.ts'
 import { startWebhooks, type WebhookService } from './service.ts'
-import { errorFields } from '../store/pglite-messages.ts'
+import { errorFields } from '../thread-errors.ts'
 import type { DeliveryThreadData, DeliveryThreadMessage } from './delivery-thread-messages.ts'
 
 /** Lowers this thread's priority; answers the nice value it got, or undefined if the system refused. */

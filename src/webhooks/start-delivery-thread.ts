@@ -4,7 +4,7 @@
 // a pause, so that the process goes on serving and deliveries resume.
 import type { Worker } from 'node:worker_threads'
 import { startThread } from '../start-thread.ts'
-import { errorFrom } from '../store/pglite-messages.ts'
+import { errorFrom } from '../thread-errors.ts'
 import type { DeliveryThreadData, DeliveryThreadMessage, DeliveryThreadRequest } from './delivery-thread-messages.ts'
 
 /** The delivery thread's nice value: about a tenth of a core's share against the API's thread when both want the CPU. */
