@@ -22,11 +22,11 @@ const redisUrl = process.env.BENCH_REDIS_URL || undefined
 const rateLimitStore = redisUrl
   ? await openSharedRateLimitStore(redisUrl, { prefix: `hearth:bench:${process.pid}:` })
   : new MemoryRateLimitStore()
-// Each organization's share of requests in progress as production derives it from the store and the
-// pool, unless HEARTH_ORG_CONCURRENCY (0: off), HEARTH_ORG_QUEUE or HEARTH_ORG_QUEUE_TIMEOUT say otherwise
-// (the fairness bench sets them).
+// The production defaults for this store and pool: each organization's share of requests in progress
+// (unless HEARTH_ORG_CONCURRENCY (0: off), HEARTH_ORG_QUEUE or HEARTH_ORG_QUEUE_TIMEOUT say otherwise;
+// the fairness bench sets them) and the webhook settings (--webhooks).
 const { HEARTH_ORG_CONCURRENCY, HEARTH_ORG_QUEUE, HEARTH_ORG_QUEUE_TIMEOUT } = process.env
-const shares = loadConfig({
+const config = loadConfig({
   DATABASE_URL: databaseUrl,
   HEARTH_DB_POOL_MAX: '10',
   HEARTH_ORG_CONCURRENCY,
@@ -46,9 +46,9 @@ const app = await buildApp({
   },
   rateLimitStore,
   orgConcurrency: {
-    perOrg: shares.orgConcurrency,
-    queueLength: shares.orgQueueLength,
-    waitMs: shares.orgQueueTimeoutSeconds * 1000,
+    perOrg: config.orgConcurrency,
+    queueLength: config.orgQueueLength,
+    waitMs: config.orgQueueTimeoutSeconds * 1000,
   },
   publicUrl: 'http://127.0.0.1',
   // No chart case is measured; the embed origin is only named in tokens.
@@ -67,19 +67,7 @@ if (address === null || typeof address === 'string') throw new Error('the API is
 // and where serve does: on PostgreSQL from its lower-priority delivery thread.
 const webhooks =
   process.env.BENCH_WEBHOOKS === '1'
-    ? await startDeliveries(
-        store,
-        {
-          databaseUrl,
-          production: false,
-          attemptTimeoutMs: 15_000,
-          concurrency: 50,
-          retryUnitMs: 1000,
-          retentionDays: 30,
-        },
-        5000,
-        (error, text) => app.log.error({ err: error }, text),
-      )
+    ? await startDeliveries(store, config, (error, text) => app.log.error({ err: error }, text))
     : undefined
 
 let closing = false

@@ -197,20 +197,12 @@ async function startApiHere({ config, store, port, publicUrl, embedOrigin, oidc 
       const log = api.log
       // In the background: the API serves while the job queue installs or checks its schema, and a
       // queue that cannot start (said in the log) leaves the API serving.
-      const settings = {
-        databaseUrl: config.databaseUrl,
-        production: config.production,
-        attemptTimeoutMs: config.webhookTimeoutSeconds * 1000,
-        concurrency: config.webhookConcurrency,
-        retryUnitMs: config.webhookRetryUnitMs,
-        retentionDays: config.eventRetentionDays,
-      }
-      webhooks = startDeliveries(store, settings, config.statementTimeoutMs, (error, message) =>
-        log.error({ err: error }, message),
-      ).catch((error: unknown) => {
-        log.error({ err: error }, 'webhooks could not start: no webhooks are sent by this process')
-        return undefined
-      })
+      webhooks = startDeliveries(store, config, (error, message) => log.error({ err: error }, message)).catch(
+        (error: unknown) => {
+          log.error({ err: error }, 'webhooks could not start: no webhooks are sent by this process')
+          return undefined
+        },
+      )
     }
     return { url, close }
   } catch (error) {

@@ -11,8 +11,16 @@ import { eventually, startReceiver, verifyRequest, type Receiver } from '../help
 import { addEndpoint } from '../helpers/webhooks.ts'
 import { DELIVERY_NICENESS, DeliveryThread } from '../../src/webhooks/start-delivery-thread.ts'
 import { startDeliveries } from '../../src/webhooks/start-deliveries.ts'
+import { loadConfig } from '../../src/config.ts'
 
 const onPostgres = storeKinds().includes('postgres')
+/** Short attempt timeouts and a fast retry schedule, as the other webhook tests run them. */
+const TEST_WEBHOOK_ENV = {
+  HEARTH_WEBHOOK_TIMEOUT: '2',
+  HEARTH_WEBHOOK_CONCURRENCY: '4',
+  HEARTH_WEBHOOK_RETRY_UNIT_MS: '1',
+}
+const log = (error: unknown, message: string) => console.error(message, error)
 
 /** The nice value of each thread of this process, by thread id, as the kernel reports it (proc(5): field 19 of stat). */
 function threadNiceness(): Map<number, number> {
@@ -51,20 +59,11 @@ describe.runIf(onPostgres)('webhooks from their own lower-priority thread on Pos
     await store?.drop()
   })
 
-  const settings = () => ({
-    databaseUrl: store.env.DATABASE_URL,
-    production: false,
-    attemptTimeoutMs: 2000,
-    concurrency: 4,
-    retryUnitMs: 1,
-    retentionDays: 30,
-  })
-  const log = (error: unknown, message: string) => console.error(message, error)
-
   it('delivers signed events from a thread at nice 10, the main thread untouched', async () => {
     const mainBefore = threadNiceness().get(process.pid)
     const loweredBefore = lowered()
-    const started = await startDeliveries(store, settings(), 5000, log)
+    const config = loadConfig({ DATABASE_URL: store.env.DATABASE_URL, ...TEST_WEBHOOK_ENV })
+    const started = await startDeliveries(store, config, log)
     if (!(started instanceof DeliveryThread)) throw new Error('on PostgreSQL webhooks run in a DeliveryThread')
     thread = started
     expect(thread.niceness).toBe(DELIVERY_NICENESS)
@@ -106,19 +105,7 @@ describe('webhooks beside the API on the embedded database', () => {
   it('runs in this thread, not in a delivery thread', async () => {
     const store = await openTestStore('pglite')
     try {
-      const service = await startDeliveries(
-        store,
-        {
-          databaseUrl: undefined,
-          production: false,
-          attemptTimeoutMs: 2000,
-          concurrency: 1,
-          retryUnitMs: 1,
-          retentionDays: 30,
-        },
-        5000,
-        (error, message) => console.error(message, error),
-      )
+      const service = await startDeliveries(store, loadConfig(TEST_WEBHOOK_ENV), log)
       expect(service).not.toBeInstanceOf(DeliveryThread)
       await service.close()
     } finally {
