@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { CaseFigures } from './report.ts'
+import { fixed, type CaseFigures } from './report.ts'
 
 const USAGE = `Usage: npm run bench:growth -- [--store postgres|pglite] [--sizes 10000,100000,1000000] [--duration S] [--warmup S]
   Runs npm run bench (cases list, search and create, one org, one API process) once per size, then
@@ -61,10 +61,7 @@ async function benchAt(households: number, options: GrowthOptions, dir: string):
   return JSON.parse(readFileSync(jsonFile, 'utf8')) as CaseFigures[]
 }
 
-const format = (value: number | undefined, digits = 0) =>
-  value === undefined
-    ? 'n/a'
-    : value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+const format = (value: number | undefined, digits = 0) => (value === undefined ? 'n/a' : fixed(value, digits))
 
 function table(runs: CaseFigures[][], sizes: number[]): string[] {
   const header = sizes.map((size) => format(size)).join(' | ')

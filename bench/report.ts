@@ -49,7 +49,7 @@ export interface RunInfo {
 
 const MB = 1024 * 1024
 
-function fixed(value: number, digits = 0): string {
+export function fixed(value: number, digits = 0): string {
   return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
 }
 
@@ -95,6 +95,11 @@ export function resultTable(outcomes: CaseOutcome[]): string[] {
   return lines
 }
 
+/** CPU milliseconds per request from cores busy at a rate; undefined when nothing was answered. */
+function msPerRequest(cores: number, reqPerSec: number): number | undefined {
+  return reqPerSec > 0 ? (cores * 1000) / reqPerSec : undefined
+}
+
 /**
  * Where the CPU went while the API was measured. On a 2-core machine, API + postgres near 2 means
  * the machine was the limit; "other processes" well above 0 means a noisy neighbour.
@@ -106,7 +111,7 @@ export function cpuTable(outcomes: CaseOutcome[]): string[] {
   ]
   for (const { label, api, cpu, ceilingOthers, attempts } of outcomes) {
     if (!cpu) continue
-    const perRequest = (cores: number) => (api.reqPerSec > 0 ? ((cores * 1000) / api.reqPerSec).toFixed(2) : 'n/a')
+    const perRequest = (cores: number) => msPerRequest(cores, api.reqPerSec)?.toFixed(2) ?? 'n/a'
     lines.push(
       `| ${label} | ${cpu.server.toFixed(2)} | ${cpu.postgres.toFixed(2)} | ${cpu.loadGenerator.toFixed(2)} | ${cpu.others?.toFixed(2) ?? 'n/a'} | ${perRequest(cpu.server)} | ${perRequest(cpu.postgres)} | ${ceilingOthers?.toFixed(2) ?? 'n/a'} | ${attempts} |`,
     )
@@ -137,21 +142,17 @@ export interface CaseFigures {
 }
 
 export function caseFigures(outcomes: CaseOutcome[], households: number): CaseFigures[] {
-  return outcomes.map(({ benchCase, label, api, ceiling, cpu, peakRssBytes }) => {
-    const perRequest = (cores: number | undefined) =>
-      cores === undefined || api.reqPerSec <= 0 ? undefined : (cores * 1000) / api.reqPerSec
-    return {
-      name: benchCase.name,
-      label,
-      households,
-      reqPerSec: api.reqPerSec,
-      ceilingReqPerSec: ceiling.reqPerSec,
-      apiCpuMs: perRequest(cpu?.server),
-      databaseCpuMs: perRequest(cpu?.postgres),
-      p50Ms: api.p50Ms,
-      peakRssBytes,
-    }
-  })
+  return outcomes.map(({ benchCase, label, api, ceiling, cpu, peakRssBytes }) => ({
+    name: benchCase.name,
+    label,
+    households,
+    reqPerSec: api.reqPerSec,
+    ceilingReqPerSec: ceiling.reqPerSec,
+    apiCpuMs: cpu && msPerRequest(cpu.server, api.reqPerSec),
+    databaseCpuMs: cpu && msPerRequest(cpu.postgres, api.reqPerSec),
+    p50Ms: api.p50Ms,
+    peakRssBytes,
+  }))
 }
 
 /** Anything that makes a row's numbers suspect: failed requests, connection errors. */
