@@ -125,42 +125,48 @@ function pastCursor(listing: Listing, after: CursorAfter) {
  * The page's ids are found first (an index-only scan for createdAt and members), by offset for
  * `page` and by seeking past the cursor's household for `cursor`, and only their stored list items
  * are read (household_list_items, kept by triggers in each write's transaction, migration 0017) and
- * concatenated as they are. One row more than the page tells whether there is a next page; the
+ * joined as they are stored. One row more than the page tells whether there is a next page; the
  * page's last row is then where its cursor continues.
  */
 export async function listHouseholdsJson(db: Kysely<Database>, orgId: string, listing: Listing): Promise<string> {
   const { after, pageSize, sortBy } = listing
   const direction = sql.raw(listing.sortOrder === 'asc' ? 'ASC' : 'DESC')
   let rows = filtered(db, orgId, listing)
-  rows = after ? rows.where(pastCursor(listing, after)) : rows.offset((listing.page - 1) * pageSize)
+  // Page 1 (and every page reached by cursor) has no OFFSET, and the LIMIT is written into the text:
+  // the statement's plan then depends on no value the planner would have to guess (an OFFSET
+  // parameter is costed as a tenth of the table), so PostgreSQL keeps one generic plan per prepared
+  // statement instead of planning every request again, which was a third of the statement's CPU.
+  if (after) rows = rows.where(pastCursor(listing, after))
+  else if (listing.page > 1) rows = rows.offset((listing.page - 1) * pageSize)
   // Only the id and the sort's own column: PostgreSQL computes the select list for every row an
   // OFFSET skips, so anything costlier (lower(), to_char()) is left to the page's rows below.
   const listOrder = sql`${sortValue(sortBy)} ${direction}, id ${direction}`
   const pageAndOneMore = rows
     .select(['id', sql.ref(SORT_SOURCE[sortBy]).as(SORT_SOURCE[sortBy])])
     .orderBy(listOrder)
-    .limit(pageSize + 1)
+    .limit(sql.lit(pageSize + 1))
   // Each row's place in the page, numbered once (for sortBy=name the window sorts the 51 rows once,
   // as the planner cannot tell they already come in that order): the items and the cursor's row then
   // go by that number, where they used to sort the page by the sort value twice more.
   const numbered = sql`SELECT id, ${sql.ref(SORT_SOURCE[sortBy])}, row_number() OVER (ORDER BY ${listOrder}) AS place
     FROM (${pageAndOneMore}) found`
-  // An unfiltered list is one of a few texts whatever its values (every value a parameter), so it is
-  // prepared once per connection on PostgreSQL (prepared-statements.ts): planning it took about a
-  // third of its database time. A search is not: its best plan depends on the term.
+  // An unfiltered list is one of a few texts whatever its values (every value a parameter but the
+  // page size), so it is prepared once per connection on PostgreSQL (prepared-statements.ts). A
+  // search is not: its best plan depends on the term.
   const mark = listing.search === undefined ? sql.raw(preparedMark('household-list')) : sql``
 
+  // The response is joined as text: the stored items are valid JSON already, and concatenating
+  // their text costs PostgreSQL less than json_agg and json_build_object copying 35 KB through
+  // the json type and then to text (0.2 ms of 0.9 per page, measured with pgbench).
   const result = await sql<{ body: string; last: [string | number, string] | null }>`${mark}
     WITH page AS (${numbered})
-    SELECT json_build_object(
-      'households', coalesce((
-        SELECT json_agg(i.item ORDER BY page.place)
+    SELECT '{"households":[' || coalesce((
+        SELECT string_agg(i.item::text, ',' ORDER BY page.place)
         FROM page JOIN household_list_items i ON i.household_id = page.id
-        WHERE page.place <= ${pageSize}), '[]'::json),
-      'total', coalesce(${totalQuery(db, orgId, listing)}, 0),
-      'page', ${listing.page}::bigint,
-      'pageSize', ${pageSize}::int
-    )::text AS body,
+        WHERE page.place <= ${pageSize}), '')
+      || '],"total":' || coalesce(${totalQuery(db, orgId, listing)}, 0)
+      || ',"page":' || ${listing.page}::bigint
+      || ',"pageSize":' || ${pageSize}::int AS body,
     CASE WHEN (SELECT count(*) FROM page) > ${pageSize} THEN
       (SELECT json_build_array(${cursorKey(sortBy, 'page')}, page.id) FROM page WHERE page.place = ${pageSize})
     END AS last
@@ -168,8 +174,8 @@ export async function listHouseholdsJson(db: Kysely<Database>, orgId: string, li
   const row = result.rows[0]
   if (!row) throw new Error('the list statement gave no row')
   const nextCursor = row.last ? encodeCursor(listing, listing.page + 1, { key: row.last[0], id: row.last[1] }) : null
-  // The cursor is encoded here, where it is read back; the body ends with the object's closing brace.
-  return `${row.body.slice(0, -1)}, "nextCursor" : ${JSON.stringify(nextCursor)}}`
+  // The cursor is encoded here, where it is read back; the body is the object without its closing brace.
+  return `${row.body},"nextCursor":${JSON.stringify(nextCursor)}}`
 }
 
 /** Inserts a household and returns it in the full shape. Runs inside the caller's transaction. */

@@ -2,10 +2,12 @@
 // a create is prepared once on its connection and then only bound; HEARTH_PREPARED_STATEMENTS=off
 // prepares nothing; and a statement missing on its connection (as behind a pooler that does not
 // keep them) fails that one statement and stops preparing, so the next create works unprepared.
+// Page 1 of the list is planned once: its text depends on no value the planner would have to guess
+// (no OFFSET), so PostgreSQL settles on a generic plan after its five custom ones.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
 import { openStore, type Store } from '../../src/store/db.ts'
-import { insertAuditedHousehold } from '../../src/store/households.ts'
+import { insertAuditedHousehold, listHouseholdsJson } from '../../src/store/households.ts'
 import { createOrgWithKey } from '../helpers/app.ts'
 import { DATABASE_URL, requirePart } from '../helpers/environment.ts'
 import { freshPostgresDatabase } from '../helpers/stores.ts'
@@ -50,7 +52,7 @@ describe.skipIf(!hasPostgres)('prepared statements on PostgreSQL', () => {
     }
     const prepared = async () =>
       (await sql<{ name: string }>`SELECT name FROM pg_prepared_statements`.execute(store.db)).rows.map((r) => r.name)
-    return { store, create, prepared }
+    return { store, create, prepared, orgId: org.orgId }
   }
 
   it('prepares a create once on its connection, then reuses it', async () => {
@@ -59,6 +61,29 @@ describe.skipIf(!hasPostgres)('prepared statements on PostgreSQL', () => {
     await create('Second')
     const names = await prepared()
     expect(names.filter((name) => name.startsWith('household-create_'))).toHaveLength(1)
+  })
+
+  it('plans page 1 of the list once: a generic plan after the first five', async () => {
+    const { store, create, orgId } = await open('auto')
+    for (const name of ['Ames', 'Bell']) await create(name)
+    // Enough rows, known to the planner, that a plan guessing at an OFFSET (a tenth of the org's
+    // households) would cost more than the page's custom plans, and never be chosen.
+    await sql`INSERT INTO households (org_id, name) SELECT ${orgId}, 'Zed ' || g FROM generate_series(1, 5000) g`.execute(
+      store.db,
+    )
+    await sql`ANALYZE households`.execute(store.db)
+    const listing = { page: 1, pageSize: 2, sortBy: 'name', sortOrder: 'asc', sample: 'all' } as const
+    for (let i = 0; i < 8; i++) {
+      const page = JSON.parse(await listHouseholdsJson(store.db, orgId, listing)) as { households: { name: string }[] }
+      expect(page.households.map((h) => h.name)).toEqual(['Ames', 'Bell'])
+    }
+    const plans = await sql<{ generic_plans: string; custom_plans: string }>`
+      SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name LIKE 'household-list_%'`.execute(
+      store.db,
+    )
+    expect(plans.rows.map((row) => ({ generic: Number(row.generic_plans), custom: Number(row.custom_plans) }))).toEqual(
+      [{ generic: 3, custom: 5 }],
+    )
   })
 
   it('prepares nothing when told not to', async () => {
