@@ -31,6 +31,17 @@ async function answer(database: PGlite, request: PgliteRequest): Promise<PgliteR
   }
 }
 
+/**
+ * PostgreSQL's page cache inside the WebAssembly heap. PGlite's default, 128 MB, is allocated and
+ * touched at start, so it was a third of the process's memory however small the data (421 MB idle
+ * with 100,000 households, bench/RESULTS.md, issue 18). A page that is not here is read from the
+ * operating system's file cache, which keeps the data directory's pages anyway: with 32 MB the
+ * bench's list, search, get and create at 100,000 households ran at the same rates as with 128 MB
+ * (within the machine's noise), and the process peaked about 100 MB lower. At 16 MB search lost
+ * 40 %: its index and heap pages no longer stayed.
+ */
+const SHARED_BUFFERS = '32MB'
+
 async function serve(port: MessagePort, { dataDir, pgliteWasmModule }: PgliteWorkerData): Promise<void> {
   let database: PGlite
   try {
@@ -38,6 +49,7 @@ async function serve(port: MessagePort, { dataDir, pgliteWasmModule }: PgliteWor
       dataDir,
       extensions: { pg_trgm, btree_gin },
       parsers: VALUE_PARSERS,
+      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
       ...(pgliteWasmModule ? { pgliteWasmModule } : {}),
     })
   } catch (error) {

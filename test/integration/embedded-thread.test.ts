@@ -33,6 +33,11 @@ describe('the embedded database in its own thread', () => {
     expect(order).toEqual(['healthz 200', 'statement'])
   })
 
+  it('keeps a 32 MB page cache, not the 128 MB of PGlite that a small database never needs', async () => {
+    const result = await sql<{ shared_buffers: string }>`SHOW shared_buffers`.execute(store.db)
+    expect(result.rows[0]?.shared_buffers).toBe('32MB')
+  })
+
   it('passes PostgreSQL errors through with their SQLSTATE and fields, and the connection goes on', async () => {
     const error: unknown = await sql`SELECT 1 / 0`.execute(store.db).then(
       () => undefined,
