@@ -117,6 +117,17 @@ function pastCursor(listing: Listing, after: CursorAfter) {
 }
 
 /**
+ * How many rows a page's statement fetches: at least one more than the page, to tell whether a next
+ * page exists, rounded up to a power of two. The LIMIT is part of the statement's text (see below),
+ * and each text is a statement prepared on every connection that runs it: rounding keeps the page
+ * sizes from 1 to 1000 to 11 texts per kind of list, where one text per size would let a client fill
+ * every connection with a thousand prepared statements. The few rows more cost an index entry each.
+ */
+function rowsFetched(pageSize: number): number {
+  return 2 ** Math.ceil(Math.log2(pageSize + 1))
+}
+
+/**
  * A page of households as the finished JSON text of the list response (schema HouseholdList),
  * built by the database in one statement: Node neither parses rows nor serializes them, which
  * was more than half of a list request's CPU. The shape is checked against the published
@@ -125,33 +136,33 @@ function pastCursor(listing: Listing, after: CursorAfter) {
  * The page's ids are found first (an index-only scan for createdAt and members), by offset for
  * `page` and by seeking past the cursor's household for `cursor`, and only their stored list items
  * are read (household_list_items, kept by triggers in each write's transaction, migration 0017) and
- * joined as they are stored. One row more than the page tells whether there is a next page; the
- * page's last row is then where its cursor continues.
+ * joined as they are stored. Rows past the page tell whether there is a next page; the page's last
+ * row is then where its cursor continues.
  */
 export async function listHouseholdsJson(db: Kysely<Database>, orgId: string, listing: Listing): Promise<string> {
   const { after, pageSize, sortBy } = listing
   const direction = sql.raw(listing.sortOrder === 'asc' ? 'ASC' : 'DESC')
   let rows = filtered(db, orgId, listing)
   // Page 1 (and every page reached by cursor) has no OFFSET, and the LIMIT is written into the text:
-  // the statement's plan then depends on no value the planner would have to guess (an OFFSET
-  // parameter is costed as a tenth of the table), so PostgreSQL keeps one generic plan per prepared
-  // statement instead of planning every request again, which was a third of the statement's CPU.
+  // the statement's plan then depends on no value the planner would have to guess (a LIMIT or
+  // OFFSET parameter is costed as a tenth of the table), so PostgreSQL keeps one generic plan per
+  // prepared statement instead of planning every request again, a third of the statement's CPU.
   if (after) rows = rows.where(pastCursor(listing, after))
   else if (listing.page > 1) rows = rows.offset((listing.page - 1) * pageSize)
   // Only the id and the sort's own column: PostgreSQL computes the select list for every row an
   // OFFSET skips, so anything costlier (lower(), to_char()) is left to the page's rows below.
   const listOrder = sql`${sortValue(sortBy)} ${direction}, id ${direction}`
-  const pageAndOneMore = rows
+  const pageAndMore = rows
     .select(['id', sql.ref(SORT_SOURCE[sortBy]).as(SORT_SOURCE[sortBy])])
     .orderBy(listOrder)
-    .limit(sql.lit(pageSize + 1))
-  // Each row's place in the page, numbered once (for sortBy=name the window sorts the 51 rows once,
+    .limit(sql.lit(rowsFetched(pageSize)))
+  // Each row's place in the page, numbered once (for sortBy=name the window sorts the fetched rows once,
   // as the planner cannot tell they already come in that order): the items and the cursor's row then
   // go by that number, where they used to sort the page by the sort value twice more.
   const numbered = sql`SELECT id, ${sql.ref(SORT_SOURCE[sortBy])}, row_number() OVER (ORDER BY ${listOrder}) AS place
-    FROM (${pageAndOneMore}) found`
+    FROM (${pageAndMore}) found`
   // An unfiltered list is one of a few texts whatever its values (every value a parameter but the
-  // page size), so it is prepared once per connection on PostgreSQL (prepared-statements.ts). A
+  // rounded LIMIT), so it is prepared once per connection on PostgreSQL (prepared-statements.ts). A
   // search is not: its best plan depends on the term.
   const mark = listing.search === undefined ? sql.raw(preparedMark('household-list')) : sql``
 

@@ -86,6 +86,24 @@ describe.skipIf(!hasPostgres)('prepared statements on PostgreSQL', () => {
     )
   })
 
+  it('prepares at most one list statement per power of two of page sizes, not one per size', async () => {
+    const { store, create, orgId } = await open('auto')
+    for (const name of ['Ames', 'Bell', 'Cole']) await create(name)
+    for (let pageSize = 1; pageSize <= 100; pageSize++) {
+      const listing = { page: 1, pageSize, sortBy: 'name', sortOrder: 'asc', sample: 'all' } as const
+      const page = JSON.parse(await listHouseholdsJson(store.db, orgId, listing)) as {
+        households: { name: string }[]
+        nextCursor: string | null
+      }
+      expect(page.households.map((h) => h.name)).toEqual(['Ames', 'Bell', 'Cole'].slice(0, pageSize))
+      expect(page.nextCursor === null).toBe(pageSize >= 3)
+    }
+    const texts = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'household-list_%'`.execute(store.db)
+    // Page sizes 1–100 fetch 2, 4, 8, 16, 32, 64 or 128 rows.
+    expect(texts.rows[0]?.n).toBe(7)
+  })
+
   it('prepares nothing when told not to', async () => {
     const { create, prepared } = await open('off')
     await create('Unprepared')
