@@ -1,6 +1,6 @@
 // How busy the store's connections are, the same three numbers for both stores: PostgreSQL reads
-// them from pg.Pool; PGlite has one in-process connection that Kysely's driver hands out one
-// query (or transaction) at a time, so a thin driver wrapper counts who holds it and who waits.
+// them from pg.Pool; PGlite has one connection, which single statements share and a transaction holds
+// alone (pglite-thread.ts), so a thin driver wrapper counts who uses it and who waits.
 import type { DatabaseConnection, Dialect, Driver, TransactionSettings } from 'kysely'
 
 export interface PoolStats {
@@ -8,7 +8,7 @@ export interface PoolStats {
   total: number
   /** Open connections not serving a query. */
   idle: number
-  /** Queries (or transactions) waiting for a connection. */
+  /** Queries (or transactions) waiting for a connection (PGlite: for a transaction to end). */
   waiting: number
 }
 

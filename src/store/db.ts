@@ -191,8 +191,9 @@ async function openPglite(dataDir: string): Promise<Store> {
     await db.destroy()
     if (!pglite.closed) await pglite.close()
   }
-  // Kysely's driver hands the one connection out to one query or transaction at a time: holding it
-  // while exec() runs keeps the script out of anyone's transaction (and theirs out of the script).
+  // Holding a lease of the one connection while exec() runs keeps the script out of anyone's
+  // transaction (none begins until the lease is released, and none is open when it is given), and
+  // the database's thread runs the script whole before any statement sent after it.
   const runScript = (script: string) => db.connection().execute(() => pglite.exec(script))
   return { kind: 'pglite', db, migrations, poolStats: () => use.stats(!pglite.closed), runScript, close }
 }

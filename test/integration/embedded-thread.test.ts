@@ -63,6 +63,72 @@ describe('the embedded database in its own thread', () => {
     expect(written).toEqual([])
   })
 
+  it('sends a statement while another runs, instead of holding it back until the first is answered', async () => {
+    const slow = sql`SELECT pg_sleep(0.5)`.execute(store.db)
+    const quick = sql<{ n: number }>`SELECT 2 AS n`.execute(store.db)
+    await new Promise((resolve) => setTimeout(resolve, 150))
+    // Both are with the database's thread (in use); none waits in the API's thread for the connection.
+    expect(store.poolStats()).toMatchObject({ idle: 0, waiting: 0 })
+    await slow
+    expect((await quick).rows).toEqual([{ n: 2 }])
+  })
+
+  it('begins a transaction only once the statements sent before it are answered, so none of them runs inside it', async () => {
+    const name = `Outside ${Math.random()}`
+    // A lease taken before the transaction, whose statement goes out only later: were the transaction
+    // begun meanwhile, the insert would run inside it and go with its rollback.
+    const outside = store.db.connection().execute(async (connection) => {
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      await connection.insertInto('orgs').values({ name }).execute()
+    })
+    const rolledBack = store.db
+      .transaction()
+      .execute(async (trx) => {
+        await trx
+          .insertInto('orgs')
+          .values({ name: `${name} (rolled back)` })
+          .execute()
+        // Still open when the lease's insert goes out (at 200 ms), were it begun at once.
+        await sql`SELECT pg_sleep(0.4)`.execute(trx)
+        throw new Error('roll back')
+      })
+      .catch((error: unknown) => error)
+    await outside
+    expect(await rolledBack).toMatchObject({ message: 'roll back' })
+    const names = await store.db.selectFrom('orgs').select('name').where('name', 'like', `${name}%`).execute()
+    expect(names).toEqual([{ name }])
+  })
+
+  it('holds back statements sent while a transaction has the connection: they never see its uncommitted rows', async () => {
+    const name = `Uncommitted ${Math.random()}`
+    let outside: Promise<unknown[]> | undefined
+    const rolledBack = await store.db
+      .transaction()
+      .execute(async (trx) => {
+        await trx.insertInto('orgs').values({ name }).execute()
+        // Were it sent now, it would run in the transaction's session and see the row.
+        outside = store.db.selectFrom('orgs').select('name').where('name', '=', name).execute()
+        await sql`SELECT pg_sleep(0.1)`.execute(trx)
+        throw new Error('roll back')
+      })
+      .catch((error: unknown) => error)
+    expect(rolledBack).toMatchObject({ message: 'roll back' })
+    expect(await outside).toEqual([])
+  })
+
+  it('runs transactions begun at once one after the other, in the order they began', async () => {
+    const order: string[] = []
+    const run = (label: string) =>
+      store.db.transaction().execute(async (trx) => {
+        order.push(`${label} begins`)
+        await sql`SELECT pg_sleep(0.05)`.execute(trx)
+        order.push(`${label} ends`)
+        return label
+      })
+    expect(await Promise.all([run('first'), run('second'), run('third')])).toEqual(['first', 'second', 'third'])
+    expect(order).toEqual(['first begins', 'first ends', 'second begins', 'second ends', 'third begins', 'third ends'])
+  })
+
   it('keeps a transaction on its one connection: another statement waits for it and sees only its commit', async () => {
     const created = await store.db.transaction().execute(async (trx) => {
       const org = await trx
