@@ -7,13 +7,17 @@ import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'
 import { VALUE_PARSERS } from './value-parsers.ts'
+import { NamedStatements } from './pglite-named-statements.ts'
+import { isMarkedForPreparing } from './prepared-statements.ts'
 import { errorFields } from '../thread-errors.ts'
 import { type PgliteOpened, type PgliteReply, type PgliteRequest, type PgliteWorkerData } from './pglite-messages.ts'
 
-async function answer(database: PGlite, request: PgliteRequest): Promise<PgliteReply> {
+async function answer(database: PGlite, named: NamedStatements, request: PgliteRequest): Promise<PgliteReply> {
   switch (request.kind) {
     case 'query': {
-      const result = await database.query(request.sql, request.params)
+      const result = isMarkedForPreparing(request.sql)
+        ? await named.query(request.sql, request.params)
+        : await database.query(request.sql, request.params)
       return {
         id: request.id,
         ok: true,
@@ -59,12 +63,13 @@ async function serve(port: MessagePort, { dataDir, pgliteWasmModule }: PgliteWor
     return
   }
   port.postMessage({ opened: true } satisfies PgliteOpened)
+  const named = new NamedStatements(database)
   // One request after another, in the order sent: PGlite queues statements itself, but not close(),
   // which must come after every statement sent before it.
   let previous = Promise.resolve()
   port.on('message', (request: PgliteRequest) => {
     previous = previous.then(() =>
-      answer(database, request).then(
+      answer(database, named, request).then(
         (reply) => {
           port.postMessage(reply)
           if (request.kind === 'close') port.close()

@@ -24,6 +24,11 @@ export function preparedMark(name: string): string {
   return `${PREPARED_MARK}${name} */`
 }
 
+/** Whether `text` is marked to be prepared (see preparedMark). */
+export function isMarkedForPreparing(text: string): boolean {
+  return text.startsWith(PREPARED_MARK)
+}
+
 /** invalid_sql_statement_name: a Bind named a statement this server connection has never seen. */
 const STATEMENT_MISSING = '26000'
 
@@ -46,7 +51,7 @@ export class PreparedStatements {
   attach(client: pg.Client): void {
     const send = client.query.bind(client) as (config: unknown, values?: unknown) => Promise<unknown>
     const query = async (config: unknown, values?: unknown): Promise<unknown> => {
-      if (!this.enabled || typeof config !== 'string' || !config.startsWith(PREPARED_MARK)) return send(config, values)
+      if (!this.enabled || typeof config !== 'string' || !isMarkedForPreparing(config)) return send(config, values)
       try {
         return await send({ name: this.nameOf(config), text: config, values }, undefined)
       } catch (error) {

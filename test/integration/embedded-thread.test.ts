@@ -3,9 +3,10 @@
 // no database) is answered before the statement ends. In the API's own thread, as before, the
 // statement held the event loop for its whole length and the health check came after it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sql } from 'kysely'
+import { CompiledQuery, sql } from 'kysely'
 import { openTestStore, type TestStore } from '../helpers/stores.ts'
 import { startApp, type TestApp } from '../helpers/app.ts'
+import { preparedMark } from '../../src/store/prepared-statements.ts'
 
 describe('the embedded database in its own thread', () => {
   let store: TestStore
@@ -36,6 +37,41 @@ describe('the embedded database in its own thread', () => {
   it('keeps a 32 MB page cache, not the 128 MB of PGlite that a small database never needs', async () => {
     const result = await sql<{ shared_buffers: string }>`SHOW shared_buffers`.execute(store.db)
     expect(result.rows[0]?.shared_buffers).toBe('32MB')
+  })
+
+  it('runs a statement marked to be prepared as a named statement, parsed once, with the same values as query()', async () => {
+    const text = `SELECT $1::uuid AS id, $2::int AS n, $3::boolean AS yes, $4::timestamptz AS at, $5::jsonb AS doc,
+      $6::text[] AS tags, $7::text AS none, $8::bigint AS big`
+    const values = [
+      '0b4e7e2c-8a51-4f4e-9d39-1d6a4c1f7a10',
+      7,
+      true,
+      new Date('2026-11-28T07:00:00.123Z'),
+      JSON.stringify({ a: [1, 'two'] }),
+      ['x', 'y "z"'],
+      null,
+      '9007199254740993',
+    ]
+    const marked = `${preparedMark('embedded-test')} ${text}`
+    const unmarked = await store.db.executeQuery(CompiledQuery.raw(text, values))
+    const first = await store.db.executeQuery(CompiledQuery.raw(marked, values))
+    const second = await store.db.executeQuery(CompiledQuery.raw(marked, values))
+    expect(first.rows).toEqual(unmarked.rows)
+    expect(second.rows).toEqual(unmarked.rows)
+    const named = await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements`.execute(store.db)
+    expect(named.rows.filter((row) => row.statement === marked)).toHaveLength(1)
+  })
+
+  it('a named statement that fails passes its error through, and the session goes on', async () => {
+    const marked = `${preparedMark('embedded-test-division')} SELECT 10 / $1::int AS n`
+    const error: unknown = await store.db.executeQuery(CompiledQuery.raw(marked, [0])).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    )
+    expect(error).toMatchObject({ message: 'division by zero', code: '22012' })
+    expect((await store.db.executeQuery(CompiledQuery.raw(marked, [5]))).rows).toEqual([{ n: 2 }])
+    const idle = await sql<{ ok: boolean }>`SELECT true AS ok`.execute(store.db)
+    expect(idle.rows).toEqual([{ ok: true }])
   })
 
   it('passes PostgreSQL errors through with their SQLSTATE and fields, and the connection goes on', async () => {
