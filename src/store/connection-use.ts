@@ -8,7 +8,11 @@ export interface PoolStats {
   total: number
   /** Open connections not serving a query. */
   idle: number
-  /** Queries (or transactions) waiting for a connection (PGlite: for a transaction to end). */
+  /**
+   * Queries (or transactions) waiting for a connection. PGlite: those held back by a transaction; a
+   * transaction waiting for its turn counts as in use, and single statements go to the database's
+   * thread, where they queue, at once.
+   */
   waiting: number
 }
 

@@ -117,11 +117,12 @@ function pastCursor(listing: Listing, after: CursorAfter) {
 }
 
 /**
- * How many rows a page's statement fetches: at least one more than the page, to tell whether a next
- * page exists, rounded up to a power of two. The LIMIT is part of the statement's text (see below),
- * and each text is a statement prepared on every connection that runs it: rounding keeps the page
- * sizes from 1 to 1000 to 11 texts per kind of list, where one text per size would let a client fill
- * every connection with a thousand prepared statements. The few rows more cost an index entry each.
+ * How many rows a prepared page's statement fetches: at least one more than the page, to tell whether
+ * a next page exists, rounded up to a power of two. The LIMIT is part of the statement's text (see
+ * below), and each text is a statement prepared on every connection that runs it: rounding keeps the
+ * page sizes from 1 to 1000 to 10 texts per kind of list (2 to 1,024 rows), where one text per size
+ * would let a client fill every connection with a thousand prepared statements. A prepared list
+ * walks an index in its order, so the few rows more cost an index entry each.
  */
 function rowsFetched(pageSize: number): number {
   return 2 ** Math.ceil(Math.log2(pageSize + 1))
@@ -143,6 +144,16 @@ export async function listHouseholdsJson(db: Kysely<Database>, orgId: string, li
   const { after, pageSize, sortBy } = listing
   const direction = sql.raw(listing.sortOrder === 'asc' ? 'ASC' : 'DESC')
   let rows = filtered(db, orgId, listing)
+  // Prepared (prepared-statements.ts; on the embedded database a named statement): a list without a
+  // search, a sample filter or an externalId, on page 1 or by cursor. Its text then varies only with
+  // the sort, the ids filter, the cursor and the rounded LIMIT: at most 240 texts per connection. A
+  // search is not prepared (its best plan depends on the term), nor a page by number past the first
+  // (its OFFSET parameter makes every generic plan look dear: it is planned at every request anyway).
+  const prepared =
+    listing.search === undefined &&
+    listing.externalId === undefined &&
+    listing.sample === 'all' &&
+    (after !== undefined || listing.page === 1)
   // Page 1 (and every page reached by cursor) has no OFFSET, and the LIMIT is written into the text:
   // the statement's plan then depends on no value the planner would have to guess (a LIMIT or
   // OFFSET parameter is costed as a tenth of the table), so PostgreSQL keeps one generic plan per
@@ -155,16 +166,13 @@ export async function listHouseholdsJson(db: Kysely<Database>, orgId: string, li
   const pageAndMore = rows
     .select(['id', sql.ref(SORT_SOURCE[sortBy]).as(SORT_SOURCE[sortBy])])
     .orderBy(listOrder)
-    .limit(sql.lit(rowsFetched(pageSize)))
+    .limit(prepared ? sql.lit(rowsFetched(pageSize)) : pageSize + 1)
   // Each row's place in the page, numbered once (for sortBy=name the window sorts the fetched rows once,
   // as the planner cannot tell they already come in that order): the items and the cursor's row then
   // go by that number, where they used to sort the page by the sort value twice more.
   const numbered = sql`SELECT id, ${sql.ref(SORT_SOURCE[sortBy])}, row_number() OVER (ORDER BY ${listOrder}) AS place
     FROM (${pageAndMore}) found`
-  // An unfiltered list is one of a few texts whatever its values (every value a parameter but the
-  // rounded LIMIT), so it is prepared once per connection on PostgreSQL (prepared-statements.ts). A
-  // search is not: its best plan depends on the term.
-  const mark = listing.search === undefined ? sql.raw(preparedMark('household-list')) : sql``
+  const mark = prepared ? sql.raw(preparedMark('household-list')) : sql``
 
   // The response is joined as text: the stored items are valid JSON already, and concatenating
   // their text costs PostgreSQL less than json_agg and json_build_object copying 35 KB through

@@ -176,7 +176,7 @@ class Lease implements DatabaseConnection {
   /** Began a transaction: holds the connection alone, or waits to. */
   inTransaction = false
 
-  constructor(readonly thread: PgliteThread) {}
+  constructor(private readonly thread: PgliteThread) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const result = await this.thread.query(compiled.sql, [...compiled.parameters])
@@ -252,11 +252,15 @@ class SharedConnectionDriver implements Driver {
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     const lease = leaseOf(connection)
-    lease.inTransaction = true
-    this.sharing--
-    const turn = new Promise<void>((resolve) => this.transactions.push(resolve))
-    this.next()
-    await turn
+    // A lease that began a transaction before (db.connection() keeps its lease across transactions)
+    // holds the connection still; only a sharing lease has to wait for it.
+    if (!lease.inTransaction) {
+      lease.inTransaction = true
+      this.sharing--
+      const turn = new Promise<void>((resolve) => this.transactions.push(resolve))
+      this.next()
+      await turn
+    }
     // As Kysely's PostgreSQL driver writes it: the isolation level and the access mode, when given.
     const parts = ['start transaction']
     if (settings.isolationLevel) parts.push(`isolation level ${settings.isolationLevel}`)

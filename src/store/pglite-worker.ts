@@ -64,8 +64,9 @@ async function serve(port: MessagePort, { dataDir, pgliteWasmModule }: PgliteWor
   }
   port.postMessage({ opened: true } satisfies PgliteOpened)
   const named = new NamedStatements(database)
-  // One request after another, in the order sent: PGlite queues statements itself, but not close(),
-  // which must come after every statement sent before it.
+  // One request after another, in the order sent: PGlite queues its own query() and exec(), but not
+  // close(), which must come after every statement sent before it, nor the named statements'
+  // execProtocol() calls, whose Parse and Bind must not interleave with another statement's.
   let previous = Promise.resolve()
   port.on('message', (request: PgliteRequest) => {
     previous = previous.then(() =>

@@ -1,4 +1,6 @@
-// Named prepared statements for the hottest writes. Each statement PostgreSQL receives is parsed,
+// Named prepared statements for the hottest statements: the create, the read-back with its events,
+// and list pages (households.ts says which). On the embedded database pglite-named-statements.ts
+// runs the same marked statements as named statements of its one session. Each statement PostgreSQL receives is parsed,
 // analysed and planned again; for a create (a household, its audit entry and its event in one
 // statement) that is more than a third of the database's CPU: 0.71 ms per statement against 0.50
 // when prepared (one backend's CPU over 3,000 of them; bench/RESULTS.md, issue 17). A statement

@@ -74,6 +74,19 @@ describe('the embedded database in its own thread', () => {
     expect(idle.rows).toEqual([{ ok: true }])
   })
 
+  it('keeps at most 64 named statements, closing the least recently used, and parses a lost one again', async () => {
+    const marked = (n: number) => `${preparedMark('embedded-test-many')} SELECT $1::int + ${n} AS n`
+    for (let n = 0; n < 70; n++) {
+      expect((await store.db.executeQuery(CompiledQuery.raw(marked(n), [1]))).rows).toEqual([{ n: n + 1 }])
+    }
+    const named = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_prepared_statements`.execute(store.db)
+    expect(named.rows[0]?.n).toBeLessThanOrEqual(64)
+    // What a script could do: every name gone. The next call fails, the one after parses it again.
+    await sql`DEALLOCATE ALL`.execute(store.db)
+    await expect(store.db.executeQuery(CompiledQuery.raw(marked(69), [1]))).rejects.toMatchObject({ code: '26000' })
+    expect((await store.db.executeQuery(CompiledQuery.raw(marked(69), [1]))).rows).toEqual([{ n: 70 }])
+  })
+
   it('passes PostgreSQL errors through with their SQLSTATE and fields, and the connection goes on', async () => {
     const error: unknown = await sql`SELECT 1 / 0`.execute(store.db).then(
       () => undefined,
@@ -150,6 +163,18 @@ describe('the embedded database in its own thread', () => {
       .catch((error: unknown) => error)
     expect(rolledBack).toMatchObject({ message: 'roll back' })
     expect(await outside).toEqual([])
+  })
+
+  it('runs one transaction after another on a lease of its own, as db.connection() keeps it', async () => {
+    const names = await store.db.connection().execute(async (connection) => {
+      const first = await connection.transaction().execute(() => Promise.resolve('first'))
+      const second = await connection.transaction().execute(() => Promise.resolve('second'))
+      return [first, second]
+    })
+    expect(names).toEqual(['first', 'second'])
+    // The connection is free again: a statement and a transaction go through.
+    expect((await sql<{ n: number }>`SELECT 1 AS n`.execute(store.db)).rows).toEqual([{ n: 1 }])
+    expect(await store.db.transaction().execute(() => Promise.resolve('after'))).toBe('after')
   })
 
   it('runs transactions begun at once one after the other, in the order they began', async () => {
