@@ -23,15 +23,8 @@ interface Statement {
   parameterTypes: number[]
 }
 
-function joined(...messages: Uint8Array[]): Uint8Array {
-  const whole = new Uint8Array(messages.reduce((length, message) => length + message.length, 0))
-  let offset = 0
-  for (const message of messages) {
-    whole.set(message, offset)
-    offset += message.length
-  }
-  return whole
-}
+/** Protocol messages sent together, in one call into WebAssembly. */
+const joined = (...messages: Uint8Array[]): Uint8Array => Buffer.concat(messages)
 
 export class NamedStatements {
   /** By text, least recently used first. */

@@ -231,7 +231,8 @@ class SharedConnectionDriver implements Driver {
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    if (this.held || this.transactions.length > 0 || this.acquisitions.length > 0) {
+    // Acquisitions wait only behind a transaction (next() gives every waiting one out once none is left).
+    if (this.held || this.transactions.length > 0) {
       await new Promise<void>((resolve) => this.acquisitions.push(resolve))
     } else {
       this.sharing++
