@@ -76,6 +76,25 @@ describe.each(storeKinds())('create relationship on %s', (kind) => {
     })
   })
 
+  // PostgreSQL evaluates a column default per column: with clock_timestamp() on both, a millisecond
+  // could pass between created_at and updated_at (the check above failed 1 run in 6). Migration 0019
+  // makes a new row's updated_at its created_at, whatever a statement gives; here the two differ by
+  // a year, so the rule is checked every run, not when the clock happens to tick.
+  it('stores a new household and entity as last updated when created', async () => {
+    const created = '2020-01-01T00:00:00.000Z'
+    const updated = '2021-01-01T00:00:00.000Z'
+    const household = await sql<{ id: string; updated_at: Date }>`
+      INSERT INTO households (org_id, name, created_at, updated_at) VALUES (${orgId}, 'Clock', ${created}, ${updated})
+      RETURNING id, updated_at`.execute(store.db)
+    const householdRow = household.rows[0]
+    expect(householdRow?.updated_at.toISOString()).toBe(created)
+    const entity = await sql<{ updated_at: Date }>`
+      INSERT INTO entities (household_id, name, kind, position, created_at, updated_at)
+      VALUES (${householdRow?.id}, 'Clock Trust', 'revocableTrust', 0, ${created}, ${updated})
+      RETURNING updated_at`.execute(store.db)
+    expect(entity.rows[0]?.updated_at.toISOString()).toBe(created)
+  })
+
   it('needs only a name; null and omitted optional fields are both "not set"', async () => {
     const a = await create({ name: 'Minimal' })
     const b = await create({
