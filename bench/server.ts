@@ -35,6 +35,7 @@ const config = loadConfig({
 })
 const app = await buildApp({
   db: store.db,
+  keyChanges: store.keyChanges,
   config: {
     rateLimitMax: 1e9,
     orgRateLimitMax: 1e9,

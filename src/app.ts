@@ -19,6 +19,9 @@ import { answerClientError, registerErrorHandling } from './http/plugins/errors.
 import { registerJsonParser } from './http/plugins/json-body.ts'
 import { registerConcurrencyLimit } from './http/plugins/concurrency-limit.ts'
 import { registerAuthentication } from './http/plugins/authenticate.ts'
+import { ApiKeyCache } from './auth/api-key-cache.ts'
+import { findApiKeyByHash } from './store/api-keys.ts'
+import { NO_KEY_CHANGE_WATCH, type KeyChangeWatch } from './store/key-changes.ts'
 import { registerOrgConcurrencyLimit, type OrgConcurrencyOptions } from './http/plugins/org-concurrency.ts'
 import { registerResponseHeaders } from './http/plugins/response-headers.ts'
 import { registerOpenApi } from './http/plugins/openapi.ts'
@@ -99,6 +102,11 @@ export interface AppDependencies {
   imports?: Partial<ImportWorkerOptions>
   /** NODE_ENV=production: webhook endpoints must be https (src/webhooks/endpoint-url.ts). Default false. */
   production?: boolean
+  /**
+   * The store's watch on changes to API keys (Store.keyChanges): while it watches, resolved keys are
+   * kept in this process (src/auth/api-key-cache.ts). Without it every request reads its key.
+   */
+  keyChanges?: KeyChangeWatch
 }
 
 /**
@@ -197,8 +205,10 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   // Parses the Cookie header (for the idp-session cookie only) and writes Set-Cookie. Unsigned:
   // the session value is itself a random secret, checked against its stored hash.
   await app.register(cookie, { hook: 'onRequest' })
+  const apiKeys = new ApiKeyCache(deps.keyChanges ?? NO_KEY_CHANGE_WATCH, (hash) => findApiKeyByHash(deps.db, hash))
   registerAuthentication(app, {
     db: deps.db,
+    findApiKey: (hash) => apiKeys.find(hash),
     limiter,
     healthLimiter,
     limits,
@@ -212,7 +222,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   await app.register(householdRoutes, { db: deps.db })
   await app.register(householdRoutes, { db: deps.db, legacy: true })
   registerChartSessionRoutes(app, deps.db, deps.chart, metrics)
-  registerOrganizationKeyRoutes(app, deps.db)
+  registerOrganizationKeyRoutes(app, deps.db, () => apiKeys.forget())
   registerOrganizationOriginRoutes(app, deps.db)
   registerOrganizationUserRoutes(app, deps.db)
   registerOrganizationUsageRoutes(app, deps.db)
@@ -228,7 +238,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   })
   app.addHook('onClose', () => importWorker.stop())
   registerWebhookEndpointRoutes(app, deps.db, deps.production ?? false)
-  registerOrganizationLimitRoutes(app, deps.db, limits)
+  registerOrganizationLimitRoutes(app, deps.db, limits, () => apiKeys.forget())
   registerSignOutRoutes(app, deps.db, deps.publicUrl)
   registerSignInRoutes(app, deps.db, { publicUrl: deps.publicUrl, oidc: deps.oidc })
   registerChooseOrganizationRoute(app, deps.db, deps.publicUrl)

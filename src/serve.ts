@@ -184,6 +184,7 @@ async function startApiHere({ config, store, port, publicUrl, embedOrigin, oidc 
       oidc: oidc && new OidcSignIn(store.db, oidc, publicUrl),
       db: store.db,
       poolStats: () => store.poolStats(),
+      keyChanges: store.keyChanges,
       eventRetentionDays: config.eventRetentionDays,
       config,
       rateLimitStore,

@@ -104,6 +104,7 @@ async function main() {
   const url = `http://127.0.0.1:${port}`
   const app = await buildApp({
     db: store.db,
+    keyChanges: store.keyChanges,
     config: {
       rateLimitMax: 1_000_000,
       orgRateLimitMax: 1_000_000,

@@ -50,11 +50,15 @@ export async function insertApiKey(db: Kysely<Database>, key: NewApiKey): Promis
     .executeTakeFirstOrThrow()
 }
 
-/** The key with its organization's rate-limit overrides: one query per authenticated request. */
-export async function findApiKeyByHash(
-  db: Kysely<Database>,
-  hash: string,
-): Promise<(ApiKeyRecord & { rateLimits: OrgRateLimits }) | undefined> {
+/** A key as authentication resolves it: with its organization's rate-limit overrides. */
+export type ResolvedApiKey = ApiKeyRecord & { rateLimits: OrgRateLimits }
+
+/**
+ * The key with its organization's rate-limit overrides, for authentication (through the process's
+ * cache, src/auth/api-key-cache.ts). Migration 0020 notifies a change to any column this depends on;
+ * a column added here that can change must be added to its triggers.
+ */
+export async function findApiKeyByHash(db: Kysely<Database>, hash: string): Promise<ResolvedApiKey | undefined> {
   const row = await db
     .selectFrom('api_keys')
     .innerJoin('orgs', 'orgs.id', 'api_keys.org_id')

@@ -7,6 +7,7 @@ import { migrate, type MigrationReport, type MigrationSession } from './migrate.
 import { ConnectionUse, type PoolStats } from './connection-use.ts'
 import { VALUE_PARSERS } from './value-parsers.ts'
 import { detectDirectConnection, PreparedStatements, type PreparedStatementsSetting } from './prepared-statements.ts'
+import { NO_KEY_CHANGE_WATCH, PostgresKeyChangeWatch, type KeyChangeWatch } from './key-changes.ts'
 
 type TypeId = Parameters<typeof pg.types.getTypeParser>[0]
 
@@ -53,6 +54,12 @@ export interface Store {
    * installs and maintains its schema with such scripts.
    */
   runScript(sql: string): Promise<unknown[]>
+  /**
+   * Whether changes to API keys made by any process are seen now, and how many (key-changes.ts):
+   * the API's key cache keeps resolved keys only while they are. On PostgreSQL only when this
+   * process reaches it without a pooler in between.
+   */
+  keyChanges: KeyChangeWatch
   close(): Promise<void>
 }
 
@@ -126,6 +133,7 @@ async function openPostgres(connectionString: string, options: PostgresOptions):
     // pg-pool re-emits an idle client's error here too; the client's own listener has told it already.
   })
   let migrations: MigrationReport
+  let direct = false
   // Migrations run on a connection of their own, outside the pool and its timeouts.
   const client = new pg.Client({ connectionString, types })
   // Lost mid-migration: the migration's transaction rolls back and opening fails with its error.
@@ -133,20 +141,22 @@ async function openPostgres(connectionString: string, options: PostgresOptions):
   try {
     await client.connect()
     migrations = await migrate(postgresSession(client))
-    prepared.enable(
-      options.preparedStatements === 'on' ||
-        (options.preparedStatements === 'auto' && (await detectDirectConnection(client))),
-    )
+    direct = await detectDirectConnection(client)
+    prepared.enable(options.preparedStatements === 'on' || (options.preparedStatements === 'auto' && direct))
   } catch (error) {
     await pool.end()
     throw error
   } finally {
     await client.end()
   }
+  // LISTEN needs a session of its own, which a pooler in transaction mode does not give.
+  const keyWatch = direct ? new PostgresKeyChangeWatch(connectionString) : undefined
+  await keyWatch?.start()
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   // Kysely destroys only a driver it has used; end the pool ourselves so that a process that
   // never queried (hearth migrate) still exits at once.
   const close = async () => {
+    await keyWatch?.close()
     await db.destroy()
     if (!pool.ended) await pool.end()
   }
@@ -156,7 +166,8 @@ async function openPostgres(connectionString: string, options: PostgresOptions):
     const result = (await pool.query(sql)) as pg.QueryResult<object> | pg.QueryResult<object>[]
     return (Array.isArray(result) ? result.at(-1)?.rows : result.rows) ?? []
   }
-  return { kind: 'postgres', db, migrations, poolStats, runScript, close }
+  const keyChanges = keyWatch?.counter ?? NO_KEY_CHANGE_WATCH
+  return { kind: 'postgres', db, migrations, poolStats, runScript, keyChanges, close }
 }
 
 function postgresSession(client: pg.Client): MigrationSession {
@@ -195,5 +206,13 @@ async function openPglite(dataDir: string): Promise<Store> {
   // transaction (none begins until the lease is released, and none is open when it is given), and
   // the database's thread runs the script whole before any statement sent after it.
   const runScript = (script: string) => db.connection().execute(() => pglite.exec(script))
-  return { kind: 'pglite', db, migrations, poolStats: () => use.stats(!pglite.closed), runScript, close }
+  return {
+    kind: 'pglite',
+    db,
+    migrations,
+    poolStats: () => use.stats(!pglite.closed),
+    runScript,
+    keyChanges: pglite.keyChanges,
+    close,
+  }
 }

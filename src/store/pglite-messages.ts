@@ -17,5 +17,13 @@ export interface PgliteWorkerData {
 export type PgliteReply =
   { id: number; ok: true; rows: unknown[]; affectedRows?: number } | { id: number; ok: false; error: ErrorFields }
 
+/**
+ * A notification on a channel the thread's session listens to (KEY_CHANGES_CHANNEL), passed on as
+ * it arrives: before the reply of the statement whose commit sent it.
+ */
+export interface PgliteNotification {
+  notification: string
+}
+
 /** The worker's first message: it opened the data directory, or why it could not. */
 export type PgliteOpened = { opened: true } | { opened: false; error: ErrorFields }

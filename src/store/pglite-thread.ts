@@ -18,7 +18,14 @@ import {
   type TransactionSettings,
 } from 'kysely'
 import { errorFrom } from '../thread-errors.ts'
-import { type PgliteOpened, type PgliteReply, type PgliteRequest, type PgliteWorkerData } from './pglite-messages.ts'
+import {
+  type PgliteNotification,
+  type PgliteOpened,
+  type PgliteReply,
+  type PgliteRequest,
+  type PgliteWorkerData,
+} from './pglite-messages.ts'
+import { KeyChangeCounter } from './key-changes.ts'
 import { startThread } from '../start-thread.ts'
 
 interface Pending {
@@ -59,8 +66,16 @@ export class PgliteThread {
   private readonly pending = new Map<number, Pending>()
   private ended: Error | undefined
 
+  /** What the thread's session hears on KEY_CHANGES_CHANNEL (see key-changes.ts). */
+  readonly keyChanges = new KeyChangeCounter()
+
   private constructor(private readonly worker: Worker) {
-    worker.on('message', (reply: PgliteReply) => this.settle(reply))
+    worker.on('message', (message: PgliteReply | PgliteNotification) => {
+      if ('notification' in message) this.keyChanges.changed()
+      else this.settle(message)
+    })
+    // The session LISTENs from before the thread said it opened.
+    this.keyChanges.started()
     // The thread failing (out of memory, a WebAssembly trap) fails what was waiting on it and what
     // comes after: the process goes on, and its requests get errors instead of hanging.
     worker.on('error', (error) => this.end(error))
@@ -145,6 +160,7 @@ export class PgliteThread {
   }
 
   private end(reason: Error): void {
+    if (!this.ended) this.keyChanges.stopped()
     this.ended ??= reason
     for (const waiting of this.pending.values()) waiting.reject(reason)
     this.pending.clear()

@@ -10,7 +10,14 @@ import { VALUE_PARSERS } from './value-parsers.ts'
 import { NamedStatements } from './pglite-named-statements.ts'
 import { isMarkedForPreparing } from './prepared-statements.ts'
 import { errorFields } from '../thread-errors.ts'
-import { type PgliteOpened, type PgliteReply, type PgliteRequest, type PgliteWorkerData } from './pglite-messages.ts'
+import { KEY_CHANGES_CHANNEL } from './key-changes.ts'
+import {
+  type PgliteNotification,
+  type PgliteOpened,
+  type PgliteReply,
+  type PgliteRequest,
+  type PgliteWorkerData,
+} from './pglite-messages.ts'
 
 async function answer(database: PGlite, named: NamedStatements, request: PgliteRequest): Promise<PgliteReply> {
   switch (request.kind) {
@@ -59,6 +66,18 @@ async function serve(port: MessagePort, { dataDir, pgliteWasmModule }: PgliteWor
   } catch (error) {
     // Said as a message, not thrown: the API's thread turns it into the error of opening the store.
     port.postMessage({ opened: false, error: errorFields(error) } satisfies PgliteOpened)
+    port.close()
+    return
+  }
+  try {
+    // PGlite calls its listeners while it reads a statement's answer, before that answer is
+    // replied: so the API's thread hears of a change to a key before the write's own reply.
+    await database.listen(KEY_CHANGES_CHANNEL, () => {
+      port.postMessage({ notification: KEY_CHANGES_CHANNEL } satisfies PgliteNotification)
+    })
+  } catch (error) {
+    port.postMessage({ opened: false, error: errorFields(error) } satisfies PgliteOpened)
+    await database.close()
     port.close()
     return
   }

@@ -93,7 +93,7 @@ function auditStory(makeTarget: () => Promise<Target>): void {
         const key = await createKey(store.db, orgId)
         const otherKey = await createKey(store.db, otherOrgId)
         keyId = key.id
-        const app = await startApp(store.db)
+        const app = await startApp(store)
         try {
           const created = await call(`${app.url}/api/v1/relationships`, key.key, { body: { name: 'Audit Family' } })
           householdId = (created.body.household as { id: string }).id

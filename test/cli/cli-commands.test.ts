@@ -439,7 +439,7 @@ function adminCommandStory(kind: Target['kind'], makeTarget: () => Promise<Targe
         expect(existsSync(lockPathOf(env.HEARTH_DATA_DIR ?? '')), 'a command left its lock behind').toBe(false)
       const { store, release } = await target.open()
       try {
-        const app = await startApp(store.db)
+        const app = await startApp(store)
         try {
           const kept = await call(`${app.url}/api/v1/relationships?pageSize=100`, keptKey.key)
           expect(kept.status).toBe(200)

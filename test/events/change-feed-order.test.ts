@@ -25,7 +25,7 @@ describe.runIf(storeKinds().includes('postgres'))('change feed order on postgres
   beforeAll(async () => {
     store = await openTestStore('postgres')
     const second = await store.reopen()
-    instances = [await startApp(store.db), await startApp(second.db)]
+    instances = [await startApp(store), await startApp(second)]
     const org = await createOrgWithKey(store.db, ['relationships:write'])
     orgId = org.orgId
     writer = org.key

@@ -28,7 +28,7 @@ describe.each(storeKinds())('change feed on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    api = await startApp(store.db, { eventRetentionDays: 30 })
+    api = await startApp(store, { eventRetentionDays: 30 })
     const org = await createOrgWithKey(store.db, WRITE)
     orgId = org.orgId
     writer = org.key

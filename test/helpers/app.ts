@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely'
 import { buildApp, type AppDependencies, type RequestLimits } from '../../src/app.ts'
 import type { Config } from '../../src/config.ts'
 import type { Database } from '../../src/store/tables.ts'
+import type { Store } from '../../src/store/db.ts'
 import { createOrg } from '../../src/store/orgs.ts'
 import { issueApiKey } from '../../src/auth/issue-api-key.ts'
 import { MemoryRateLimitStore } from '../../src/rate-limit/memory-store.ts'
@@ -54,9 +55,17 @@ export interface TestApp {
   close(): Promise<void>
 }
 
-export async function startApp(db: Kysely<Database>, overrides: AppConfigOverrides = {}): Promise<TestApp> {
+/**
+ * The API on `store`, with its key cache on the store's watch as `hearth serve` has it (tests of
+ * revocations and limits then check the cache too).
+ */
+export async function startApp(
+  store: Pick<Store, 'db' | 'keyChanges'>,
+  overrides: AppConfigOverrides = {},
+): Promise<TestApp> {
   const app = await buildApp({
-    db,
+    db: store.db,
+    keyChanges: store.keyChanges,
     config: {
       rateLimitMax: 100_000,
       rateLimitWindowSeconds: 60,

@@ -60,7 +60,7 @@ export async function startChartStack(): Promise<ChartStack> {
   })
   await embed.listen({ host: '127.0.0.1', port: 0 })
   const embedOrigin = `http://127.0.0.1:${(embed.server.address() as AddressInfo).port}`
-  const api = await startApp(store.db, { embedOrigin })
+  const api = await startApp(store, { embedOrigin })
   const { orgId, key } = await createOrgWithKey(store.db, ['embed:chart'])
   const partner = await startSite()
   const stranger = await startSite()

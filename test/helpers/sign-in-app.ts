@@ -25,6 +25,6 @@ export async function startSignInApp(
     { issuer: settings.issuer, clientId: settings.clientId, clientSecret: settings.clientSecret },
     url,
   )
-  const api = await startApp(store.db, { ...overrides, publicUrl: url, port, oidc })
+  const api = await startApp(store, { ...overrides, publicUrl: url, port, oidc })
   return { url, api, oidc }
 }

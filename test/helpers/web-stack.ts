@@ -56,7 +56,7 @@ export async function startWebStack(): Promise<WebStack> {
   await embedApp.listen({ host: '127.0.0.1', port: 0 })
   const embedOrigin = `http://127.0.0.1:${(embedApp.server.address() as AddressInfo).port}`
   const idp = await startDevIdentityProvider({ host: '127.0.0.1', port: 0, redirectUri: `${url}${CALLBACK_PATH}` })
-  const api = await startApp(store.db, { publicUrl: url, port, embedOrigin, oidc: new OidcSignIn(store.db, idp, url) })
+  const api = await startApp(store, { publicUrl: url, port, embedOrigin, oidc: new OidcSignIn(store.db, idp, url) })
 
   async function addUser(orgId: string, role: UserRole, email: string, name: string): Promise<WebUser> {
     const user = await createUser(store.db, { orgId, email, name, role })

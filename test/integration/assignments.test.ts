@@ -49,7 +49,7 @@ describe.each(storeKinds())('assignments on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    api = await startApp(store.db)
+    api = await startApp(store)
     alice = await createOrgWithKey(store.db)
     bob = await createOrgWithKey(store.db)
     users = {

@@ -14,7 +14,7 @@ describe.each(storeKinds())('authentication on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    api = await startApp(store.db)
+    api = await startApp(store)
     ;({ orgId, key } = await createOrgWithKey(store.db))
   })
   afterAll(async () => {
@@ -136,7 +136,7 @@ describe.each(storeKinds())('authentication on %s', (kind) => {
     await call(`${api.url}/api/v1/households`, tracked.key)
     await call(`${api.url}/api/v1/households`, tracked.key)
     await api.app.close() // flushes usage; reopen a server for the remaining tests
-    api = await startApp(store.db)
+    api = await startApp(store)
     const row = await store.db
       .selectFrom('api_keys')
       .select('last_used_at')

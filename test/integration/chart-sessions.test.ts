@@ -32,7 +32,7 @@ describe.each(storeKinds())('chart sessions on %s', (kind) => {
     await embed.listen({ host: '127.0.0.1', port: 0 })
     const address = embed.server.address()
     embedOrigin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
-    api = await startApp(store.db, { embedOrigin })
+    api = await startApp(store, { embedOrigin })
     ;({ orgId, key } = await createOrgWithKey(store.db))
     await addFrameOrigin(store.db, orgId, PARTNER)
     await addFrameOrigin(store.db, orgId, 'http://localhost:3002')

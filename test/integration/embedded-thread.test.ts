@@ -13,7 +13,7 @@ describe('the embedded database in its own thread', () => {
   let api: TestApp
   beforeAll(async () => {
     store = await openTestStore('pglite')
-    api = await startApp(store.db)
+    api = await startApp(store)
   })
   afterAll(async () => {
     await api?.close()

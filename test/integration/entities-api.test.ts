@@ -27,7 +27,7 @@ describe.each(storeKinds())('household entities on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    api = await startApp(store.db)
+    api = await startApp(store)
     ;({ key, orgId } = await createOrgWithKey(store.db))
     other = await createOrgWithKey(store.db)
   })

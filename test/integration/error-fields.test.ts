@@ -20,7 +20,7 @@ describe.each(storeKinds())('error fields on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    api = await startApp(store.db)
+    api = await startApp(store)
     ;({ key } = await createOrgWithKey(store.db))
   })
   afterAll(async () => {

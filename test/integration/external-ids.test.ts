@@ -52,7 +52,7 @@ describe.each(storeKinds())('external ids on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    api = await startApp(store.db)
+    api = await startApp(store)
     ;({ key, orgId } = await createOrgWithKey(store.db, WRITE))
     reader = (await createKey(store.db, orgId, ['events:read'])).key
   }, 60_000)

@@ -524,7 +524,7 @@ describe.each(storeKinds())('fuzzing the household record endpoints on %s', (kin
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    app = await startApp(store.db, { rateLimitMax: 1_000_000 })
+    app = await startApp(store, { rateLimitMax: 1_000_000 })
     const fuzzOrg = await createOrgWithKey(store.db, ALL_PERMISSIONS)
     fuzzOrgId = fuzzOrg.orgId
     const other = await createOrgWithKey(store.db, ALL_PERMISSIONS)

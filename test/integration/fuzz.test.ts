@@ -1119,7 +1119,7 @@ describe.each(storeKinds())('fuzzing the relationship endpoints on %s', (kind) =
   beforeAll(async () => {
     store = await openTestStore(kind)
     // The fuzzing must meet validation and handlers, not the rate limiter (a property below uses the default limit).
-    app = await startApp(store.db, { rateLimitMax: 1_000_000 })
+    app = await startApp(store, { rateLimitMax: 1_000_000 })
 
     const fuzzOrg = await createOrgWithKey(store.db, ALL_PERMISSIONS)
     fuzzOrgId = fuzzOrg.orgId
@@ -1272,7 +1272,7 @@ describe.each(storeKinds())('fuzzing the relationship endpoints on %s', (kind) =
     'with the default rate limit, every 429 comes with resetAt, Retry-After and the error body',
     async () => {
       const defaults = loadConfig({})
-      const limited = await startApp(store.db, {
+      const limited = await startApp(store, {
         rateLimitMax: defaults.rateLimitMax,
         rateLimitWindowSeconds: defaults.rateLimitWindowSeconds,
       })

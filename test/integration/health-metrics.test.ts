@@ -67,7 +67,7 @@ describe.each(storeKinds())('health and metrics on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    api = await startApp(store.db, {
+    api = await startApp(store, {
       rateLimitMax: 3,
       rateLimitWindowSeconds: 3600,
       poolStats: () => store.poolStats(),
@@ -127,7 +127,7 @@ describe.each(storeKinds())('health and metrics on %s', (kind) => {
 
   it('reports extra readiness checks (Redis) by name, and 503 when one fails or does not answer', async () => {
     let redisUp = true
-    const checked = await startApp(store.db, {
+    const checked = await startApp(store, {
       readinessChecks: [
         {
           name: 'redis',
@@ -152,7 +152,7 @@ describe.each(storeKinds())('health and metrics on %s', (kind) => {
       await checked.close()
     }
     // A check that never answers: /readyz answers 503 after its timeout instead of hanging.
-    const hung = await startApp(store.db, {
+    const hung = await startApp(store, {
       readinessChecks: [
         {
           name: 'redis',
@@ -304,7 +304,7 @@ describe.each(storeKinds())('readiness when the database is gone, on %s', (kind)
         await database.drop()
       }
     }
-    api = await startApp(store.db, { poolStats: () => store.poolStats() })
+    api = await startApp(store, { poolStats: () => store.poolStats() })
   })
   afterAll(async () => {
     await api?.close()

@@ -89,7 +89,7 @@ describe.each(storeKinds())('the chart payload of a household on %s', (kind) => 
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    api = await startApp(store.db)
+    api = await startApp(store)
     alice = await createOrgWithKey(store.db)
     bob = await createOrgWithKey(store.db)
   })

@@ -116,7 +116,7 @@ describe.each(storeKinds())('import batches on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    api = await startApp(store.db, { imports: WORKER })
+    api = await startApp(store, { imports: WORKER })
     ;({ key, orgId } = await createOrgWithKey(store.db, WRITE))
     reader = (await createKey(store.db, orgId, ['events:read'])).key
   }, 60_000)
@@ -335,7 +335,7 @@ describe.each(storeKinds())('import batches on %s', (kind) => {
     )
     // One lane: the file is one claim, so every line of it is done line by line (two lanes may split it).
     await api.close()
-    api = await startApp(store.db, { imports: { ...WORKER, lanes: 1 } })
+    api = await startApp(store, { imports: { ...WORKER, lanes: 1 } })
     try {
       const before = await feed()
       const file = Array.from({ length: 12 }, (_, i) => household('boom', i))
@@ -363,7 +363,7 @@ describe.each(storeKinds())('import batches on %s', (kind) => {
       expect(await countsDisagreeing()).toMatchObject({ households: [] })
     } finally {
       await api.close()
-      api = await startApp(store.db, { imports: WORKER })
+      api = await startApp(store, { imports: WORKER })
       await sql`DROP TRIGGER refuse_exploding ON households`.execute(store.db)
       await sql`DROP FUNCTION refuse_exploding()`.execute(store.db)
     }

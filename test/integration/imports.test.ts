@@ -63,7 +63,7 @@ describe.each(storeKinds())('imports on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    api = await startApp(store.db, { imports: WORKER })
+    api = await startApp(store, { imports: WORKER })
     ;({ key, orgId } = await createOrgWithKey(store.db, WRITE))
     reader = (await createKey(store.db, orgId, ['events:read'])).key
   }, 60_000)
@@ -229,7 +229,7 @@ describe.each(storeKinds())('imports on %s', (kind) => {
     const file = jsonl(Array.from({ length: count }, (_, i) => household(`resume-${i}`)))
     // The suite's app would process the import too: only the two apps of this test run.
     await api.close()
-    const first = await startApp(store.db, { imports: { ...WORKER, lanes: 1 } })
+    const first = await startApp(store, { imports: { ...WORKER, lanes: 1 } })
     const posted = await upload(first.url, file)
     const id = (posted.body.import as ImportBody).id
     for (;;) {
@@ -246,7 +246,7 @@ describe.each(storeKinds())('imports on %s', (kind) => {
       .executeTakeFirstOrThrow()
     expect(pending.n, 'the app stopped before the import was done').toBeGreaterThan(0)
 
-    api = await startApp(store.db, { imports: WORKER })
+    api = await startApp(store, { imports: WORKER })
     const done = await finished(api.url, id)
     expect(done.lines).toMatchObject({ total: count, created: count, error: 0, pending: 0 })
     const households = await sql<{ n: number }>`

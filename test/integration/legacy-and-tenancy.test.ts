@@ -15,8 +15,8 @@ describe.each(storeKinds())('legacy paths and tenancy on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    api = await startApp(store.db)
-    sunsetApi = await startApp(store.db, { householdsSunset: '2027-06-30' })
+    api = await startApp(store)
+    sunsetApi = await startApp(store, { householdsSunset: '2027-06-30' })
     alice = await createOrgWithKey(store.db)
     bob = await createOrgWithKey(store.db)
     aliceIds = await seedHouseholds(store.db, alice.orgId, [

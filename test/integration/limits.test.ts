@@ -22,7 +22,7 @@ describe('request limits', () => {
   })
 
   it('past HEARTH_MAX_CONCURRENT_REQUESTS: 503 overloaded with Retry-After, at once; health is exempt; then it recovers', async () => {
-    const api = await startApp(store.db, { limits: { requestTimeoutSeconds: 30, maxConcurrentRequests: 2 } })
+    const api = await startApp(store, { limits: { requestTimeoutSeconds: 30, maxConcurrentRequests: 2 } })
     try {
       const held = [
         await holdCreate(api.url, key, 'The Held Family'),
@@ -44,7 +44,7 @@ describe('request limits', () => {
   })
 
   it('a client that does not send its whole request within HEARTH_REQUEST_TIMEOUT gets 408 and is closed', async () => {
-    const api = await startApp(store.db, { limits: { requestTimeoutSeconds: 1, maxConcurrentRequests: 10 } })
+    const api = await startApp(store, { limits: { requestTimeoutSeconds: 1, maxConcurrentRequests: 10 } })
     try {
       const held = await holdCreate(api.url, key, 'The Held Family')
       const outcome = await held.response.then(
@@ -70,7 +70,7 @@ describe.runIf(storeKinds().includes('postgres'))('a blocked database on Postgre
     database = await freshPostgresDatabase()
     store = await openStore({ databaseUrl: database.url, dataDir: '', poolMax: 4, statementTimeoutMs: 300 })
     ;({ key } = await createOrgWithKey(store.db))
-    api = await startApp(store.db)
+    api = await startApp(store)
   })
   afterAll(async () => {
     await api?.close()

@@ -36,7 +36,7 @@ describe.each(storeKinds())('household links on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    api = await startApp(store.db)
+    api = await startApp(store)
     ;({ key, orgId } = await createOrgWithKey(store.db))
     other = await createOrgWithKey(store.db)
   })

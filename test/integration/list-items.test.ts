@@ -98,7 +98,7 @@ describe.each(storeKinds())('stored list items on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    api = await startApp(store.db)
+    api = await startApp(store)
     org = await createOrgWithKey(store.db)
     users = []
     for (const person of ['Ann Advisor', 'Ben Planner', 'Cat Lead']) {

@@ -77,7 +77,7 @@ describe.each(storeKinds())('household members on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    api = await startApp(store.db)
+    api = await startApp(store)
     ;({ key, orgId } = await createOrgWithKey(store.db))
     other = await createOrgWithKey(store.db)
   })
@@ -1029,7 +1029,7 @@ describe.each(storeKinds())('household members on %s', (kind) => {
       }
       produced.set(`${method} ${path}`, (produced.get(`${method} ${path}`) ?? new Set()).add(String(response.status)))
     }
-    const limited = await startApp(store.db, { rateLimitMax: 1 })
+    const limited = await startApp(store, { rateLimitMax: 1 })
     try {
       for (const base of [REL, LEGACY]) {
         const collection = `${base}/{id}/members`

@@ -171,7 +171,7 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    app = await startApp(store.db)
+    app = await startApp(store)
     const org = await createOrgWithKey(store.db, ALL_PERMISSIONS)
     orgId = org.orgId
     // Sample households have members and assignments, so list items are complete.
@@ -519,7 +519,7 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
     })
 
     it('429: a credential past its budget, and failed authentications past theirs', async () => {
-      const limited = await startApp(store.db, { rateLimitMax: 2 })
+      const limited = await startApp(store, { rateLimitMax: 2 })
       try {
         for (const method of METHODS) {
           const key = (await createKey(store.db, orgId, ALL_PERMISSIONS)).key
@@ -804,7 +804,7 @@ describe.each(storeKinds())('the OpenAPI document on %s', (kind) => {
     })
 
     it('429 on each operation, with resetAt', async () => {
-      const limited = await startApp(store.db, { rateLimitMax: 1, rateLimitWindowSeconds: 3600 })
+      const limited = await startApp(store, { rateLimitMax: 1, rateLimitWindowSeconds: 3600 })
       try {
         const id = await fresh()
         for (const method of RECORD_METHODS) {

@@ -75,7 +75,7 @@ describe.each(storeKinds())('per-organization concurrency on %s', (kind) => {
     run: (api: TestApp) => Promise<void>,
     limits?: RequestLimits,
   ): Promise<void> {
-    const api = await startApp(store.db, { orgConcurrency, ...(limits ? { limits } : {}) })
+    const api = await startApp(store, { orgConcurrency, ...(limits ? { limits } : {}) })
     try {
       await run(api)
     } finally {

@@ -72,7 +72,7 @@ describe.each(storeKinds())('the admin API on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    api = await startApp(store.db)
+    api = await startApp(store)
     orgA = (await createOrg(store.db, 'Org A')).id
     orgB = (await createOrg(store.db, 'Org B')).id
     adminA = await addUser(orgA, 'admin')
@@ -542,7 +542,7 @@ describe.each(storeKinds())('the admin API on %s', (kind) => {
       const elsewhere = await createKey(store.db, orgB)
 
       // A server of its own, closed at the end to flush the call counts it batches.
-      const metered = await startApp(store.db)
+      const metered = await startApp(store)
       const jtis: string[] = []
       for (const frameOrigin of [PARTNER, PARTNER, other]) {
         const minted = await call(`${metered.url}/api/v1/embed/chart-sessions`, crm.key, { body: { frameOrigin } })

@@ -98,7 +98,7 @@ describe.each(storeKinds())('fuzzing the admin API on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    app = await startApp(store.db)
+    app = await startApp(store)
     fuzzOrg = (await createOrg(store.db, 'Fuzzed admin')).id
     otherOrg = (await createOrg(store.db, 'Bystander')).id
     admin = await addUser(fuzzOrg, 'admin')

@@ -43,7 +43,7 @@ describe.each(storeKinds())('the rate limits admin API on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    api = await startApp(store.db, { rateLimitMax: 600, orgRateLimitMax: 1800 })
+    api = await startApp(store, { rateLimitMax: 600, orgRateLimitMax: 1800 })
     orgId = (await createOrg(store.db, 'Limits Partners')).id
     otherOrgId = (await createOrg(store.db, 'Other Firm')).id
     admin = await signedIn(orgId, 'admin')
@@ -121,7 +121,7 @@ describe.each(storeKinds())('the rate limits admin API on %s', (kind) => {
   })
 
   it("tells a signed-in user the per-user budget that ran out, not the organization's per-key one", async () => {
-    const small = await startApp(store.db, { rateLimitMax: 2, orgRateLimitMax: 1800 })
+    const small = await startApp(store, { rateLimitMax: 2, orgRateLimitMax: 1800 })
     try {
       const org = (await createOrg(store.db, 'Raised Keys')).id
       await setOperatorRateLimits(store.db, org, { keyRequests: 50 })

@@ -25,7 +25,7 @@ describe('per-address limits key IPv6 clients by their /64', () => {
   })
 
   async function behindProxy(): Promise<TestApp> {
-    const api = await startApp(store.db, {
+    const api = await startApp(store, {
       addressRateLimitMax: BUDGET,
       rateLimitMax: BUDGET,
       trustProxy: ['127.0.0.1'],

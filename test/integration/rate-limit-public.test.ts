@@ -100,7 +100,7 @@ describe('limits on routes without credentials, sign-in and organizations', () =
   })
 
   it('limits the OpenAPI document and 404s per client address, with RateLimit headers', async () => {
-    const api = await startApp(store.db, { addressRateLimitMax: 3 })
+    const api = await startApp(store, { addressRateLimitMax: 3 })
     apps.push(api)
     // Each body is read: an unread one (the 60 KB OpenAPI document) holds its response open, and the app's close with it.
     const responses = []
@@ -123,7 +123,7 @@ describe('limits on routes without credentials, sign-in and organizations', () =
 
   it('limits health and metrics per client address in a budget of their own, counted per instance and never in the shared store', async () => {
     const shared = new MemoryRateLimitStore()
-    const api = await startApp(store.db, { addressRateLimitMax: 4, rateLimitStore: shared })
+    const api = await startApp(store, { addressRateLimitMax: 4, rateLimitStore: shared })
     apps.push(api)
     // Probes spend nothing of the shared address budget...
     for (let i = 0; i < 4; i++) expect((await fetch(`${api.url}/healthz`)).status).toBe(200)
@@ -144,8 +144,8 @@ describe('limits on routes without credentials, sign-in and organizations', () =
 
   it("does not let health probes of other instances spend this one's: each instance counts its own", async () => {
     const shared = new MemoryRateLimitStore()
-    const first = await startApp(store.db, { addressRateLimitMax: 2, rateLimitStore: shared })
-    const second = await startApp(store.db, { addressRateLimitMax: 2, rateLimitStore: shared })
+    const first = await startApp(store, { addressRateLimitMax: 2, rateLimitStore: shared })
+    const second = await startApp(store, { addressRateLimitMax: 2, rateLimitStore: shared })
     apps.push(first, second)
     for (let i = 0; i < 2; i++) expect((await fetch(`${first.url}/healthz`)).status).toBe(200)
     expect((await fetch(`${first.url}/healthz`)).status).toBe(429)
@@ -153,7 +153,7 @@ describe('limits on routes without credentials, sign-in and organizations', () =
   })
 
   it('shares one organization budget among all its keys; another organization is unaffected', async () => {
-    const api = await startApp(store.db, { rateLimitMax: 100, orgRateLimitMax: 10 })
+    const api = await startApp(store, { rateLimitMax: 100, orgRateLimitMax: 10 })
     apps.push(api)
     const { orgId } = await createOrgWithKey(store.db)
     const keys = []
@@ -170,7 +170,7 @@ describe('limits on routes without credentials, sign-in and organizations', () =
   })
 
   it('charges a search 5 units, a deep offset page 5, a blank search 1', async () => {
-    const api = await startApp(store.db, { rateLimitMax: 100 })
+    const api = await startApp(store, { rateLimitMax: 100 })
     apps.push(api)
     const { key } = await createOrgWithKey(store.db)
     const search = await call(`${api.url}/api/v1/relationships?search=smith`, key)

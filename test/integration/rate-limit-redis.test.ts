@@ -54,7 +54,7 @@ async function startInstances(store: TestStore, url: string, prefix: string) {
   const apps: TestApp[] = []
   for (const rateLimitStore of stores) {
     apps.push(
-      await startApp(store.db, {
+      await startApp(store, {
         rateLimitMax: MAX,
         orgRateLimitMax: ORG_MAX,
         rateLimitWindowSeconds: WINDOW_SECONDS,

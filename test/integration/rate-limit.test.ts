@@ -13,7 +13,7 @@ describe('rate limits', () => {
 
   beforeAll(async () => {
     store = await openTestStore('pglite')
-    api = await startApp(store.db, { rateLimitMax: 3, orgRateLimitMax: 1000, rateLimitWindowSeconds: 3600 })
+    api = await startApp(store, { rateLimitMax: 3, orgRateLimitMax: 1000, rateLimitWindowSeconds: 3600 })
     ;({ orgId } = await createOrgWithKey(store.db))
   })
   afterAll(async () => {
@@ -69,7 +69,7 @@ describe('rate limits', () => {
   })
 
   it('limits failed authentications per client address', async () => {
-    const other = await startApp(store.db, { rateLimitMax: 3, rateLimitWindowSeconds: 3600 })
+    const other = await startApp(store, { rateLimitMax: 3, rateLimitWindowSeconds: 3600 })
     try {
       const responses = []
       for (let i = 0; i < 5; i++) responses.push(await call(`${other.url}/api/v1/relationships`, generateApiKey().key))

@@ -23,7 +23,7 @@ describe.each(storeKinds())("the README's estate walk-through on %s", (kind) => 
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    api = await startApp(store.db)
+    api = await startApp(store)
     key = (await createOrgWithKey(store.db)).key
   })
   afterAll(async () => {

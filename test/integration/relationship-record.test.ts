@@ -90,7 +90,7 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    api = await startApp(store.db)
+    api = await startApp(store)
     ;({ orgId, key, keyId } = await createOrgWithKey(store.db))
   })
   afterAll(async () => {
@@ -229,7 +229,7 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
     })
 
     it('a 304 costs 0.1 unit of rate-limit budget, never nothing; a 200 (and If-None-Match: *) a whole one', async () => {
-      const limited = await startApp(store.db, { rateLimitMax: 100, rateLimitWindowSeconds: 3600 })
+      const limited = await startApp(store, { rateLimitMax: 100, rateLimitWindowSeconds: 3600 })
       try {
         const fresh = (await createKey(store.db, orgId)).key
         const created = await create({ name: 'Budget' })
@@ -648,7 +648,7 @@ describe.each(storeKinds())('one household (GET, PATCH, DELETE) on %s', (kind) =
     })
 
     it("GET, PATCH and DELETE spend the credential's budget; past it 429 with resetAt", async () => {
-      const limited = await startApp(store.db, { rateLimitMax: 4, rateLimitWindowSeconds: 3600 })
+      const limited = await startApp(store, { rateLimitMax: 4, rateLimitWindowSeconds: 3600 })
       try {
         for (const prefix of PREFIXES) {
           const fresh = (await createKey(store.db, orgId)).key

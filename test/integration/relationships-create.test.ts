@@ -24,7 +24,7 @@ describe.each(storeKinds())('create relationship on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    api = await startApp(store.db)
+    api = await startApp(store)
     ;({ key, orgId } = await createOrgWithKey(store.db))
   })
   afterAll(async () => {

@@ -45,7 +45,7 @@ describe.each(storeKinds())('list relationships by cursor on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    api = await startApp(store.db)
+    api = await startApp(store)
     const org = await createOrgWithKey(store.db)
     key = org.key
     orgId = org.orgId

@@ -33,7 +33,7 @@ describe.each(storeKinds())('list relationships on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    api = await startApp(store.db)
+    api = await startApp(store)
     const org = await createOrgWithKey(store.db)
     key = org.key
     ids = await seedHouseholds(store.db, org.orgId, HOUSEHOLDS)

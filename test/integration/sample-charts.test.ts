@@ -23,7 +23,7 @@ describe.each(storeKinds())('the sample households’ charts on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    api = await startApp(store.db)
+    api = await startApp(store)
     ;({ orgId, key } = await createOrgWithKey(store.db))
     await addSampleHouseholds(store.db, orgId)
   })

@@ -72,7 +72,7 @@ describe.each(storeKinds())('session cookies on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    api = await startApp(store.db)
+    api = await startApp(store)
     orgA = (await createOrg(store.db, 'Org A')).id
     orgB = (await createOrg(store.db, 'Org B')).id
     viewer = await addUser(orgA, 'viewer')
@@ -363,7 +363,7 @@ describe.each(storeKinds())('session cookies on %s', (kind) => {
     })
 
     it('sets Secure except when the public URL is plain http on localhost', async () => {
-      const local = await startApp(store.db, { publicUrl: 'http://localhost:3000' })
+      const local = await startApp(store, { publicUrl: 'http://localhost:3000' })
       try {
         const value = await signIn(viewer)
         const out = await withCookie(
@@ -452,7 +452,7 @@ describe.each(storeKinds())('session cookies on %s', (kind) => {
   })
 
   it("rate-limits per user: all of a user's sessions share one budget", async () => {
-    const limited = await startApp(store.db, { rateLimitMax: 3, rateLimitWindowSeconds: 3600 })
+    const limited = await startApp(store, { rateLimitMax: 3, rateLimitWindowSeconds: 3600 })
     try {
       const [one, two] = [await signIn(viewer), await signIn(viewer)]
       const statuses = []

@@ -610,7 +610,7 @@ describe.each(storeKinds())('sign-in with OpenID Connect on %s', (kind) => {
 
   describe('without an identity provider', () => {
     it('/auth/sign-in answers 503, naming OIDC_ISSUER; the callback too', async () => {
-      const api = await startApp(store.db)
+      const api = await startApp(store)
       try {
         const browser = new HttpBrowser()
         const page = await browser.request(`${api.url}/auth/sign-in?returnTo=/households`)

@@ -41,7 +41,7 @@ describe.each(storeKinds())('HEARTH_TRUST_PROXY on the API on %s', (kind) => {
     let api: TestApp
     let proxy: ForwardingProxy
     beforeAll(async () => {
-      api = await startApp(store.db, {
+      api = await startApp(store, {
         rateLimitMax: BUDGET,
         rateLimitWindowSeconds: 3600,
         trustProxy: loadConfig({ HEARTH_TRUST_PROXY: '1' }).trustProxy,
@@ -70,7 +70,7 @@ describe.each(storeKinds())('HEARTH_TRUST_PROXY on the API on %s', (kind) => {
     let api: TestApp
     const url = () => `${api.url}/api/v1/relationships`
     beforeAll(async () => {
-      api = await startApp(store.db, {
+      api = await startApp(store, {
         rateLimitMax: BUDGET,
         rateLimitWindowSeconds: 3600,
         trustProxy: loadConfig({ HEARTH_TRUST_PROXY: `${PROXY},192.168.0.0/16` }).trustProxy,

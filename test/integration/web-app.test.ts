@@ -13,7 +13,7 @@ describe('web app routes', () => {
 
   beforeAll(async () => {
     store = await openTestStore('pglite')
-    api = await startApp(store.db, { embedOrigin: 'https://embed.example.com' })
+    api = await startApp(store, { embedOrigin: 'https://embed.example.com' })
   })
   afterAll(async () => {
     await api?.close()

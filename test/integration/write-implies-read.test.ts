@@ -251,7 +251,7 @@ describe.each(storeKinds())('a write permission implies read on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    api = await startApp(store.db)
+    api = await startApp(store)
     org = await createOrgWithKey(store.db)
     for (const permission of ['relationships:write', 'households:write', 'relationships:read', 'households:read']) {
       keys[permission] = (await createKey(store.db, org.orgId, [permission])).key

@@ -112,7 +112,7 @@ describe('the @hearth/api-client package', () => {
     packs = await mkdtemp(path.join(os.tmpdir(), 'hearth-packs-'))
     ;[store, tarball] = await Promise.all([openTestStore('pglite'), packPackage('api-client', packs)])
     ;[api, { key }, project] = await Promise.all([
-      startApp(store.db),
+      startApp(store),
       createOrgWithKey(store.db, ['relationships:read', 'relationships:write']),
       scratchProject([tarball]),
     ])

@@ -73,7 +73,7 @@ describe.each(storeKinds())('the webhook admin API on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    api = await startApp(store.db)
+    api = await startApp(store)
     receiver = await startReceiver()
     orgA = (await createOrg(store.db, 'Org A')).id
     const orgB = (await createOrg(store.db, 'Org B')).id

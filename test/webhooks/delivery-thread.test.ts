@@ -49,7 +49,7 @@ describe.runIf(onPostgres)('webhooks from their own lower-priority thread on Pos
 
   beforeAll(async () => {
     store = await openTestStore('postgres')
-    api = await startApp(store.db)
+    api = await startApp(store)
     receiver = await startReceiver()
   })
   afterAll(async () => {

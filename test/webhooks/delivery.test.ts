@@ -20,7 +20,7 @@ describe.each(storeKinds())('webhook deliveries on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    api = await startApp(store.db)
+    api = await startApp(store)
     receiver = await startReceiver()
     org = await createOrgWithKey(store.db, [...ALL_PERMISSIONS, 'events:read'])
     webhooks = await startWebhooks(

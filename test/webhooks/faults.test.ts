@@ -33,7 +33,7 @@ describe.each(storeKinds())('webhook faults on %s', (kind) => {
 
   beforeAll(async () => {
     store = await openTestStore(kind)
-    api = await startApp(store.db)
+    api = await startApp(store)
     webhooks = await startTestWebhooks(store, { resolve: hangingFor(HANGING_DOMAIN) })
   })
   afterAll(async () => {

@@ -23,7 +23,7 @@ describe.runIf(onPostgres)('webhooks on several instances of one PostgreSQL data
   beforeAll(async () => {
     store = await openTestStore('postgres')
     other = await store.reopen()
-    api = await startApp(store.db)
+    api = await startApp(store)
     receiver = await startReceiver()
   })
   afterAll(async () => {

@@ -19,7 +19,7 @@
 import type { Kysely } from 'kysely'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Database } from '../../store/tables.ts'
-import { resolveBearer, type BearerFailure } from '../../auth/bearer.ts'
+import { resolveBearer, type ApiKeyLookup, type BearerFailure } from '../../auth/bearer.ts'
 import { resolveSession, SESSION_COOKIE, sessionCookieAttributes, type SessionFailure } from '../../auth/sessions.ts'
 import type { KeyUsageRecorder } from '../../auth/key-usage.ts'
 import { describeRequirement, grants } from '../../domain/permissions.ts'
@@ -73,6 +73,8 @@ const MISPLACED_HINT = ' API keys are read only from the Authorization header, n
 
 export interface AuthDependencies {
   db: Kysely<Database>
+  /** Resolves an API key's hash (through the process's key cache, src/auth/api-key-cache.ts). */
+  findApiKey: ApiKeyLookup
   limiter: RateLimiter
   /** Counts health and metrics requests (`operational` routes) in this process only: see the top of this file. */
   healthLimiter: RateLimiter
@@ -109,7 +111,7 @@ export function registerAuthentication(app: App, deps: AuthDependencies): void {
   async function resolveCredential(request: FastifyRequest, sessionOnly: boolean): Promise<Resolution> {
     const authorization = request.headers.authorization
     if (!sessionOnly && authorization !== undefined && authorization.trim() !== '') {
-      const result = await resolveBearer(deps.db, authorization)
+      const result = await resolveBearer(deps.findApiKey, authorization)
       return result.ok ? result : { ok: false, failure: BEARER_FAILURES[result.failure], type: 'bearer' }
     }
     const cookie = request.cookies[SESSION_COOKIE]

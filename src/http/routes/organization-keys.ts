@@ -32,7 +32,11 @@ function toApiKey(record: ApiKeyRecord): ApiKey {
   }
 }
 
-export function registerOrganizationKeyRoutes(app: App, db: Kysely<Database>): void {
+/**
+ * `keysChanged` empties this process's key cache after a revocation commits, so that the next
+ * request refuses the key at once (other processes hear of it from the database, key-changes.ts).
+ */
+export function registerOrganizationKeyRoutes(app: App, db: Kysely<Database>, keysChanged: () => void): void {
   app.get(
     KEYS_PATH,
     {
@@ -98,6 +102,7 @@ export function registerOrganizationKeyRoutes(app: App, db: Kysely<Database>): v
         ? await revokeApiKey(db, keyId.toLowerCase(), principalOf(request).orgId)
         : undefined
       if (!revoked) throw new ApiError('not_found', 'No API key with this id in your organization.')
+      keysChanged()
       return reply.status(204).send(null)
     },
   )

@@ -18,7 +18,13 @@ import { organizationOperationDocs } from './organization-common.ts'
 
 const LIMITS_PATH = '/api/v1/limits'
 
-export function registerOrganizationLimitRoutes(app: App, db: Kysely<Database>, defaults: DefaultLimits): void {
+/** `keysChanged` empties this process's key cache, which holds each key's organization's limits. */
+export function registerOrganizationLimitRoutes(
+  app: App,
+  db: Kysely<Database>,
+  defaults: DefaultLimits,
+  keysChanged: () => void,
+): void {
   const overridesOf = async (orgId: string): Promise<OrgRateLimits> => {
     const overrides = await findOrgRateLimits(db, orgId)
     // The caller's credential was just resolved through its organization's row.
@@ -86,7 +92,9 @@ export function registerOrganizationLimitRoutes(app: App, db: Kysely<Database>, 
           { field: '/keyRequests' },
         )
       }
-      return answer((await setAdminRateLimits(db, orgId, { requests, keyRequests })) ?? (await overridesOf(orgId)))
+      const set = await setAdminRateLimits(db, orgId, { requests, keyRequests })
+      keysChanged()
+      return answer(set ?? (await overridesOf(orgId)))
     },
   )
 }

@@ -1,0 +1,132 @@
+// The API keeps resolved keys in its process (src/auth/api-key-cache.ts) and lets them go when the
+// database says a key or its organization's limits changed (migration 0020, src/store/key-changes.ts).
+// Each rule has a test that fails without it: a kept key is really used (a change nobody is told
+// of goes unseen), a revocation by anyone is refused, a limits change applies, and while the
+// watch's connection is down every request reads its key again.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'kysely'
+import { storeKinds, openTestStore, type TestStore } from '../helpers/stores.ts'
+import { call, createKey, createOrgWithKey, startApp, type TestApp } from '../helpers/app.ts'
+import { revokeApiKey } from '../../src/store/api-keys.ts'
+import type { Store } from '../../src/store/db.ts'
+
+/** Waits until `done` holds (a notification on its way from PostgreSQL), at most 5 s. */
+async function until(done: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5000
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`waited 5 s for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+describe.each(storeKinds())('the API key cache on %s', (kind) => {
+  let store: TestStore
+  let api: TestApp
+  let orgId: string
+  let admin: string
+
+  beforeAll(async () => {
+    store = await openTestStore(kind)
+    api = await startApp(store)
+    const org = await createOrgWithKey(store.db, ['org:admin', 'relationships:read'])
+    orgId = org.orgId
+    admin = org.key
+  })
+  afterAll(async () => {
+    await api?.close()
+    await store?.drop()
+  })
+
+  const list = (key: string) => call(`${api.url}/api/v1/relationships?pageSize=1`, key)
+  const newKey = () => createKey(store.db, orgId, ['relationships:read'])
+
+  it('watches changes to keys from the start', () => {
+    expect(store.keyChanges.watching).toBe(true)
+  })
+
+  it('keeps a resolved key: a revocation that notifies no one goes unseen (so the cache is used)', async () => {
+    const { id, key } = await newKey()
+    expect((await list(key)).status).toBe(200)
+    await sql`ALTER TABLE api_keys DISABLE TRIGGER api_keys_notify_change`.execute(store.db)
+    try {
+      await sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${id}`.execute(store.db)
+      expect((await list(key)).status).toBe(200)
+    } finally {
+      await sql`ALTER TABLE api_keys ENABLE TRIGGER api_keys_notify_change`.execute(store.db)
+    }
+    // Any notified change lets every kept key go: this one is refused from then on.
+    const generation = store.keyChanges.generation
+    await sql`UPDATE api_keys SET revoked_at = revoked_at WHERE id = ${id}`.execute(store.db)
+    await until(() => store.keyChanges.generation > generation, 'the notification')
+    expect((await list(key)).body).toMatchObject({ code: 'api_key_revoked' })
+  })
+
+  it('refuses a key revoked through the admin API from the next request', async () => {
+    const { id, key } = await newKey()
+    expect((await list(key)).status).toBe(200)
+    // Without the notification: this process empties its cache itself, not waiting to be told.
+    await sql`ALTER TABLE api_keys DISABLE TRIGGER api_keys_notify_change`.execute(store.db)
+    try {
+      const revoked = await call(`${api.url}/api/v1/keys/${id}`, admin, { method: 'DELETE' })
+      expect(revoked.status).toBe(204)
+      expect((await list(key)).status).toBe(401)
+    } finally {
+      await sql`ALTER TABLE api_keys ENABLE TRIGGER api_keys_notify_change`.execute(store.db)
+    }
+  })
+
+  it('refuses a key revoked by another connection (the CLI, another instance) once told', async () => {
+    const { id, key } = await newKey()
+    expect((await list(key)).status).toBe(200)
+    const generation = store.keyChanges.generation
+    // Another process on PostgreSQL; on the embedded database every writer goes through this one.
+    const other: Store = kind === 'postgres' ? await store.reopen() : store
+    try {
+      expect(await revokeApiKey(other.db, id)).toBeDefined()
+    } finally {
+      if (other !== store) await other.close()
+    }
+    if (kind === 'pglite') {
+      // The notification came before the revoking statement's reply.
+      expect(store.keyChanges.generation).toBeGreaterThan(generation)
+    } else await until(() => store.keyChanges.generation > generation, 'the notification')
+    const refused = await list(key)
+    expect(refused.status).toBe(401)
+    expect(refused.body).toMatchObject({ code: 'api_key_revoked' })
+  })
+
+  it("applies a change to the organization's limits from the next request", async () => {
+    const { key } = await newKey()
+    const policy = async () => (await list(key)).headers.get('ratelimit-policy')
+    const before = await policy()
+    const generation = store.keyChanges.generation
+    await sql`UPDATE orgs SET key_rate_limit_max = 7 WHERE id = ${orgId}`.execute(store.db)
+    await until(() => store.keyChanges.generation > generation, 'the notification')
+    const after = await policy()
+    expect(after).not.toBe(before)
+    expect(after).toMatch(/^"default";q=7;/)
+  })
+
+  it.runIf(kind === 'postgres')(
+    'reads every key while its connection to PostgreSQL is lost, and watches again once it is back',
+    async () => {
+      const { id, key } = await newKey()
+      expect((await list(key)).status).toBe(200)
+      await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE application_name = 'hearth-key-changes' AND datname = current_database()`.execute(store.db)
+      await until(() => !store.keyChanges.watching, 'the watch to stop')
+      // Read again, and not kept: a change unseen by any watch is refused all the same.
+      expect((await list(key)).status).toBe(200)
+      await sql`ALTER TABLE api_keys DISABLE TRIGGER api_keys_notify_change`.execute(store.db)
+      try {
+        await sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${id}`.execute(store.db)
+        expect((await list(key)).status).toBe(401)
+      } finally {
+        await sql`ALTER TABLE api_keys ENABLE TRIGGER api_keys_notify_change`.execute(store.db)
+      }
+      await until(() => store.keyChanges.watching, 'the watch to start again')
+      const { key: fresh } = await newKey()
+      expect((await list(fresh)).status).toBe(200)
+    },
+  )
+})
