@@ -15,7 +15,7 @@ if (!databaseUrl && !dataDir) throw new Error('bench/server.ts needs BENCH_DATAB
 if (!process.send) throw new Error('bench/server.ts must be started by bench/run.ts (it reports its port over IPC)')
 
 // The production default pool size (HEARTH_DB_POOL_MAX), so the numbers are those of a default install.
-const store = await openStore({ databaseUrl, dataDir, poolMax: 10 })
+const store = await openStore({ databaseUrl, dataDir, poolMax: 10, watchKeyChanges: true })
 // BENCH_REDIS_URL: count rate limits in Redis, as several instances do (one round trip per request),
 // under a prefix of this process's own so that nothing else's counts are touched.
 const redisUrl = process.env.BENCH_REDIS_URL || undefined

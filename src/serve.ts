@@ -92,6 +92,8 @@ export async function serve(
       poolMax: config.databasePoolMax,
       statementTimeoutMs: config.statementTimeoutMs,
       preparedStatements: config.preparedStatements,
+      // The API keeps resolved keys while it hears of changes to them (src/auth/api-key-cache.ts).
+      watchKeyChanges: true,
     })
     cleanups.push(() => store.close())
     if (lock) {

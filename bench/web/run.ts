@@ -85,7 +85,12 @@ async function main() {
   const storeKind = flag('store', 'postgres') === 'pglite' ? 'pglite' : 'postgres'
   const households = Number(flag('households', '100000'))
   const database = await provisionDatabase(storeKind)
-  const store = await openStore({ databaseUrl: database.databaseUrl, dataDir: database.dataDir, poolMax: 10 })
+  const store = await openStore({
+    databaseUrl: database.databaseUrl,
+    dataDir: database.dataDir,
+    poolMax: 10,
+    watchKeyChanges: true,
+  })
   onCleanup('close the store', () => store.close())
   log(`Seeding ${households.toLocaleString('en-US')} households into ${database.where}…`)
   const seeded = await seed(store, households, log)

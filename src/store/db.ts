@@ -38,6 +38,12 @@ export interface StoreOptions {
    * 'auto' (the default) when this process reaches PostgreSQL without a pooler in between.
    */
   preparedStatements?: PreparedStatementsSetting
+  /**
+   * PostgreSQL only: open the connection that listens for changes to API keys (Store.keyChanges), for
+   * a process that serves the API and keeps resolved keys; the CLI and the delivery thread do not.
+   * The embedded database's one session always listens: it costs nothing there.
+   */
+  watchKeyChanges?: boolean
 }
 
 export interface Store {
@@ -56,8 +62,8 @@ export interface Store {
   runScript(sql: string): Promise<unknown[]>
   /**
    * Whether changes to API keys made by any process are seen now, and how many (key-changes.ts):
-   * the API's key cache keeps resolved keys only while they are. On PostgreSQL only when this
-   * process reaches it without a pooler in between.
+   * the API's key cache keeps resolved keys only while they are. On PostgreSQL only when opened with
+   * watchKeyChanges and this process reaches it without a pooler in between.
    */
   keyChanges: KeyChangeWatch
   close(): Promise<void>
@@ -70,6 +76,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
         statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
         onConnectionLost: options.onConnectionLost ?? warnConnectionLost,
         preparedStatements: options.preparedStatements ?? 'auto',
+        watchKeyChanges: options.watchKeyChanges ?? false,
       })
     : openPglite(options.dataDir)
 }
@@ -105,6 +112,7 @@ interface PostgresOptions {
   statementTimeoutMs: number
   onConnectionLost: (error: Error) => void
   preparedStatements: PreparedStatementsSetting
+  watchKeyChanges: boolean
 }
 
 async function openPostgres(connectionString: string, options: PostgresOptions): Promise<Store> {
@@ -133,7 +141,7 @@ async function openPostgres(connectionString: string, options: PostgresOptions):
     // pg-pool re-emits an idle client's error here too; the client's own listener has told it already.
   })
   let migrations: MigrationReport
-  let direct = false
+  let direct: boolean
   // Migrations run on a connection of their own, outside the pool and its timeouts.
   const client = new pg.Client({ connectionString, types })
   // Lost mid-migration: the migration's transaction rolls back and opening fails with its error.
@@ -150,7 +158,7 @@ async function openPostgres(connectionString: string, options: PostgresOptions):
     await client.end()
   }
   // LISTEN needs a session of its own, which a pooler in transaction mode does not give.
-  const keyWatch = direct ? new PostgresKeyChangeWatch(connectionString) : undefined
+  const keyWatch = options.watchKeyChanges && direct ? new PostgresKeyChangeWatch(connectionString) : undefined
   await keyWatch?.start()
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   // Kysely destroys only a driver it has used; end the pool ourselves so that a process that

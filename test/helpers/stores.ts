@@ -82,11 +82,12 @@ export async function openTestStore(kind: StoreKind): Promise<TestStore> {
     }
   }
   const database = await migratedPostgresDatabase()
-  const store = await openStore({ databaseUrl: database.url, dataDir: '', poolMax: 10 })
+  // As hearth serve opens it: the apps tests start on it keep resolved keys (src/auth/api-key-cache.ts).
+  const store = await openStore({ databaseUrl: database.url, dataDir: '', poolMax: 10, watchKeyChanges: true })
   return {
     ...store,
     env: { DATABASE_URL: database.url },
-    reopen: () => openStore({ databaseUrl: database.url, dataDir: '', poolMax: 10 }),
+    reopen: () => openStore({ databaseUrl: database.url, dataDir: '', poolMax: 10, watchKeyChanges: true }),
     drop: async () => {
       await store.close()
       await database.drop()

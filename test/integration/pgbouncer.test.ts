@@ -44,7 +44,9 @@ describe.skipIf(!runnable)('behind PgBouncer in transaction mode', () => {
 
   it('applies each migration once when four instances start together through it', async () => {
     const opened = await Promise.all(
-      Array.from({ length: 4 }, () => openStore({ databaseUrl: bouncedUrl, dataDir: '', poolMax: 3 })),
+      Array.from({ length: 4 }, () =>
+        openStore({ databaseUrl: bouncedUrl, dataDir: '', poolMax: 3, watchKeyChanges: true }),
+      ),
     )
     stores.push(...opened)
     // Each migration once, by whichever instance held the lock when it was next.
