@@ -92,8 +92,9 @@ export async function serve(
       poolMax: config.databasePoolMax,
       statementTimeoutMs: config.statementTimeoutMs,
       preparedStatements: config.preparedStatements,
-      // The API keeps resolved keys while it hears of changes to them (src/auth/api-key-cache.ts).
-      watchKeyChanges: true,
+      // An API in this process keeps resolved keys while it hears of changes to them
+      // (src/auth/api-key-cache.ts); --workers' primary and the embed origin alone serve no API.
+      watchKeyChanges: only !== 'embed' && startApi === startApiHere,
     })
     cleanups.push(() => store.close())
     if (lock) {

@@ -1,7 +1,7 @@
 // Resolved API keys, kept in this process so that a request need not read its key from the
 // database: that read was one round trip in every request, and on a busy two-core machine each
 // round trip costs the API a wake-up of PostgreSQL and a turn of the scheduler (a create with
-// webhooks on: 852 → 1,097 req/s without it, bench/RESULTS.md, issue 17).
+// webhooks on: 856 → 1,030 req/s, PostgreSQL's CPU per list page 1.9–2.0 → 0.45 ms; bench/RESULTS.md).
 //
 // A key is kept only while the store watches changes to keys (src/store/key-changes.ts: any
 // process's revocation, expiry, permission or rate-limit change notifies every API process when
@@ -19,9 +19,14 @@ import type { KeyChangeWatch } from '../store/key-changes.ts'
 
 /** Keys kept at most; the least recently used go first. A key's entry is about 300 bytes. */
 const MAX_KEYS = 10_000
+/**
+ * How long a key is kept however quiet the watch: should a notification ever be lost unseen, a
+ * change applies within this. (The watch finds a silently dead connection within 15 s.)
+ */
+const MAX_AGE_MS = 60_000
 
 export class ApiKeyCache<Key> {
-  private readonly keys = new Map<string, Key>()
+  private readonly keys = new Map<string, { key: Key; readAt: number }>()
   private generation: number
   /** Goes up at each forget(): a read begun before one is not kept. */
   private forgotten = 0
@@ -29,6 +34,7 @@ export class ApiKeyCache<Key> {
   constructor(
     private readonly watch: KeyChangeWatch,
     private readonly read: (hash: string) => Promise<Key | undefined>,
+    private readonly now: () => number = Date.now,
   ) {
     this.generation = watch.generation
   }
@@ -36,19 +42,19 @@ export class ApiKeyCache<Key> {
   async find(hash: string): Promise<Key | undefined> {
     this.forgetIfChanged()
     const kept = this.keys.get(hash)
-    if (kept !== undefined) {
+    this.keys.delete(hash)
+    if (kept !== undefined && this.now() - kept.readAt < MAX_AGE_MS) {
       // Most recently used last: the Map's order is the eviction order.
-      this.keys.delete(hash)
       this.keys.set(hash, kept)
-      return kept
+      return kept.key
     }
     const readFrom = this.watch.generation
     const forgottenBefore = this.forgotten
+    const readAt = this.now()
     const key = await this.read(hash)
     const unchanged = this.watch.generation === readFrom && this.forgotten === forgottenBefore
-    // Kept while not watching, it is let go at the next find (forgetIfChanged).
-    if (key !== undefined && unchanged) {
-      this.keys.set(hash, key)
+    if (key !== undefined && unchanged && this.watch.watching) {
+      this.keys.set(hash, { key, readAt })
       if (this.keys.size > MAX_KEYS) this.keys.delete(this.keys.keys().next().value ?? hash)
     }
     return key

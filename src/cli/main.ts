@@ -396,7 +396,7 @@ const COMMANDS: Command[] = [
   },
   {
     words: ['keys', 'revoke'],
-    summary: 'revoke an API key at once',
+    summary: 'revoke an API key (servers refuse it from the next request on)',
     usage: 'hearth keys revoke <keyId>',
     options: {},
     positionals: ['keyId'],

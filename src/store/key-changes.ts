@@ -5,10 +5,13 @@
 //
 // On PostgreSQL a connection of its own LISTENs. It is opened only when this process reaches
 // PostgreSQL itself (prepared-statements.ts, detectDirectConnection): through a pooler in
-// transaction mode LISTEN does not hold, so there is no watch and every request reads its key.
+// transaction mode LISTEN does not hold, so there is no watch and every request reads its key
+// (so too over a Unix socket, which that check cannot tell from a pooler's).
 // While that connection is down (a restart, a failover, pg_terminate_backend) changes go unseen:
-// the watch says so at once, and opens a new connection after RECONNECT_MS. On the embedded
-// database, its one session LISTENs and its thread passes each notification on (pglite-worker.ts).
+// the watch stops, says so on stderr, and opens a new connection a second later. A connection
+// that dies without a word (a failover or a dropped route sends no reset, and a LISTEN connection
+// only ever receives) is found by a query every 10 s, which must answer within 5 s. On the embedded database, its one session LISTENs and its thread passes
+// each notification on (pglite-worker.ts).
 import pg from 'pg'
 
 /** The channel migration 0020's triggers notify. */
@@ -44,44 +47,78 @@ export class KeyChangeCounter implements KeyChangeWatch {
   }
 }
 
-const RECONNECT_MS = 1000
+/** How the watch checks its connection and comes back (tests shorten them). */
+export interface WatchTimings {
+  reconnectMs: number
+  heartbeatMs: number
+  /** How long connecting, LISTEN and each heartbeat may take before the connection counts as lost. */
+  timeoutMs: number
+}
+
+const TIMINGS: WatchTimings = { reconnectMs: 1000, heartbeatMs: 10_000, timeoutMs: 5000 }
 
 /** Watches on a LISTEN connection of its own, opened again after it is lost, until closed. */
 export class PostgresKeyChangeWatch {
   readonly counter = new KeyChangeCounter()
   private client: pg.Client | undefined
   private retry: NodeJS.Timeout | undefined
+  private heartbeat: NodeJS.Timeout | undefined
   private closed = false
+  /** The operator was told that changes go unheard (said once, until they are heard again). */
+  private unheard = false
 
-  constructor(private readonly connectionString: string) {}
+  constructor(
+    private readonly connectionString: string,
+    private readonly warn: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
+    private readonly timings: WatchTimings = TIMINGS,
+  ) {}
 
   /** Opens the connection; a failure is retried in the background, not thrown. */
   async start(): Promise<void> {
     if (this.closed) return
-    const client = new pg.Client({ connectionString: this.connectionString, application_name: 'hearth-key-changes' })
+    const client = new pg.Client({
+      connectionString: this.connectionString,
+      application_name: 'hearth-key-changes',
+      connectionTimeoutMillis: this.timings.timeoutMs,
+      query_timeout: this.timings.timeoutMs,
+      keepAlive: true,
+    })
     this.client = client
     // A lost connection emits 'error' then 'end'; each stops the watch (once) and plans a new one.
-    const lost = () => {
+    const lost = (error?: Error) => {
       if (this.client !== client) return
       this.client = undefined
+      clearInterval(this.heartbeat)
+      if (!this.unheard)
+        this.warn(
+          `hearth: the connection that hears of API key changes is down (${error?.message ?? 'it ended'}); every request reads its key until it is back`,
+        )
+      this.unheard = true
       this.counter.stopped()
       void client.end().catch(() => undefined)
       this.reconnectLater()
     }
     client.on('error', lost)
-    client.on('end', lost)
+    client.on('end', () => lost())
     client.on('notification', (message) => {
       if (message.channel === KEY_CHANGES_CHANNEL && this.client === client) this.counter.changed()
     })
     try {
       await client.connect()
       await client.query(`LISTEN ${KEY_CHANGES_CHANNEL}`)
-    } catch {
-      lost()
+    } catch (error) {
+      lost(error instanceof Error ? error : undefined)
       return
     }
+    if (this.client !== client) return
     // Watching from here on: anything read before this moment belongs to an older generation.
-    if (this.client === client) this.counter.started()
+    this.counter.started()
+    if (this.unheard) this.warn('hearth: hearing of API key changes again; resolved keys are kept again')
+    this.unheard = false
+    this.heartbeat = setInterval(() => {
+      client.query('SELECT 1').catch((error: unknown) => lost(error instanceof Error ? error : undefined))
+    }, this.timings.heartbeatMs)
+    this.heartbeat.unref()
   }
 
   private reconnectLater(): void {
@@ -89,13 +126,14 @@ export class PostgresKeyChangeWatch {
     this.retry = setTimeout(() => {
       this.retry = undefined
       void this.start()
-    }, RECONNECT_MS)
+    }, this.timings.reconnectMs)
     this.retry.unref()
   }
 
   async close(): Promise<void> {
     this.closed = true
-    if (this.retry) clearTimeout(this.retry)
+    clearTimeout(this.retry)
+    clearInterval(this.heartbeat)
     const client = this.client
     this.client = undefined
     this.counter.stopped()

@@ -71,7 +71,9 @@ async function serve(port: MessagePort, { dataDir, pgliteWasmModule }: PgliteWor
   }
   try {
     // PGlite calls its listeners while it reads a statement's answer, before that answer is
-    // replied: so the API's thread hears of a change to a key before the write's own reply.
+    // replied: so the API's thread hears of a change to a key before the write's own reply. (It
+    // skips notifications after an error in the same call: only a script (runScript, pg-boss's
+    // own schema) could commit a key change and then fail, and none touches keys.)
     await database.listen(KEY_CHANGES_CHANNEL, () => {
       port.postMessage({ notification: KEY_CHANGES_CHANNEL } satisfies PgliteNotification)
     })

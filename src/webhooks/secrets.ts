@@ -3,8 +3,7 @@
 // HMAC-SHA256 over "<webhook-id>.<webhook-timestamp>.<body>", keyed with the secret's decoded
 // bytes, as "v1,<base64 signature>". That is exactly what the standardwebhooks package's
 // Webhook.sign computes (test/webhooks/signatures.test.ts checks every message against it), but
-// the package hashes in JavaScript (fast-sha256) and decodes the secret at every call: node:crypto
-// does it natively, and each endpoint's key is decoded once per message here instead of per object.
+// the package hashes in JavaScript (fast-sha256); node:crypto does it natively.
 // During a rotation's overlap both the new and the previous secret sign, their signatures
 // space-separated in one webhook-signature header, which every Standard Webhooks verifier accepts
 // when either matches.

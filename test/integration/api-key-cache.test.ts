@@ -52,11 +52,13 @@ describe.each(storeKinds())('the API key cache on %s', (kind) => {
       await sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${id}`.execute(store.db)
       expect((await list(key)).status).toBe(200)
     } finally {
-      await sql`ALTER TABLE api_keys ENABLE TRIGGER api_keys_notify_change`.execute(store.db)
+      await sql`ALTER TABLE api_keys ENABLE ALWAYS TRIGGER api_keys_notify_change`.execute(store.db)
     }
     // Any notified change lets every kept key go: this one is refused from then on.
     const generation = store.keyChanges.generation
-    await sql`UPDATE api_keys SET revoked_at = revoked_at WHERE id = ${id}`.execute(store.db)
+    await sql`UPDATE api_keys SET permissions = array_append(permissions, 'events:read') WHERE id = ${id}`.execute(
+      store.db,
+    )
     await until(() => store.keyChanges.generation > generation, 'the notification')
     expect((await list(key)).body).toMatchObject({ code: 'api_key_revoked' })
   })
@@ -71,7 +73,7 @@ describe.each(storeKinds())('the API key cache on %s', (kind) => {
       expect(revoked.status).toBe(204)
       expect((await list(key)).status).toBe(401)
     } finally {
-      await sql`ALTER TABLE api_keys ENABLE TRIGGER api_keys_notify_change`.execute(store.db)
+      await sql`ALTER TABLE api_keys ENABLE ALWAYS TRIGGER api_keys_notify_change`.execute(store.db)
     }
   })
 
@@ -93,6 +95,41 @@ describe.each(storeKinds())('the API key cache on %s', (kind) => {
     const refused = await list(key)
     expect(refused.status).toBe(401)
     expect(refused.body).toMatchObject({ code: 'api_key_revoked' })
+  })
+
+  // What findApiKeyByHash reads and can change, each alone; then what it does not read, which
+  // notifies no one (else any key's use, or a no-op revocation, would empty every process's cache).
+  it('is told of a change to each column a resolved key holds, and of nothing else', async () => {
+    const { id } = await newKey()
+    const otherOrg = await createOrgWithKey(store.db)
+    const changes = [
+      sql`UPDATE api_keys SET permissions = '{relationships:read,events:read}' WHERE id = ${id}`,
+      sql`UPDATE api_keys SET expires_at = now() + interval '1 day' WHERE id = ${id}`,
+      sql`UPDATE api_keys SET secret_hash = 'x' || secret_hash WHERE id = ${id}`,
+      sql`UPDATE api_keys SET org_id = ${otherOrg.orgId} WHERE id = ${id}`,
+      sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${id}`,
+      sql`UPDATE orgs SET rate_limit_max = 1001 WHERE id = ${orgId}`,
+      sql`UPDATE orgs SET key_rate_limit_max = 1002 WHERE id = ${orgId}`,
+      sql`UPDATE orgs SET admin_rate_limit_max = 1003 WHERE id = ${orgId}`,
+      sql`UPDATE orgs SET admin_key_rate_limit_max = 1004 WHERE id = ${orgId}`,
+      sql`DELETE FROM api_keys WHERE id = ${id}`,
+    ]
+    for (const change of changes) {
+      const generation = store.keyChanges.generation
+      await change.execute(store.db)
+      await until(() => store.keyChanges.generation > generation, `a notification of ${change.compile(store.db).sql}`)
+    }
+    const { id: quiet } = await newKey()
+    const generation = store.keyChanges.generation
+    await sql`UPDATE api_keys SET name = 'renamed', last_used_at = now() WHERE id = ${quiet}`.execute(store.db)
+    await sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${quiet}`.execute(store.db)
+    // Revoking it again, and limits set to what they are: no change, no notification.
+    await sql`UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = ${quiet}`.execute(store.db)
+    await sql`UPDATE orgs SET rate_limit_max = rate_limit_max WHERE id = ${orgId}`.execute(store.db)
+    // Notifications arrive in commit order: once a later one is here, an earlier one would be too.
+    await sql`UPDATE orgs SET rate_limit_max = 1005 WHERE id = ${orgId}`.execute(store.db)
+    await until(() => store.keyChanges.generation >= generation + 2, 'the revocation and the last change')
+    expect(store.keyChanges.generation).toBe(generation + 2)
   })
 
   it("applies a change to the organization's limits from the next request", async () => {
@@ -122,7 +159,7 @@ describe.each(storeKinds())('the API key cache on %s', (kind) => {
         await sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${id}`.execute(store.db)
         expect((await list(key)).status).toBe(401)
       } finally {
-        await sql`ALTER TABLE api_keys ENABLE TRIGGER api_keys_notify_change`.execute(store.db)
+        await sql`ALTER TABLE api_keys ENABLE ALWAYS TRIGGER api_keys_notify_change`.execute(store.db)
       }
       await until(() => store.keyChanges.watching, 'the watch to start again')
       const { key: fresh } = await newKey()

@@ -90,6 +90,28 @@ describe('ApiKeyCache', () => {
     expect(await cache.find('b')).toBe('key')
   })
 
+  it('reads a kept key again after 60 s, however quiet the watch', async () => {
+    const watch = new KeyChangeCounter()
+    watch.started()
+    let now = 1_000_000
+    let reads = 0
+    const cache = new ApiKeyCache(
+      watch,
+      async () => {
+        reads++
+        return 'key'
+      },
+      () => now,
+    )
+    await cache.find('a')
+    now += 59_999
+    await cache.find('a')
+    expect(reads).toBe(1)
+    now += 1
+    await cache.find('a')
+    expect(reads).toBe(2)
+  })
+
   it('holds at most 10,000 keys and lets the least recently used go first', async () => {
     const { reads, cache } = setup()
     for (let i = 0; i < 10_000; i++) await cache.find(`k${i}`)

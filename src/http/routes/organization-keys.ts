@@ -82,7 +82,7 @@ export function registerOrganizationKeyRoutes(app: App, db: Kysely<Database>, ke
         ...organizationOperationDocs(
           'revokeApiKey',
           'Revoke an API key',
-          'Revokes the key at once: from the next request on it is 401 api_key_revoked. Revoking a revoked key is 204 too (the first revocation time stays).',
+          'Revokes the key: from the next request on it is 401 api_key_revoked (on another instance or worker process of a PostgreSQL deployment, within milliseconds, once it hears of the change). Revoking a revoked key is 204 too (the first revocation time stays).',
           true,
         ),
         params: ApiKeyParams,
