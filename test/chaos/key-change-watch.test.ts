@@ -62,7 +62,7 @@ describe.skipIf(!hasPostgres)('the key change watch on PostgreSQL', () => {
     cleanups.push(database.drop)
     const target = new URL(database.url)
     const relay = await startRelay(target)
-    cleanups.push(relay.close)
+    cleanups.push(() => relay.close())
     const relayed = new URL(database.url)
     relayed.hostname = '127.0.0.1'
     relayed.port = String(relay.port)
