@@ -38,6 +38,15 @@ describe.each(storeKinds())('the API key cache on %s', (kind) => {
   })
 
   const list = (key: string) => call(`${api.url}/api/v1/relationships?pageSize=1`, key)
+  /** Runs `write` with the key-change trigger off: a change no process is told of. */
+  async function withoutNotifying<T>(write: () => Promise<T>): Promise<T> {
+    await sql`ALTER TABLE api_keys DISABLE TRIGGER api_keys_notify_change`.execute(store.db)
+    try {
+      return await write()
+    } finally {
+      await sql`ALTER TABLE api_keys ENABLE ALWAYS TRIGGER api_keys_notify_change`.execute(store.db)
+    }
+  }
   const newKey = () => createKey(store.db, orgId, ['relationships:read'])
 
   it('watches changes to keys from the start', () => {
@@ -47,13 +56,8 @@ describe.each(storeKinds())('the API key cache on %s', (kind) => {
   it('keeps a resolved key: a revocation that notifies no one goes unseen (so the cache is used)', async () => {
     const { id, key } = await newKey()
     expect((await list(key)).status).toBe(200)
-    await sql`ALTER TABLE api_keys DISABLE TRIGGER api_keys_notify_change`.execute(store.db)
-    try {
-      await sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${id}`.execute(store.db)
-      expect((await list(key)).status).toBe(200)
-    } finally {
-      await sql`ALTER TABLE api_keys ENABLE ALWAYS TRIGGER api_keys_notify_change`.execute(store.db)
-    }
+    await withoutNotifying(() => sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${id}`.execute(store.db))
+    expect((await list(key)).status).toBe(200)
     // Any notified change lets every kept key go: this one is refused from then on.
     const generation = store.keyChanges.generation
     await sql`UPDATE api_keys SET permissions = array_append(permissions, 'events:read') WHERE id = ${id}`.execute(
@@ -67,14 +71,9 @@ describe.each(storeKinds())('the API key cache on %s', (kind) => {
     const { id, key } = await newKey()
     expect((await list(key)).status).toBe(200)
     // Without the notification: this process empties its cache itself, not waiting to be told.
-    await sql`ALTER TABLE api_keys DISABLE TRIGGER api_keys_notify_change`.execute(store.db)
-    try {
-      const revoked = await call(`${api.url}/api/v1/keys/${id}`, admin, { method: 'DELETE' })
-      expect(revoked.status).toBe(204)
-      expect((await list(key)).status).toBe(401)
-    } finally {
-      await sql`ALTER TABLE api_keys ENABLE ALWAYS TRIGGER api_keys_notify_change`.execute(store.db)
-    }
+    const revoked = await withoutNotifying(() => call(`${api.url}/api/v1/keys/${id}`, admin, { method: 'DELETE' }))
+    expect(revoked.status).toBe(204)
+    expect((await list(key)).status).toBe(401)
   })
 
   it('refuses a key revoked by another connection (the CLI, another instance) once told', async () => {
@@ -154,13 +153,8 @@ describe.each(storeKinds())('the API key cache on %s', (kind) => {
       await until(() => !store.keyChanges.watching, 'the watch to stop')
       // Read again, and not kept: a change unseen by any watch is refused all the same.
       expect((await list(key)).status).toBe(200)
-      await sql`ALTER TABLE api_keys DISABLE TRIGGER api_keys_notify_change`.execute(store.db)
-      try {
-        await sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${id}`.execute(store.db)
-        expect((await list(key)).status).toBe(401)
-      } finally {
-        await sql`ALTER TABLE api_keys ENABLE ALWAYS TRIGGER api_keys_notify_change`.execute(store.db)
-      }
+      await withoutNotifying(() => sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${id}`.execute(store.db))
+      expect((await list(key)).status).toBe(401)
       await until(() => store.keyChanges.watching, 'the watch to start again')
       const { key: fresh } = await newKey()
       expect((await list(fresh)).status).toBe(200)
