@@ -504,7 +504,7 @@ export interface paths {
     post?: never
     /**
      * Revoke an API key
-     * @description Revokes the key at once: from the next request on it is 401 api_key_revoked. Revoking a revoked key is 204 too (the first revocation time stays). Needs org:admin, which only the admin role of a signed-in user (idp-session cookie) holds: API keys can never carry it, so a key is refused with 403 missing_permission, as are the advisor and viewer roles. Acts on the caller's organization only. A write: it must come from the web app's own origin (Origin or Sec-Fetch-Site), else 403 cross_site_request.
+     * @description Revokes the key: from the next request on it is 401 api_key_revoked (on another instance or worker process of a PostgreSQL deployment, within milliseconds, once it hears of the change). Revoking a revoked key is 204 too (the first revocation time stays). Needs org:admin, which only the admin role of a signed-in user (idp-session cookie) holds: API keys can never carry it, so a key is refused with 403 missing_permission, as are the advisor and viewer roles. Acts on the caller's organization only. A write: it must come from the web app's own origin (Origin or Sec-Fetch-Site), else 403 cross_site_request.
      */
     delete: operations['revokeApiKey']
     options?: never
