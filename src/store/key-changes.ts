@@ -85,13 +85,13 @@ export class PostgresKeyChangeWatch {
     })
     this.client = client
     // A lost connection emits 'error' then 'end'; each stops the watch (once) and plans a new one.
-    const lost = (error?: Error) => {
+    const lost = (error?: unknown) => {
       if (this.client !== client) return
       this.client = undefined
       clearInterval(this.heartbeat)
       if (!this.unheard)
         this.warn(
-          `hearth: the connection that hears of API key changes is down (${error?.message ?? 'it ended'}); every request reads its key until it is back`,
+          `hearth: the connection that hears of API key changes is down (${error instanceof Error ? error.message : 'it ended'}); every request reads its key until it is back`,
         )
       this.unheard = true
       this.counter.stopped()
@@ -107,7 +107,7 @@ export class PostgresKeyChangeWatch {
       await client.connect()
       await client.query(`LISTEN ${KEY_CHANGES_CHANNEL}`)
     } catch (error) {
-      lost(error instanceof Error ? error : undefined)
+      lost(error)
       return
     }
     if (this.client !== client) return
@@ -116,7 +116,7 @@ export class PostgresKeyChangeWatch {
     if (this.unheard) this.warn('hearth: hearing of API key changes again; resolved keys are kept again')
     this.unheard = false
     this.heartbeat = setInterval(() => {
-      client.query('SELECT 1').catch((error: unknown) => lost(error instanceof Error ? error : undefined))
+      client.query('SELECT 1').catch(lost)
     }, this.timings.heartbeatMs)
     this.heartbeat.unref()
   }

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { DATABASE_URL, requirePart } from '../helpers/environment.ts'
 import { freshPostgresDatabase } from '../helpers/stores.ts'
 import { PostgresKeyChangeWatch } from '../../src/store/key-changes.ts'
+import { until } from '../helpers/cli.ts'
 
 const hasPostgres = requirePart('PostgreSQL', DATABASE_URL !== undefined, 'set DATABASE_URL=postgres://… for this test')
 
@@ -43,14 +44,6 @@ async function startRelay(target: URL): Promise<{ port: number; freeze(): void; 
   }
 }
 
-async function until(done: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`waited ${ms / 1000} s for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
-
 describe.skipIf(!hasPostgres)('the key change watch on PostgreSQL', () => {
   const cleanups: (() => Promise<void>)[] = []
   afterAll(async () => {
@@ -78,11 +71,11 @@ describe.skipIf(!hasPostgres)('the key change watch on PostgreSQL', () => {
     const generation = watch.counter.generation
 
     relay.freeze()
-    await until(() => !watch.counter.watching, 'the watch to stop')
+    await until(() => !watch.counter.watching, 'the watch to stop', 10_000)
     expect(watch.counter.generation).toBeGreaterThan(generation)
     expect(said[0]).toMatch(/the connection that hears of API key changes is down .*every request reads its key/)
 
-    await until(() => watch.counter.watching, 'the watch to start again')
+    await until(() => watch.counter.watching, 'the watch to start again', 10_000)
     expect(said.at(-1)).toMatch(/hearing of API key changes again/)
   })
 })

@@ -9,15 +9,10 @@ import { storeKinds, openTestStore, type TestStore } from '../helpers/stores.ts'
 import { call, createKey, createOrgWithKey, startApp, type TestApp } from '../helpers/app.ts'
 import { revokeApiKey } from '../../src/store/api-keys.ts'
 import type { Store } from '../../src/store/db.ts'
+import { until } from '../helpers/cli.ts'
 
-/** Waits until `done` holds (a notification on its way from PostgreSQL), at most 5 s. */
-async function until(done: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5000
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`waited 5 s for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}
+/** A notification on its way from PostgreSQL arrives within milliseconds; this much is a failure. */
+const NOTIFIED_MS = 5000
 
 describe.each(storeKinds())('the API key cache on %s', (kind) => {
   let store: TestStore
@@ -63,7 +58,7 @@ describe.each(storeKinds())('the API key cache on %s', (kind) => {
     await sql`UPDATE api_keys SET permissions = array_append(permissions, 'events:read') WHERE id = ${id}`.execute(
       store.db,
     )
-    await until(() => store.keyChanges.generation > generation, 'the notification')
+    await until(() => store.keyChanges.generation > generation, 'the notification', NOTIFIED_MS)
     expect((await list(key)).body).toMatchObject({ code: 'api_key_revoked' })
   })
 
@@ -90,7 +85,7 @@ describe.each(storeKinds())('the API key cache on %s', (kind) => {
     if (kind === 'pglite') {
       // The notification came before the revoking statement's reply.
       expect(store.keyChanges.generation).toBeGreaterThan(generation)
-    } else await until(() => store.keyChanges.generation > generation, 'the notification')
+    } else await until(() => store.keyChanges.generation > generation, 'the notification', NOTIFIED_MS)
     const refused = await list(key)
     expect(refused.status).toBe(401)
     expect(refused.body).toMatchObject({ code: 'api_key_revoked' })
@@ -116,7 +111,11 @@ describe.each(storeKinds())('the API key cache on %s', (kind) => {
     for (const change of changes) {
       const generation = store.keyChanges.generation
       await change.execute(store.db)
-      await until(() => store.keyChanges.generation > generation, `a notification of ${change.compile(store.db).sql}`)
+      await until(
+        () => store.keyChanges.generation > generation,
+        `a notification of ${change.compile(store.db).sql}`,
+        NOTIFIED_MS,
+      )
     }
     const { id: quiet } = await newKey()
     const generation = store.keyChanges.generation
@@ -127,7 +126,7 @@ describe.each(storeKinds())('the API key cache on %s', (kind) => {
     await sql`UPDATE orgs SET rate_limit_max = rate_limit_max WHERE id = ${orgId}`.execute(store.db)
     // Notifications arrive in commit order: once a later one is here, an earlier one would be too.
     await sql`UPDATE orgs SET rate_limit_max = 1005 WHERE id = ${orgId}`.execute(store.db)
-    await until(() => store.keyChanges.generation >= generation + 2, 'the revocation and the last change')
+    await until(() => store.keyChanges.generation >= generation + 2, 'the revocation and the last change', NOTIFIED_MS)
     expect(store.keyChanges.generation).toBe(generation + 2)
   })
 
@@ -137,7 +136,7 @@ describe.each(storeKinds())('the API key cache on %s', (kind) => {
     const before = await policy()
     const generation = store.keyChanges.generation
     await sql`UPDATE orgs SET key_rate_limit_max = 7 WHERE id = ${orgId}`.execute(store.db)
-    await until(() => store.keyChanges.generation > generation, 'the notification')
+    await until(() => store.keyChanges.generation > generation, 'the notification', NOTIFIED_MS)
     const after = await policy()
     expect(after).not.toBe(before)
     expect(after).toMatch(/^"default";q=7;/)
@@ -150,12 +149,12 @@ describe.each(storeKinds())('the API key cache on %s', (kind) => {
       expect((await list(key)).status).toBe(200)
       await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
         WHERE application_name = 'hearth-key-changes' AND datname = current_database()`.execute(store.db)
-      await until(() => !store.keyChanges.watching, 'the watch to stop')
+      await until(() => !store.keyChanges.watching, 'the watch to stop', NOTIFIED_MS)
       // Read again, and not kept: a change unseen by any watch is refused all the same.
       expect((await list(key)).status).toBe(200)
       await withoutNotifying(() => sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${id}`.execute(store.db))
       expect((await list(key)).status).toBe(401)
-      await until(() => store.keyChanges.watching, 'the watch to start again')
+      await until(() => store.keyChanges.watching, 'the watch to start again', NOTIFIED_MS)
       const { key: fresh } = await newKey()
       expect((await list(fresh)).status).toBe(200)
     },

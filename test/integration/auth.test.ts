@@ -5,6 +5,7 @@ import { storeKinds, openTestStore, type TestStore } from '../helpers/stores.ts'
 import { call, createKey, createOrgWithKey, startApp, type TestApp } from '../helpers/app.ts'
 import { generateApiKey } from '../../src/auth/api-keys.ts'
 import { revokeApiKey } from '../../src/store/api-keys.ts'
+import { until } from '../helpers/cli.ts'
 
 describe.each(storeKinds())('authentication on %s', (kind) => {
   let store: TestStore
@@ -63,7 +64,7 @@ describe.each(storeKinds())('authentication on %s', (kind) => {
     const generation = store.keyChanges.generation
     await revokeApiKey(store.db, revoked.id)
     // On PostgreSQL the notification follows the commit by a few milliseconds (api-key-cache.test.ts).
-    while (store.keyChanges.generation === generation) await new Promise((resolve) => setTimeout(resolve, 5))
+    await until(() => store.keyChanges.generation > generation, 'the notification of the revocation', 5000)
     await expect401(await list({ authorization: `Bearer ${revoked.key}` }), 'api_key_revoked')
   })
 
