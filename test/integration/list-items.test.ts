@@ -88,6 +88,22 @@ const write: fc.Arbitrary<Write> = fc.oneof(
   },
 )
 
+/** One of each kind of write, each on the org's first household and its first member or entity. */
+const EVERY_KIND_ONCE: Write[] = [
+  { op: 'createHousehold', name: 'First' },
+  { op: 'addMember', at: 0, name: 'Ann', role: 'child' },
+  { op: 'addMember', at: 0, name: 'Bob', role: 'child' },
+  { op: 'patchMember', at: 0, member: 0, name: 'Anne', role: 'child' },
+  { op: 'deleteMember', at: 0, member: 1 },
+  { op: 'addEntity', at: 0, name: 'Trust' },
+  { op: 'deleteEntity', at: 0, entity: 0 },
+  { op: 'assign', at: 0, users: [0, 1], role: 'leadAdvisor' },
+  { op: 'renameUser', user: 0, name: 'Ann Renamed' },
+  { op: 'patchHousehold', at: 0, name: 'First Again', externalId: 'crm-1' },
+  { op: 'putDocument', externalId: 'doc-1', name: 'Doc', members: ['Cy'] },
+  { op: 'deleteHousehold', at: 0 },
+]
+
 describe.each(storeKinds())('stored list items on %s', (kind) => {
   let store: TestStore
   let api: TestApp
@@ -223,9 +239,11 @@ describe.each(storeKinds())('stored list items on %s', (kind) => {
         }
         expect(await drifted()).toEqual([])
       }),
-      { numRuns: 30 },
+      // First a sequence in which every kind of write succeeds: random runs alone left a kind (a
+      // delete of a household's second entity, say) refused in every run about one time in five.
+      { numRuns: 30, examples: [[EVERY_KIND_ONCE]] },
     )
-    // Each kind of write really happened, not only refusals (30 runs of about 10 steps: ~300 writes).
+    // Each kind of write really happened, not only refusals.
     for (const op of WRITE_KINDS) {
       expect(succeeded.get(op) ?? 0, op).toBeGreaterThan(0)
     }

@@ -232,6 +232,36 @@ describe.each(storeKinds())('list relationships on %s', (kind) => {
     expect(unknown.body).toMatchObject({ households: [], total: 0 })
   })
 
+  // Page 1 of a filtered list takes its total from the rows it fetched when it fetched fewer than it
+  // could (up to the next power of two over pageSize when prepared, pageSize + 1 when not), and
+  // counts otherwise: every page size around every number of matches must give the same total.
+  it('gives the exact total whether page 1 fetched every match, all but one, or fewer than all', async () => {
+    const all = [...ids.values()]
+    const samples = new Set([ids.get('Ångström Household'), ids.get('Nakamura Household')])
+    for (let matches = 1; matches <= all.length; matches++) {
+      const chosen = all.slice(0, matches)
+      const nonSample = chosen.filter((id) => !samples.has(id)).length
+      for (let pageSize = 1; pageSize <= all.length + 1; pageSize++) {
+        const byIds = await list(`?ids=${chosen.join(',')}&pageSize=${pageSize}`)
+        expect(byIds.body.total, `${matches} ids, pageSize ${pageSize}`).toBe(matches)
+        expect(byIds.body.households).toHaveLength(Math.min(matches, pageSize))
+        const excluding = await list(`?ids=${chosen.join(',')}&pageSize=${pageSize}&excludeSample=true`)
+        expect(excluding.body.total, `${matches} ids without samples, pageSize ${pageSize}`).toBe(nonSample)
+      }
+    }
+    // "smith" is in three households (Smith Family, goldsmith, Harold Smithson), "e" in all eight.
+    for (const [term, expected] of [
+      ['smith', 3],
+      ['e', 8],
+    ] as const) {
+      for (let pageSize = 1; pageSize <= 9; pageSize++) {
+        const { body } = await list(`?search=${term}&pageSize=${pageSize}`)
+        expect(body.total, `search ${term}, pageSize ${pageSize}`).toBe(expected)
+        expect(body.households).toHaveLength(Math.min(expected, pageSize))
+      }
+    }
+  })
+
   it('takes 1000 ids in one URL, and answers an oversized request head with 431 in the error shape', async () => {
     const many = Array.from({ length: 999 }, (_, i) => `6f1c2a9e-0000-4000-8000-${String(i).padStart(12, '0')}`)
     many.push(ids.get('Smith Family')!)
