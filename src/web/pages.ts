@@ -36,7 +36,7 @@ export function shellPage(assets: WebAssets): string {
 </head>
 <body>
 <div id="app"><p class="loading" role="status">Loading Hearth…</p></div>
-<noscript><p>Hearth's web app needs JavaScript. The API works without it: see /api/v1/docs.</p></noscript>
+<noscript><p>Hearth's web app needs JavaScript. The API works without it: see <a href="/docs">the API reference</a>.</p></noscript>
 </body>
 </html>
 `

@@ -41,6 +41,16 @@ describe('web app routes', () => {
     },
   )
 
+  it('points a browser without JavaScript to the API reference, which is there', async () => {
+    const html = await (await fetch(`${api.url}/households`)).text()
+    const noscript = /<noscript>(.*?)<\/noscript>/s.exec(html)?.[1] ?? ''
+    const reference = /href="([^"]+)"/.exec(noscript)?.[1]
+    expect(reference).toBe('/docs')
+    const docs = await fetch(`${api.url}${reference}`)
+    expect(docs.status).toBe(200)
+    expect(docs.headers.get('content-type')).toMatch(/^text\/html/)
+  })
+
   it('serves the hashed assets immutable, gzipped when the browser accepts it, and 404 for others', async () => {
     const html = await (await fetch(`${api.url}/households`)).text()
     const script = /src="(\/app\/[^"]+\.js)"/.exec(html)?.[1] ?? ''
