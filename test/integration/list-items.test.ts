@@ -243,7 +243,8 @@ describe.each(storeKinds())('stored list items on %s', (kind) => {
       // delete of a household's second entity, say) refused in every run about one time in five.
       { numRuns: 30, examples: [[EVERY_KIND_ONCE]] },
     )
-    // Each kind of write really happened, not only refusals.
+    // Each kind of write really happened, not only refusals (the example sees to it; the 29 random
+    // runs then mix them in any order).
     for (const op of WRITE_KINDS) {
       expect(succeeded.get(op) ?? 0, op).toBeGreaterThan(0)
     }

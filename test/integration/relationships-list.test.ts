@@ -245,18 +245,30 @@ describe.each(storeKinds())('list relationships on %s', (kind) => {
         const byIds = await list(`?ids=${chosen.join(',')}&pageSize=${pageSize}`)
         expect(byIds.body.total, `${matches} ids, pageSize ${pageSize}`).toBe(matches)
         expect(byIds.body.households).toHaveLength(Math.min(matches, pageSize))
+        if (matches > pageSize) {
+          // Pages past the first hold only their own rows: their total is counted.
+          const second = await list(`?ids=${chosen.join(',')}&pageSize=${pageSize}&page=2&sortBy=name`)
+          expect(second.body.total, `${matches} ids, pageSize ${pageSize}, page 2`).toBe(matches)
+          const cursor = byIds.body.nextCursor
+          if (typeof cursor !== 'string') throw new Error(`${matches} ids, pageSize ${pageSize}: no nextCursor`)
+          const next = await list(`?ids=${chosen.join(',')}&pageSize=${pageSize}&cursor=${cursor}`)
+          expect(next.body.total, `${matches} ids, pageSize ${pageSize}, by cursor`).toBe(matches)
+        }
         const excluding = await list(`?ids=${chosen.join(',')}&pageSize=${pageSize}&excludeSample=true`)
         expect(excluding.body.total, `${matches} ids without samples, pageSize ${pageSize}`).toBe(nonSample)
       }
     }
-    // "smith" is in three households (Smith Family, goldsmith, Harold Smithson), "e" in all eight.
-    for (const [term, expected] of [
-      ['smith', 3],
-      ['e', 8],
+    // "smith" is in three households (Smith Family, goldsmith, Harold Smithson), "e" in all eight,
+    // and in both sample households ("e" with isSample=true).
+    for (const [query, expected] of [
+      ['search=smith', 3],
+      ['search=e', 8],
+      ['search=e&isSample=true', 2],
+      ['search=e&sortBy=name', 8],
     ] as const) {
       for (let pageSize = 1; pageSize <= 9; pageSize++) {
-        const { body } = await list(`?search=${term}&pageSize=${pageSize}`)
-        expect(body.total, `search ${term}, pageSize ${pageSize}`).toBe(expected)
+        const { body } = await list(`?${query}&pageSize=${pageSize}`)
+        expect(body.total, `${query}, pageSize ${pageSize}`).toBe(expected)
         expect(body.households).toHaveLength(Math.min(expected, pageSize))
       }
     }
