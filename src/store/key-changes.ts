@@ -10,8 +10,10 @@
 // While that connection is down (a restart, a failover, pg_terminate_backend) changes go unseen:
 // the watch stops, says so on stderr, and opens a new connection a second later. A connection
 // that dies without a word (a failover or a dropped route sends no reset, and a LISTEN connection
-// only ever receives) is found by a query every 10 s, which must answer within 5 s. On the embedded database, its one session LISTENs and its thread passes
-// each notification on (pglite-worker.ts).
+// only ever receives) is found by a query every 10 s, which must answer within 5 s.
+//
+// On the embedded database, its one session LISTENs and its thread passes each notification on
+// (pglite-worker.ts).
 import pg from 'pg'
 
 /** The channel migration 0020's triggers notify. */
